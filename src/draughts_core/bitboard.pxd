@@ -1,0 +1,101 @@
+# Bitboards with ghost squares (see docs/design.md).
+#
+# Internal square i (0-based, american/international grid, square 1 of those
+# variants = i 0 at the top) lives at bit i + i // (2H), H = playable squares
+# per row.  One ghost bit after every two rows makes every diagonal step a
+# constant shift; a step off the side of the board lands on a ghost bit and is
+# cleared by the board mask.
+#
+#   direction   index   8x8 (H=4)   10x10 (H=5)
+#   up-left       0       >> 5        >> 6
+#   up-right      1       >> 4        >> 5
+#   down-left     2       << 4        << 5
+#   down-right    3       << 5        << 6
+#
+# White sits at the bottom and moves up (directions 0, 1); Black moves down
+# (2, 3).  The opposite of direction d is 3 - d.
+#
+# The geometry is a compile-time parameter: every hot function takes a
+# `geo_t*` tag (never dereferenced) and Cython emits one C function per board
+# size, so all shifts and masks below are constants for the C compiler.
+
+from libc.stdint cimport uint64_t, uint32_t, uint8_t, int64_t
+
+ctypedef uint64_t u64
+
+ctypedef struct G8:
+    char _tag
+ctypedef struct G10:
+    char _tag
+
+ctypedef fused geo_t:
+    G8
+    G10
+
+cdef extern from *:
+    """
+    #define DR_MASK8  ((((unsigned long long)1) << 35) - 1 & ~((1ULL << 8) | (1ULL << 17) | (1ULL << 26)))
+    #define DR_MASK10 ((((unsigned long long)1) << 54) - 1 & ~((1ULL << 10) | (1ULL << 21) | (1ULL << 32) | (1ULL << 43)))
+    static inline int dr_ctz(unsigned long long x) { return __builtin_ctzll(x); }
+    static inline int dr_popcount(unsigned long long x) { return __builtin_popcountll(x); }
+    """
+    const u64 MASK8 "DR_MASK8"
+    const u64 MASK10 "DR_MASK10"
+    int ctz "dr_ctz"(u64 x) noexcept nogil
+    int popcount "dr_popcount"(u64 x) noexcept nogil
+
+
+cdef inline u64 board_mask(geo_t* g) noexcept nogil:
+    if geo_t is G8:
+        return MASK8
+    else:
+        return MASK10
+
+
+cdef inline int half(geo_t* g) noexcept nogil:
+    """Playable squares per row."""
+    if geo_t is G8:
+        return 4
+    else:
+        return 5
+
+
+cdef inline u64 step(geo_t* g, u64 b, int d) noexcept nogil:
+    """Every square of b moved one diagonal step in direction d (0..3)."""
+    cdef int h = half(g)
+    if d == 0:
+        return (b >> (h + 1)) & board_mask(g)
+    elif d == 1:
+        return (b >> h) & board_mask(g)
+    elif d == 2:
+        return (b << h) & board_mask(g)
+    else:
+        return (b << (h + 1)) & board_mask(g)
+
+
+cdef inline u64 top_row(geo_t* g) noexcept nogil:
+    if geo_t is G8:
+        return 0xF
+    else:
+        return 0x1F
+
+
+cdef inline u64 bottom_row(geo_t* g) noexcept nogil:
+    if geo_t is G8:
+        return <u64>0xF << 31
+    else:
+        return <u64>0x1F << 49
+
+
+cdef inline u64 lsb(u64 b) noexcept nogil:
+    return b & (~b + 1)
+
+
+cdef inline int bit_of_square(int size, int sq) noexcept nogil:
+    """Internal square (0-based) -> bit index."""
+    return sq + sq // size
+
+
+cdef inline int square_of_bit(int size, int bit) noexcept nogil:
+    """Bit index -> internal square (0-based); size is 8 or 10."""
+    return bit - bit // (size + 1)

@@ -1,0 +1,396 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Move generation for every rule set of draughts_core.rules.Rules.
+
+Captures are found by a depth-first search per piece.  The search keeps the
+capture-precedence key of the best capture found so far and the move list
+holds only captures with that key.  Quiet moves are produced only when no
+capture is available (or always under the house rule).
+"""
+
+from libc.string cimport memcpy
+from draughts_core.bitboard cimport (u64, uint32_t, G8, G10, geo_t, step, board_mask,
+                                     top_row, bottom_row, lsb, ctz, popcount)
+from draughts_core.rules cimport Rules, CROWN_STOP, CROWN_CONTINUE, CROWN_PASS
+from draughts_core.movegen cimport CMove, MoveList, PathList, Pos, MAX_MOVES, MAX_PATH
+
+
+# State of one capture search.  Turkish strike (at_once == 0): captured pieces
+# stay on the board until the move ends: they block, and are never taken twice.
+ctypedef struct Ctx:
+    const Rules* r
+    MoveList* out
+    PathList* paths
+    u64 empty           # empty squares, the moving piece's origin included
+    u64 enemy_kings
+    u64 man_targets     # enemy pieces a man may take
+    u64 king_targets    # enemy pieces a king may take
+    u64 promo_row       # far row of the side to move
+    u64 best            # precedence key of the captures in out
+    int frm             # bit index of the moving piece
+    int king_mover
+    int keep            # keep every path (perft "keep" convention)
+    int plen            # squares on the current path
+    u64 path[MAX_PATH]
+
+
+cdef inline void add_capture(Ctx* c, u64 to, u64 capt, int n, uint32_t korder, int promo) noexcept nogil:
+    cdef const Rules* r = c.r
+    cdef u64 key = 0
+    cdef MoveList* out = c.out
+    cdef CMove* m
+    cdef int i, k, t
+    if r.majority:
+        key = (<u64>n) << 24
+    if r.prefer_king_mover and c.king_mover:
+        key |= (<u64>1) << 23
+    if r.prefer_more_kings:
+        key |= (<u64>popcount(capt & c.enemy_kings)) << 16
+    if r.prefer_early_kings:
+        key |= korder
+    if key < c.best:
+        return
+    if key > c.best:
+        out.n = 0
+        c.best = key
+    t = ctz(to)
+    # Two paths with the same start, end, captured set and promotion are one
+    # move; no capture of fewer than three pieces can have a twin.
+    if not c.keep and n >= 3:
+        for i in range(out.n):
+            m = &out.moves[i]
+            if m.capt == capt and m.to == t and m.frm == c.frm and m.promo == promo:
+                return
+    if out.n >= MAX_MOVES:
+        out.overflow = 1
+        return
+    m = &out.moves[out.n]
+    m.frm = <unsigned char>c.frm
+    m.to = <unsigned char>t
+    m.capt = capt
+    m.promo = <unsigned char>promo
+    m.ncapt = <unsigned char>n
+    if c.paths != NULL:
+        c.paths.npath[out.n] = <unsigned char>(c.plen + 1)
+        for k in range(c.plen):
+            c.paths.path[out.n][k] = <unsigned char>ctz(c.path[k])
+        c.paths.path[out.n][c.plen] = <unsigned char>t
+    out.n += 1
+
+
+cdef inline uint32_t king_bit(Ctx* c, u64 v, int n) noexcept nogil:
+    """Italian order key: captured piece number n (0-based) was a king."""
+    if (v & c.enemy_kings) and n < 16:
+        return (<uint32_t>1) << (15 - n)
+    return 0
+
+
+cdef bint king_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, uint32_t korder,
+                   int din, int promo) noexcept nogil:
+    """Captures of a king standing on sq (one-hot) that has taken capt so far,
+    having arrived moving in direction din (-1 at the start).  Adds every
+    finished capture to c.out; returns whether sq has any capture."""
+    cdef const Rules* r = c.r
+    cdef u64 empty = c.empty | capt if r.at_once else c.empty
+    cdef u64 targets = c.king_targets & ~capt
+    cdef u64 v, land, t, ncapt, empty2
+    cdef int d, found = 0, cont
+    cdef uint32_t nk
+    if c.plen >= MAX_PATH - 1:
+        return 0
+    for d in range(4):
+        if din >= 0:
+            if d == 3 - din and not r.at_once:
+                continue        # back over the piece just taken: it still blocks
+            if d == din and (step(g, sq, d) & empty):
+                continue        # straight on is tried once, from the end of the run
+        v = step(g, sq, d)
+        if r.flying:
+            while v & empty:
+                v = step(g, v, d)
+        if not (v & targets):
+            continue
+        land = step(g, v, d)
+        if not (land & empty):
+            continue
+        found = 1
+        ncapt = capt | v
+        nk = korder | king_bit(c, v, n)
+        empty2 = c.empty | ncapt if r.at_once else c.empty
+        cont = 0
+        t = land
+        while True:
+            c.path[c.plen] = t
+            c.plen += 1
+            if king_dfs(g, c, t, ncapt, n + 1, nk, d, promo):
+                cont = 1
+            c.plen -= 1
+            if not r.flying:
+                break
+            t = step(g, t, d)
+            if not (t & empty2):
+                break
+        if not cont:
+            # no landing square goes on: every one of them ends the move
+            t = land
+            while True:
+                add_capture(c, t, ncapt, n + 1, nk, promo)
+                if not r.flying:
+                    break
+                t = step(g, t, d)
+                if not (t & empty2):
+                    break
+    return found
+
+
+cdef bint man_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, uint32_t korder, int stm) noexcept nogil:
+    """Captures of a man on sq (one-hot); see king_dfs."""
+    cdef const Rules* r = c.r
+    cdef u64 empty = c.empty | capt if r.at_once else c.empty
+    cdef u64 targets = c.man_targets & ~capt
+    cdef u64 v, land, ncapt
+    cdef int d, d0, d1, found = 0
+    cdef uint32_t nk
+    if c.plen >= MAX_PATH - 1:
+        return 0
+    if r.men_back:
+        d0 = 0
+        d1 = 4
+    elif stm == 0:
+        d0 = 0
+        d1 = 2
+    else:
+        d0 = 2
+        d1 = 4
+    for d in range(d0, d1):
+        v = step(g, sq, d)
+        if not (v & targets):
+            continue
+        land = step(g, v, d)
+        if not (land & empty):
+            continue
+        found = 1
+        ncapt = capt | v
+        nk = korder | king_bit(c, v, n)
+        c.path[c.plen] = land
+        c.plen += 1
+        if land & c.promo_row:
+            if r.crown == CROWN_STOP:
+                add_capture(c, land, ncapt, n + 1, nk, 1)
+            elif r.crown == CROWN_CONTINUE:
+                if not king_dfs(g, c, land, ncapt, n + 1, nk, d, 1):
+                    add_capture(c, land, ncapt, n + 1, nk, 1)
+            elif not man_dfs(g, c, land, ncapt, n + 1, nk, stm):
+                add_capture(c, land, ncapt, n + 1, nk, 1)
+        elif not man_dfs(g, c, land, ncapt, n + 1, nk, stm):
+            add_capture(c, land, ncapt, n + 1, nk, 0)
+        c.plen -= 1
+    return found
+
+
+cdef inline u64 flying_reach(geo_t* g, u64 from_, u64 empty, int d) noexcept nogil:
+    """Empty squares reached from every square of from_ along d, up to a block."""
+    cdef u64 acc = 0
+    cdef u64 x = step(g, from_, d) & empty
+    while x:
+        acc |= x
+        x = step(g, x, d) & empty
+    return acc
+
+
+cdef inline void capture_sources(geo_t* g, const Rules* r, const Pos* p,
+                                 u64* men_out, u64* kings_out) noexcept nogil:
+    """Pieces of the side to move that have at least one capture."""
+    cdef int stm = p.stm
+    cdef u64 me = p.bb[stm]
+    cdef u64 opp = p.bb[stm ^ 1]
+    cdef u64 empty = ~(me | opp) & board_mask(g)
+    cdef u64 men = me & ~p.kings
+    cdef u64 kings = me & p.kings
+    cdef u64 mt = opp if r.men_take_kings else opp & ~p.kings
+    cdef u64 mres = 0, kres = 0, x, y
+    cdef int d, b
+    for d in range(4):
+        b = 3 - d
+        # squares from which a step d hits a target with an empty square behind
+        x = step(g, mt & step(g, empty, b), b)
+        if r.men_back or (d < 2) == (stm == 0):
+            mres |= men & x
+        if kings:
+            # one square before a target with an empty square behind it ...
+            x = step(g, opp & step(g, empty, b), b)
+            if r.flying:
+                # ... or any square that sees such a square across empty ones
+                y = x & empty
+                while y:
+                    y = step(g, y, b)
+                    x |= y
+                    y &= empty
+            kres |= kings & x
+    men_out[0] = mres
+    kings_out[0] = kres
+
+
+cdef void gen_captures(geo_t* g, const Rules* r, const Pos* p, MoveList* out,
+                       bint keep, PathList* paths, u64 men, u64 kings) noexcept nogil:
+    cdef Ctx c
+    cdef int stm = p.stm
+    cdef u64 me = p.bb[stm]
+    cdef u64 opp = p.bb[stm ^ 1]
+    cdef u64 b
+    c.r = r
+    c.out = out
+    c.paths = paths
+    c.enemy_kings = opp & p.kings
+    c.king_targets = opp
+    c.man_targets = opp if r.men_take_kings else opp & ~p.kings
+    c.promo_row = top_row(g) if stm == 0 else bottom_row(g)
+    c.best = 0
+    c.keep = keep
+    out.n = 0
+    while kings:
+        b = lsb(kings)
+        kings ^= b
+        c.frm = ctz(b)
+        c.king_mover = 1
+        c.empty = (~(me | opp) & board_mask(g)) | b
+        c.path[0] = b
+        c.plen = 1
+        king_dfs(g, &c, b, 0, 0, 0, -1, 0)
+    while men:
+        b = lsb(men)
+        men ^= b
+        c.frm = ctz(b)
+        c.king_mover = 0
+        c.empty = (~(me | opp) & board_mask(g)) | b
+        c.path[0] = b
+        c.plen = 1
+        man_dfs(g, &c, b, 0, 0, 0, stm)
+
+
+cdef inline void push_quiet(MoveList* out, PathList* paths, u64 frm, u64 to, int promo) noexcept nogil:
+    cdef CMove* m
+    if out.n >= MAX_MOVES:
+        out.overflow = 1
+        return
+    m = &out.moves[out.n]
+    m.frm = <unsigned char>ctz(frm)
+    m.to = <unsigned char>ctz(to)
+    m.capt = 0
+    m.promo = <unsigned char>promo
+    m.ncapt = 0
+    if paths != NULL:
+        paths.npath[out.n] = 2
+        paths.path[out.n][0] = m.frm
+        paths.path[out.n][1] = m.to
+    out.n += 1
+
+
+cdef void gen_quiet(geo_t* g, const Rules* r, const Pos* p, MoveList* out, PathList* paths) noexcept nogil:
+    cdef int stm = p.stm
+    cdef u64 me = p.bb[stm]
+    cdef u64 empty = ~(me | p.bb[stm ^ 1]) & board_mask(g)
+    cdef u64 men = me & ~p.kings
+    cdef u64 kings = me & p.kings
+    cdef u64 promo_row = top_row(g) if stm == 0 else bottom_row(g)
+    cdef u64 t, b, k
+    cdef int d, d0 = 0 if stm == 0 else 2
+    while kings:
+        k = lsb(kings)
+        kings ^= k
+        for d in range(4):
+            t = step(g, k, d) & empty
+            while t:
+                push_quiet(out, paths, k, t, 0)
+                if not r.flying:
+                    break
+                t = step(g, t, d) & empty
+    for d in range(d0, d0 + 2):
+        t = step(g, men, d) & empty
+        while t:
+            b = lsb(t)
+            t ^= b
+            push_quiet(out, paths, step(g, b, 3 - d), b, (b & promo_row) != 0)
+
+
+cdef inline u64 count_quiet(geo_t* g, const Rules* r, const Pos* p) noexcept nogil:
+    cdef int stm = p.stm
+    cdef u64 me = p.bb[stm]
+    cdef u64 empty = ~(me | p.bb[stm ^ 1]) & board_mask(g)
+    cdef u64 men = me & ~p.kings
+    cdef u64 kings = me & p.kings
+    cdef u64 n = 0
+    cdef int d, d0 = 0 if stm == 0 else 2
+    for d in range(d0, d0 + 2):
+        n += popcount(step(g, men, d) & empty)
+    if kings:
+        for d in range(4):
+            if r.flying:
+                # rays of two kings along one direction never overlap
+                n += popcount(flying_reach(g, kings, empty, d))
+            else:
+                n += popcount(step(g, kings, d) & empty)
+    return n
+
+
+cdef int gen_moves_g(geo_t* g, const Rules* r, const Pos* p, MoveList* out, bint keep, PathList* paths) noexcept nogil:
+    cdef u64 men, kings
+    out.n = 0
+    out.overflow = 0
+    capture_sources(g, r, p, &men, &kings)
+    if men | kings:
+        gen_captures(g, r, p, out, keep, paths, men, kings)
+        if r.mandatory:
+            return out.n
+    gen_quiet(g, r, p, out, paths)
+    return out.n
+
+
+cdef u64 count_moves_g(geo_t* g, const Rules* r, const Pos* p, bint keep, MoveList* scratch) noexcept nogil:
+    cdef u64 men, kings
+    capture_sources(g, r, p, &men, &kings)
+    if men | kings:
+        scratch.n = 0
+        scratch.overflow = 0
+        gen_captures(g, r, p, scratch, keep, NULL, men, kings)
+        if r.mandatory:
+            return scratch.n
+        return scratch.n + count_quiet(g, r, p)
+    return count_quiet(g, r, p)
+
+
+cdef int gen_moves(const Rules* r, const Pos* p, MoveList* out, bint keep, PathList* paths) noexcept nogil:
+    if r.size == 8:
+        return gen_moves_g(<G8*>NULL, r, p, out, keep, paths)
+    return gen_moves_g(<G10*>NULL, r, p, out, keep, paths)
+
+
+cdef u64 count_moves(const Rules* r, const Pos* p, bint keep, MoveList* scratch) noexcept nogil:
+    if r.size == 8:
+        return count_moves_g(<G8*>NULL, r, p, keep, scratch)
+    return count_moves_g(<G10*>NULL, r, p, keep, scratch)
+
+
+cdef bint has_capture(const Rules* r, const Pos* p) noexcept nogil:
+    cdef u64 men, kings
+    if r.size == 8:
+        capture_sources(<G8*>NULL, r, p, &men, &kings)
+    else:
+        capture_sources(<G10*>NULL, r, p, &men, &kings)
+    return (men | kings) != 0
+
+
+cdef void make_move(const Pos* p, const CMove* m, Pos* out) noexcept nogil:
+    cdef int stm = p.stm
+    cdef u64 f = (<u64>1) << m.frm
+    cdef u64 t = (<u64>1) << m.to
+    cdef u64 me = p.bb[stm]
+    cdef u64 kings = p.kings & ~m.capt
+    out.bb[stm ^ 1] = p.bb[stm ^ 1] & ~m.capt
+    # removal first: under at-once removal a king may end on a square it emptied
+    if kings & f:
+        kings = (kings & ~f) | t
+    elif m.promo:
+        kings |= t
+    out.bb[stm] = (me & ~f) | t
+    out.kings = kings
+    out.stm = stm ^ 1

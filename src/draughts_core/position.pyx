@@ -1,0 +1,224 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""The Python face of the core: rules packed into a struct and a position.
+
+Squares at this boundary are *internal squares*: 0-based on the
+american/international grid (square 1 of those variants is 0).  The notation
+layer in `draughts` maps them to each variant's own numbering.
+"""
+
+from libc.stdlib cimport malloc, free
+from draughts_core.bitboard cimport u64, G8, G10, step, bit_of_square, square_of_bit, ctz
+from draughts_core.rules cimport Rules
+from draughts_core.movegen cimport (Pos, CMove, MoveList, PathList, gen_moves,
+                                    count_moves, make_move, has_capture)
+from draughts_core.perft cimport perft as c_perft
+
+RULE_FIELDS = ("size", "men_back", "flying", "men_take_kings", "majority",
+               "prefer_king_mover", "prefer_more_kings", "prefer_early_kings",
+               "crown", "at_once", "mandatory")
+
+
+cdef class CoreRules:
+    """A Variant's move rules packed into the C struct the core reads."""
+
+    def __init__(self, int size, bint men_back, bint flying, bint men_take_kings,
+                 bint majority, bint prefer_king_mover, bint prefer_more_kings,
+                 bint prefer_early_kings, int crown, bint at_once, bint mandatory):
+        if size not in (8, 10):
+            raise ValueError(f"board size must be 8 or 10, not {size}")
+        if crown not in (0, 1, 2):
+            raise ValueError(f"crown must be 0, 1 or 2, not {crown}")
+        self.r.size = size
+        self.r.men_back = men_back
+        self.r.flying = flying
+        self.r.men_take_kings = men_take_kings
+        self.r.majority = majority
+        self.r.prefer_king_mover = prefer_king_mover
+        self.r.prefer_more_kings = prefer_more_kings
+        self.r.prefer_early_kings = prefer_early_kings
+        self.r.crown = crown
+        self.r.at_once = at_once
+        self.r.mandatory = mandatory
+
+    @property
+    def size(self):
+        return self.r.size
+
+    def __repr__(self):
+        vals = (self.r.size, self.r.men_back, self.r.flying, self.r.men_take_kings,
+                self.r.majority, self.r.prefer_king_mover, self.r.prefer_more_kings,
+                self.r.prefer_early_kings, self.r.crown, self.r.at_once, self.r.mandatory)
+        return "CoreRules(" + ", ".join(f"{k}={v}" for k, v in zip(RULE_FIELDS, vals)) + ")"
+
+
+cdef inline u64 mask_of(int size, squares) except? 0:
+    cdef u64 m = 0
+    cdef int n = size * size // 2
+    for s in squares:
+        if not 0 <= s < n:
+            raise ValueError(f"square index {s} is off the board")
+        m |= (<u64>1) << bit_of_square(size, s)
+    return m
+
+
+cdef list squares_of(int size, u64 m):
+    cdef list out = []
+    while m:
+        out.append(square_of_bit(size, ctz(m)))
+        m &= m - 1
+    return out
+
+
+cdef int direction_between(int size, u64 a, u64 b):
+    """The diagonal direction leading from one-hot a to one-hot b, or -1."""
+    cdef int d
+    cdef u64 x
+    for d in range(4):
+        x = a
+        while x:
+            x = step(<G8*>NULL, x, d) if size == 8 else step(<G10*>NULL, x, d)
+            if x == b:
+                return d
+    return -1
+
+
+cdef class Position:
+    """A position of one variant: pieces, kings and the side to move (0 white, 1 black)."""
+
+    def __init__(self, CoreRules rules, white=(), black=(), kings=(), int turn=0):
+        cdef int size = rules.r.size
+        self.rules = rules
+        w = mask_of(size, white)
+        b = mask_of(size, black)
+        if w & b:
+            raise ValueError("a square holds a white and a black piece")
+        k = mask_of(size, kings)
+        if k & ~(w | b):
+            raise ValueError("a king on an empty square")
+        self.pos.bb[0] = w
+        self.pos.bb[1] = b
+        self.pos.kings = k
+        self.pos.stm = 1 if turn else 0
+
+    cdef Position _child(self):
+        cdef Position c = Position.__new__(Position)
+        c.rules = self.rules
+        return c
+
+    @property
+    def turn(self):
+        return self.pos.stm
+
+    @property
+    def rules(self):
+        return self.rules
+
+    def key(self):
+        """A hashable value identifying the position (pieces, kings, side to move)."""
+        return (self.pos.bb[0], self.pos.bb[1], self.pos.kings, self.pos.stm)
+
+    def __eq__(self, other):
+        return isinstance(other, Position) and self.key() == other.key()
+
+    def __hash__(self):
+        return hash(self.key())
+
+    def pieces(self):
+        """(white squares, black squares, king squares) as internal squares."""
+        cdef int size = self.rules.r.size
+        return (squares_of(size, self.pos.bb[0]), squares_of(size, self.pos.bb[1]),
+                squares_of(size, self.pos.kings))
+
+    def counts(self):
+        """(white men, white kings, black men, black kings)."""
+        cdef u64 k = self.pos.kings
+        cdef u64 w = self.pos.bb[0], b = self.pos.bb[1]
+        return (bin(w & ~k).count("1"), bin(w & k).count("1"),
+                bin(b & ~k).count("1"), bin(b & k).count("1"))
+
+    def copy(self):
+        cdef Position c = self._child()
+        c.pos = self.pos
+        return c
+
+    def with_turn(self, int turn):
+        cdef Position c = self._child()
+        c.pos = self.pos
+        c.pos.stm = 1 if turn else 0
+        return c
+
+    def has_capture(self):
+        return has_capture(&self.rules.r, &self.pos)
+
+    def moves(self, bint keep=False):
+        """Legal moves as tuples (from, to, captured in capture order, promotion, path).
+
+        Squares are internal squares; path lists the start and every landing square.
+        """
+        cdef MoveList* ml = <MoveList*>malloc(sizeof(MoveList))
+        cdef PathList* pl = <PathList*>malloc(sizeof(PathList))
+        cdef int size = self.rules.r.size
+        cdef int i, k, n, d
+        cdef CMove* m
+        cdef u64 a, b, x
+        if ml == NULL or pl == NULL:
+            free(ml)
+            free(pl)
+            raise MemoryError()
+        try:
+            n = gen_moves(&self.rules.r, &self.pos, ml, keep, pl)
+            if ml.overflow:
+                raise OverflowError("more legal moves than the move list holds")
+            out = []
+            for i in range(n):
+                m = &ml.moves[i]
+                path = [square_of_bit(size, pl.path[i][k]) for k in range(pl.npath[i])]
+                order = []
+                if m.capt:
+                    for k in range(pl.npath[i] - 1):
+                        a = (<u64>1) << pl.path[i][k]
+                        b = (<u64>1) << pl.path[i][k + 1]
+                        d = direction_between(size, a, b)
+                        x = a
+                        while x != b:
+                            x = step(<G8*>NULL, x, d) if size == 8 else step(<G10*>NULL, x, d)
+                            if x & m.capt:
+                                order.append(square_of_bit(size, ctz(x)))
+                                break
+                out.append((square_of_bit(size, m.frm), square_of_bit(size, m.to),
+                            tuple(order), bool(m.promo), tuple(path)))
+            return out
+        finally:
+            free(ml)
+            free(pl)
+
+    def count_moves(self, bint keep=False):
+        cdef MoveList* ml = <MoveList*>malloc(sizeof(MoveList))
+        if ml == NULL:
+            raise MemoryError()
+        try:
+            return count_moves(&self.rules.r, &self.pos, keep, ml)
+        finally:
+            free(ml)
+
+    def play(self, int frm, int to, captured=(), bint promo=False):
+        """The position after a move given as internal squares (not checked for legality)."""
+        cdef int size = self.rules.r.size
+        cdef CMove m
+        cdef Position c = self._child()
+        m.frm = bit_of_square(size, frm)
+        m.to = bit_of_square(size, to)
+        m.capt = mask_of(size, captured)
+        m.promo = promo
+        m.ncapt = len(captured)
+        make_move(&self.pos, &m, &c.pos)
+        return c
+
+    def perft(self, int depth, bint keep=False):
+        """Leaf count at depth (the GIL is released while counting)."""
+        cdef u64 n
+        if depth < 0:
+            raise ValueError("depth must be >= 0")
+        with nogil:
+            n = c_perft(&self.rules.r, &self.pos, depth, keep)
+        return n

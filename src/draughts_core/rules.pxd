@@ -1,0 +1,21 @@
+# The rules of a variant as data.  A Python Variant is packed once into this
+# struct (draughts_core.position.pack_rules); the core branches on these fields
+# and never on a variant's name.  No rule state is global.
+
+cdef enum Crown:
+    CROWN_STOP = 0       # a man reaching the far row during a capture is crowned; the move ends
+    CROWN_CONTINUE = 1   # ... is crowned and goes on capturing as a king (russian)
+    CROWN_PASS = 2       # ... goes on capturing as a man; crowned only if the capture ends there
+
+ctypedef struct Rules:
+    int size               # 8 or 10
+    int men_back           # men capture backwards
+    int flying             # kings move and capture any distance
+    int men_take_kings     # men may capture kings (not in italian)
+    int majority           # the capture taking the most pieces is compulsory
+    int prefer_king_mover  # czech, italian: a capture by a king beats one by a man
+    int prefer_more_kings  # spanish, italian: then the most kings
+    int prefer_early_kings # italian: then the kings captured earliest
+    int crown              # Crown
+    int at_once            # captured pieces leave the board at once (american)
+    int mandatory          # capturing is compulsory (off: the house rule)
