@@ -148,7 +148,7 @@ cdef bint man_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, uint32_t korder, in
     cdef u64 empty = c.empty | capt if r.at_once else c.empty
     cdef u64 targets = c.man_targets & ~capt
     cdef u64 v, land, ncapt
-    cdef int d, d0, d1, found = 0
+    cdef int d, d0, d1, found = 0, more, promo
     cdef uint32_t nk
     if c.plen >= MAX_PATH - 1:
         return 0
@@ -174,16 +174,19 @@ cdef bint man_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, uint32_t korder, in
         c.path[c.plen] = land
         c.plen += 1
         if land & c.promo_row:
+            promo = 1
             if r.crown == CROWN_STOP:
-                add_capture(c, land, ncapt, n + 1, nk, 1)
+                more = 0
             elif r.crown == CROWN_CONTINUE:
-                if not king_dfs(g, c, land, ncapt, n + 1, nk, d, 1):
-                    add_capture(c, land, ncapt, n + 1, nk, 1)
-            elif not man_dfs(g, c, land, ncapt, n + 1, nk, stm):
-                add_capture(c, land, ncapt, n + 1, nk, 1)
-        elif not man_dfs(g, c, land, ncapt, n + 1, nk, stm):
-            add_capture(c, land, ncapt, n + 1, nk, 0)
+                more = king_dfs(g, c, land, ncapt, n + 1, nk, d, 1)
+            else:
+                more = man_dfs(g, c, land, ncapt, n + 1, nk, stm)
+        else:
+            promo = 0
+            more = man_dfs(g, c, land, ncapt, n + 1, nk, stm)
         c.plen -= 1
+        if not more:
+            add_capture(c, land, ncapt, n + 1, nk, promo)
     return found
 
 

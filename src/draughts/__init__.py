@@ -1,0 +1,20 @@
+"""draughts: a fast draughts (checkers) engine toolkit.
+
+    >>> import draughts
+    >>> board = draughts.Board(variant="russian")
+    >>> board.legal_moves.count()
+    7
+"""
+
+from draughts.errors import (AmbiguousMoveError, DraughtsError, FenError, IllegalMoveError,
+                             InvalidMoveError, PdnError, VariantError)
+from draughts.variants import BLACK, VARIANTS, WHITE, Color, Variant, variant, variant_for_gametype
+from draughts.board import Board, LegalMoveView, Move, Outcome, Piece, Termination
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "AmbiguousMoveError", "DraughtsError", "FenError", "IllegalMoveError", "InvalidMoveError",
+    "PdnError", "VariantError", "BLACK", "WHITE", "VARIANTS", "Color", "Variant", "variant",
+    "variant_for_gametype", "Board", "LegalMoveView", "Move", "Outcome", "Piece", "Termination",
+]

@@ -1,0 +1,5 @@
+import sys
+
+from draughts.cli import main
+
+sys.exit(main())

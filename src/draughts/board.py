@@ -1,0 +1,571 @@
+"""The board users hold: moves, pieces, draw rules, notation.
+
+Squares in this API are the variant's own square numbers (1..32 or 1..50,
+the american grid for russian, brazilian and czech), or algebraic names
+where a function takes text.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass
+from typing import Dict, Iterator, List, NamedTuple, Optional, Tuple, Union
+
+from draughts.errors import AmbiguousMoveError, FenError, IllegalMoveError, InvalidMoveError
+from draughts.notation import format_fen, parse_fen, square_text, squares_of, start_squares
+from draughts.variants import BLACK, WHITE, Color, Variant, variant as get_variant
+from draughts_core.position import Position
+
+
+class Piece(NamedTuple):
+    color: Color
+    king: bool = False
+
+    def symbol(self) -> str:
+        """`w`, `b` for men, `W`, `B` for kings (the Hub protocol's letters)."""
+        s = self.color.letter
+        return s if self.king else s.lower()
+
+
+class Termination(enum.Enum):
+    NO_PIECES = "no pieces"
+    NO_MOVES = "no legal moves"
+    REPETITION = "repetition"
+    MOVE_COUNT = "move-count rule"
+    RESIGNATION = "resignation"
+    AGREEMENT = "agreement"
+    TIME = "time forfeit"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    termination: Termination
+    winner: Optional[Color]
+    #: the rule that ended the game, in words (for example "25-move rule")
+    reason: str = ""
+
+    def result(self, variant: Variant) -> str:
+        first_wins, draw, second_wins = variant.result_tokens
+        if self.winner is None:
+            return draw
+        return first_wins if self.winner == variant.first else second_wins
+
+
+class Move:
+    """A move: start and end squares, the path of landing squares, the captured
+    squares in capture order and whether the piece is crowned.
+
+    Two moves are equal when start, end, captured set and promotion are equal
+    (the project's move identity); the path is informative only.
+    """
+
+    __slots__ = ("start", "end", "path", "captured", "promotion", "_key")
+
+    def __init__(self, start: int, end: int, path: Tuple[int, ...] = (), captured: Tuple[int, ...] = (),
+                 promotion: bool = False):
+        start = int(start)
+        end = int(end)
+        path = tuple(int(s) for s in path) if path else (start, end)
+        object.__setattr__(self, "start", start)
+        object.__setattr__(self, "end", end)
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "captured", tuple(int(s) for s in captured))
+        object.__setattr__(self, "promotion", bool(promotion))
+        object.__setattr__(self, "_key", (start, end, frozenset(self.captured), bool(promotion)))
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Move is immutable")
+
+    @property
+    def is_capture(self) -> bool:
+        return bool(self.captured)
+
+    def __eq__(self, other):
+        if not isinstance(other, Move):
+            return NotImplemented
+        return self._key == other._key
+
+    def __hash__(self):
+        return hash(self._key)
+
+    def __repr__(self):
+        parts = [f"start={self.start}", f"end={self.end}"]
+        if self.path != (self.start, self.end):
+            parts.append(f"path={self.path!r}")
+        if self.captured:
+            parts.append(f"captured={self.captured!r}")
+        if self.promotion:
+            parts.append("promotion=True")
+        return f"Move({', '.join(parts)})"
+
+    def hub(self) -> str:
+        """Hub protocol text: `32-28`, or `28x19x23` (start, end, captured squares)."""
+        if not self.captured:
+            return f"{self.start}-{self.end}"
+        return "x".join(str(s) for s in (self.start, self.end) + tuple(sorted(self.captured)))
+
+    def __str__(self):
+        if not self.captured:
+            return f"{self.start}-{self.end}"
+        return "x".join(str(s) for s in self.path)
+
+
+class LegalMoveView:
+    """A lazy view of the legal moves: iteration, len(), count(), `in`."""
+
+    __slots__ = ("_board",)
+
+    def __init__(self, board: "Board"):
+        self._board = board
+
+    def __iter__(self) -> Iterator[Move]:
+        return iter(self._board._legal())
+
+    def __len__(self):
+        return len(self._board._legal())
+
+    def count(self) -> int:
+        return len(self._board._legal())
+
+    def __bool__(self):
+        return bool(self._board._legal())
+
+    def __contains__(self, move) -> bool:
+        if not isinstance(move, Move):
+            return False
+        return move in self._board._legal_set()
+
+    def __repr__(self):
+        b = self._board
+        return f"<LegalMoveView ({', '.join(b.move_text(m) for m in b._legal())})>"
+
+
+class _State(NamedTuple):
+    pos: Position
+    quiet: int          # plies without a man move or a capture
+    capture_promo: int  # plies without a capture or a promotion
+    endgame_class: int  # material class of the endgame rules (0: none)
+    endgame_plies: int  # plies since that class arose
+    reversible: int     # plies since the last irreversible move (repetition window)
+
+
+_SPLIT = re.compile(r"\s*[-x:×]\s*", re.I)
+
+
+class Board:
+    """A draughts position with its move history.
+
+    >>> board = Board(variant="american")
+    >>> board.push(board.parse_move("11-15"))
+    """
+
+    def __init__(self, fen: Optional[str] = None, *, variant: Union[str, Variant] = "international"):
+        self.variant: Variant = get_variant(variant)
+        self._squares = squares_of(self.variant)
+        self.move_stack: List[Move] = []
+        self._stack: List[_State] = []
+        self._history: List[tuple] = []
+        self._cache = None
+        self._cache_set = None
+        if fen is None:
+            self.reset()
+        else:
+            self.set_fen(fen)
+
+    # --- set-up ---------------------------------------------------------------
+    def reset(self) -> None:
+        """The start position of the variant, with an empty history."""
+        white, black = start_squares(self.variant)
+        self._set_position(Position(self.variant.core_rules, white, black, (), int(self.variant.first)))
+
+    def set_fen(self, fen: str) -> None:
+        """Set up a position from a FEN; the history is cleared."""
+        white, black, kings, turn = parse_fen(fen, self.variant)
+        try:
+            pos = Position(self.variant.core_rules, white, black, kings, int(turn))
+        except ValueError as e:
+            raise FenError(f"bad FEN {fen!r}: {e}", fen) from None
+        self._set_position(pos)
+
+    def clear(self, turn: Color = WHITE) -> None:
+        """An empty board."""
+        self._set_position(Position(self.variant.core_rules, (), (), (), int(turn)))
+
+    def _set_position(self, pos: Position) -> None:
+        self._pos = pos
+        self.move_stack = []
+        self._stack = []
+        self._history = [pos.key()]
+        self._quiet = 0
+        self._capture_promo = 0
+        self._reversible = 0
+        self._endgame_class = self._material_class(pos)
+        self._endgame_plies = 0
+        self._invalidate()
+
+    def _invalidate(self):
+        self._cache = None
+        self._cache_set = None
+
+    def copy(self, *, stack: bool = True) -> "Board":
+        """A copy; with stack=False the copy has no move history."""
+        b = Board.__new__(Board)
+        b.variant = self.variant
+        b._squares = self._squares
+        b._pos = self._pos
+        b._quiet = self._quiet
+        b._capture_promo = self._capture_promo
+        b._reversible = self._reversible
+        b._endgame_class = self._endgame_class
+        b._endgame_plies = self._endgame_plies
+        b._cache = self._cache
+        b._cache_set = self._cache_set
+        if stack:
+            b.move_stack = list(self.move_stack)
+            b._stack = list(self._stack)
+            b._history = list(self._history)
+        else:
+            b.move_stack = []
+            b._stack = []
+            b._history = [self._pos.key()]
+            b._reversible = 0
+        return b
+
+    __copy__ = copy
+
+    # --- reading the position -------------------------------------------------
+    @property
+    def turn(self) -> Color:
+        return Color(self._pos.turn)
+
+    @property
+    def position(self) -> Position:
+        """The core position (for the engine and tools)."""
+        return self._pos
+
+    def _internal(self, square) -> int:
+        if isinstance(square, str):
+            return self._squares.parse(square)
+        if isinstance(square, bool) or not isinstance(square, int):
+            raise TypeError(f"a square is a number or a name, not {type(square).__name__}")
+        if square not in self._squares.internal:
+            raise ValueError(f"square {square} is not on the board (1-{self._squares.count})")
+        return self._squares.internal[square]
+
+    def piece_at(self, square) -> Optional[Piece]:
+        """The piece on a square (number, or name such as "c3"), or None."""
+        i = self._internal(square)
+        white, black, kings = self._pos.pieces()
+        if i in white:
+            return Piece(WHITE, i in kings)
+        if i in black:
+            return Piece(BLACK, i in kings)
+        return None
+
+    def pieces(self) -> Dict[int, Piece]:
+        """Every piece on the board by square number."""
+        white, black, kings = self._pos.pieces()
+        ks = set(kings)
+        num = self._squares.number
+        out = {num[i]: Piece(WHITE, i in ks) for i in white}
+        out.update({num[i]: Piece(BLACK, i in ks) for i in black})
+        return dict(sorted(out.items()))
+
+    def fen(self, *, numeric: bool = False) -> str:
+        white, black, kings = self._pos.pieces()
+        return format_fen(self.variant, white, black, kings, self.turn, numeric)
+
+    def __str__(self):
+        return self.unicode(ascii=True)
+
+    def unicode(self, *, ascii: bool = False, flipped: bool = False) -> str:
+        """A text diagram, White at the bottom unless flipped."""
+        size = self.variant.size
+        grid = [["." if (r + c) % 2 == 0 else " " for c in range(size)] for r in range(size)]
+        # mark playable squares as empty dots, unplayable as blanks
+        grid = [[" "] * size for _ in range(size)]
+        white, black, kings = self._pos.pieces()
+        ks = set(kings)
+        for i, (r, c) in enumerate(self._squares.coords):
+            grid[r][c] = "."
+        for i in white:
+            r, c = self._squares.coords[i]
+            grid[r][c] = ("W" if i in ks else "w") if ascii else ("⛁" if i in ks else "⛀")
+        for i in black:
+            r, c = self._squares.coords[i]
+            grid[r][c] = ("B" if i in ks else "b") if ascii else ("⛃" if i in ks else "⛂")
+        rows = [" ".join(row) for row in grid]
+        if flipped:
+            rows = [r[::-1] for r in rows[::-1]]
+        return "\n".join(rows)
+
+    def __repr__(self):
+        v = self.variant
+        vtext = repr(v.name) if v.is_standard else repr(v)
+        return f"Board({self.fen()!r}, variant={vtext})"
+
+    def _repr_svg_(self):
+        try:
+            from draughts import svg
+        except ImportError:
+            return None
+        return svg.board(self)
+
+    # --- moves ----------------------------------------------------------------
+    def _legal(self) -> List[Move]:
+        if self._cache is None:
+            num = self._squares.number
+            self._cache = [
+                Move(num[f], num[t], tuple(num[s] for s in path), tuple(num[s] for s in capt), promo)
+                for f, t, capt, promo, path in self._pos.moves()
+            ]
+        return self._cache
+
+    def _legal_set(self):
+        if self._cache_set is None:
+            self._cache_set = {m: m for m in self._legal()}
+        return self._cache_set
+
+    @property
+    def legal_moves(self) -> LegalMoveView:
+        return LegalMoveView(self)
+
+    def is_legal(self, move: Move) -> bool:
+        return move in self._legal_set()
+
+    def push(self, move: Union[Move, str]) -> Move:
+        """Play a move (a Move or move text); raises IllegalMoveError. Returns the Move played."""
+        if isinstance(move, str):
+            move = self.parse_move(move)
+        elif not isinstance(move, Move):
+            raise TypeError(f"push takes a Move or move text, not {type(move).__name__}")
+        legal = self._legal_set().get(move)
+        if legal is None:
+            raise IllegalMoveError(f"illegal move {move} in {self.fen()}")
+        self._push_legal(legal)
+        return legal
+
+    def push_text(self, text: str) -> Move:
+        """Parse move text in the variant's notation and play it."""
+        return self.push(self.parse_move(text))
+
+    def _push_legal(self, move: Move) -> None:
+        pos = self._pos
+        sq = self._squares.internal
+        was_king = self._pos_is_king(sq[move.start])
+        self._stack.append(_State(pos, self._quiet, self._capture_promo, self._endgame_class,
+                                  self._endgame_plies, self._reversible))
+        new = pos.play(sq[move.start], sq[move.end], [sq[s] for s in move.captured], move.promotion)
+        self._pos = new
+        self.move_stack.append(move)
+        man_move = not was_king
+        if move.captured or man_move:
+            self._quiet = 0
+        else:
+            self._quiet += 1
+        if move.captured or move.promotion:
+            self._capture_promo = 0
+        else:
+            self._capture_promo += 1
+        if move.captured or man_move:
+            self._reversible = 0
+        else:
+            self._reversible += 1
+        cls = self._material_class(new)
+        if cls != self._endgame_class:
+            self._endgame_class = cls
+            self._endgame_plies = 0
+        elif cls:
+            self._endgame_plies += 1
+        self._history.append(new.key())
+        self._invalidate()
+
+    def _pos_is_king(self, internal: int) -> bool:
+        return internal in self._pos.pieces()[2]
+
+    def pop(self) -> Move:
+        """Take back the last move and return it."""
+        if not self.move_stack:
+            raise IndexError("pop from an empty move stack")
+        move = self.move_stack.pop()
+        st = self._stack.pop()
+        self._pos = st.pos
+        self._quiet = st.quiet
+        self._capture_promo = st.capture_promo
+        self._endgame_class = st.endgame_class
+        self._endgame_plies = st.endgame_plies
+        self._reversible = st.reversible
+        self._history.pop()
+        self._invalidate()
+        return move
+
+    def peek(self) -> Move:
+        """The last move played."""
+        if not self.move_stack:
+            raise IndexError("peek at an empty move stack")
+        return self.move_stack[-1]
+
+    # --- notation ---------------------------------------------------------------
+    def parse_move(self, text: str) -> Move:
+        """The legal move written as `text` in the variant's notation.
+
+        Accepts `32-28`, `28x19`, `c3:e5`, full paths `47x38x24x13` and the
+        Hub form `start x end x captured...` (captured squares in any order).
+        """
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"move text must be a string, not {type(text).__name__}")
+        t = text.strip()
+        if not t:
+            raise InvalidMoveError("empty move text")
+        parts = _SPLIT.split(t)
+        if len(parts) < 2 or any(not p for p in parts):
+            raise InvalidMoveError(f"{text!r} is not a move (expected e.g. 32-28 or 28x19)")
+        try:
+            squares = [self._squares.number[self._squares.parse(p)] for p in parts]
+        except ValueError as e:
+            raise InvalidMoveError(f"{text!r} is not a move: {e}") from None
+        legal = self._legal()
+        start, end = squares[0], squares[-1]
+        if len(squares) == 2:
+            cands = [m for m in legal if m.start == start and m.end == end]
+        else:
+            cands = [m for m in legal if m.path == tuple(squares)]
+            if not cands:
+                capt = set(squares[2:])
+                cands = [m for m in legal if m.start == squares[0] and m.end == squares[1]
+                         and set(m.captured) == capt and len(m.captured) == len(squares) - 2]
+        if not cands:
+            raise IllegalMoveError(f"{text!r} is not a legal move in {self.fen()}")
+        if len(cands) > 1:
+            names = ", ".join(self._full_text(m) for m in cands)
+            raise AmbiguousMoveError(f"{text!r} is ambiguous: it matches {names}", cands)
+        return cands[0]
+
+    def _full_text(self, move: Move) -> str:
+        v = self.variant
+        sep = v.capture_separator if move.captured else "-"
+        return sep.join(square_text(v, self._squares.internal[s]) for s in move.path)
+
+    def move_text(self, move: Move) -> str:
+        """The move in the variant's notation; the full path where start and end
+        do not tell it from another legal move."""
+        v = self.variant
+        sq = self._squares.internal
+        if move.captured:
+            twins = [m for m in self._legal() if m.start == move.start and m.end == move.end]
+            if len(twins) > 1:
+                return self._full_text(move)
+            sep = v.capture_separator
+        else:
+            sep = "-"
+        return f"{square_text(v, sq[move.start])}{sep}{square_text(v, sq[move.end])}"
+
+    # --- game end -------------------------------------------------------------
+    def _material_class(self, pos: Position) -> int:
+        """Endgame-rule class of the material: 0 none, 16 or 5 (FMJD art. 6.3-6.4),
+        russian FMJD-64 classes 15, 5, 30, 60."""
+        rules = self.variant.endgame_rules
+        if rules is None:
+            return 0
+        wm, wk, bm, bk = pos.counts()
+        for strong_m, strong_k, weak_m, weak_k in ((wm, wk, bm, bk), (bm, bk, wm, wk)):
+            if weak_m == 0 and weak_k == 1 and strong_k >= 1:
+                total = strong_m + strong_k
+                if rules == "fmjd":
+                    if total == 3:
+                        return 16
+                    if total <= 2:
+                        return 5
+                else:
+                    if strong_m == 0 and strong_k >= 3:
+                        return 15
+                    if total <= 2:
+                        return 5
+        if rules == "fmjd64" and wk and bk:
+            n = wm + wk + bm + bk
+            if n in (4, 5):
+                return 30
+            if n in (6, 7):
+                return 60
+        return 0
+
+    def _endgame_limit(self) -> int:
+        """Plies allowed in the current endgame class (moves by each side x 2)."""
+        return {16: 32, 5: 10, 15: 30, 30: 60, 60: 120}.get(self._endgame_class, 0)
+
+    def is_repetition(self, count: Optional[int] = None) -> bool:
+        """The current position has occurred `count` times (default: the variant's
+        repetition rule) with the same side to move."""
+        count = count or self.variant.repetitions
+        if not count:
+            return False
+        key = self._history[-1]
+        window = self._history[-1 - self._reversible:]
+        return window.count(key) >= count
+
+    def outcome(self) -> Optional[Outcome]:
+        """How the game ended by the rules, or None while it goes on."""
+        v = self.variant
+        wm, wk, bm, bk = self._pos.counts()
+        mine = (wm + wk) if self.turn == WHITE else (bm + bk)
+        if mine == 0:
+            return Outcome(Termination.NO_PIECES, ~self.turn, "no pieces left")
+        if not self._legal():
+            return Outcome(Termination.NO_MOVES, ~self.turn, "no legal move")
+        if v.repetitions and self.is_repetition():
+            return Outcome(Termination.REPETITION, None, f"position repeated {v.repetitions} times")
+        if v.quiet_plies and self._quiet >= v.quiet_plies:
+            return Outcome(Termination.MOVE_COUNT, None,
+                           f"{v.quiet_plies // 2} moves each without a man move or a capture")
+        if v.no_capture_promotion_plies and self._capture_promo >= v.no_capture_promotion_plies:
+            return Outcome(Termination.MOVE_COUNT, None,
+                           f"{v.no_capture_promotion_plies // 2} moves each without a capture or a promotion")
+        limit = self._endgame_limit()
+        if limit and self._endgame_plies >= limit:
+            return Outcome(Termination.MOVE_COUNT, None, f"{limit // 2}-move endgame rule")
+        return None
+
+    def is_game_over(self) -> bool:
+        return self.outcome() is not None
+
+    def result(self) -> str:
+        """The variant's result token, or `*` while the game goes on."""
+        o = self.outcome()
+        return "*" if o is None else o.result(self.variant)
+
+    @property
+    def ply(self) -> int:
+        return len(self.move_stack)
+
+    @property
+    def quiet_plies(self) -> int:
+        """Plies since the last man move or capture."""
+        return self._quiet
+
+    # --- perft ----------------------------------------------------------------
+    def perft(self, depth: int, duplicates: str = "drop") -> int:
+        """Number of move paths of length `depth` (leaves only).
+
+        duplicates="drop" counts captures with the same start, end and captured
+        set once; "keep" counts every capture path.
+        """
+        if duplicates not in ("drop", "keep"):
+            raise ValueError(f"duplicates must be 'drop' or 'keep', not {duplicates!r}")
+        if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
+            raise ValueError(f"depth must be a whole number >= 0, not {depth!r}")
+        return self._pos.perft(depth, duplicates == "keep")
+
+    def divide(self, depth: int, duplicates: str = "drop") -> List[Tuple[Move, int]]:
+        """perft(depth - 1) below every legal move."""
+        if depth < 1:
+            raise ValueError("divide needs depth >= 1")
+        keep = duplicates == "keep"
+        sq = self._squares.internal
+        num = self._squares.number
+        out = []
+        for f, t, capt, promo, path in self._pos.moves(keep):
+            child = self._pos.play(f, t, capt, promo)
+            m = Move(num[f], num[t], tuple(num[s] for s in path), tuple(num[s] for s in capt), promo)
+            out.append((m, child.perft(depth - 1, keep)))
+        return out

@@ -1,0 +1,81 @@
+"""The `draughts` command line."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import List, Optional
+
+from draughts.board import Board
+from draughts.errors import DraughtsError
+from draughts.variants import VARIANTS, variant as get_variant
+
+
+def _variant_arg(args):
+    options = {}
+    if getattr(args, "no_mandatory_capture", False):
+        options["mandatory_capture"] = False
+    return get_variant(args.variant, **options)
+
+
+def _add_variant(p: argparse.ArgumentParser, default="international"):
+    p.add_argument("--variant", "-v", default=default,
+                   help=f"variant name or alias ({', '.join(VARIANTS)}); default {default}")
+    p.add_argument("--no-mandatory-capture", action="store_true",
+                   help="the house rule: capturing is optional (8x8)")
+
+
+def cmd_perft(args) -> int:
+    v = _variant_arg(args)
+    board = Board(args.fen, variant=v) if args.fen else Board(variant=v)
+    depth = args.depth
+    if depth < 0:
+        raise DraughtsError(f"--depth must be >= 0, not {depth}")
+    t0 = time.perf_counter()
+    if args.divide and depth >= 1:
+        total = 0
+        for move, n in board.divide(depth, args.duplicates):
+            print(f"{board.move_text(move)} {n}", flush=True)
+            total += n
+    else:
+        total = board.perft(depth, args.duplicates)
+    dt = time.perf_counter() - t0
+    nps = total / dt if dt > 0 else 0.0
+    print(f"perft depth={depth} nodes={total} time={dt:.3f} nps={nps:.0f}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="draughts", description="A draughts engine toolkit.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("perft", help="count move paths from a position")
+    _add_variant(p)
+    p.add_argument("--depth", "-d", type=int, default=6, help="plies to count (default 6)")
+    p.add_argument("--fen", help="start position (default: the variant's start)")
+    p.add_argument("--divide", action="store_true", help="one line per root move")
+    p.add_argument("--duplicates", choices=("drop", "keep"), default="drop",
+                   help="count captures with the same start, end and captured set once (drop) or every path (keep)")
+    p.set_defaults(func=cmd_perft)
+    return parser
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return args.func(args)
+    except DraughtsError as e:
+        print(f"draughts: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("draughts: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,296 @@
+"""Variants as data.
+
+A `Variant` is an immutable value holding every rule of a variant: board
+geometry, who moves first, the capture rules, notation and the draw rules.  The
+move rules are packed once into the core's C struct (`Variant.core_rules`).
+`variant(name, **options)` looks a variant up by name or alias and derives a new
+value from options, e.g. ``variant("american", mandatory_capture=False)``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import functools
+from dataclasses import dataclass
+from typing import Optional, Tuple
+
+from draughts.errors import VariantError
+from draughts_core.position import CoreRules
+
+
+class Color(enum.IntEnum):
+    WHITE = 0
+    BLACK = 1
+
+    def __invert__(self):
+        return Color(1 - self)
+
+    @property
+    def letter(self):
+        return "W" if self is Color.WHITE else "B"
+
+    def __repr__(self):
+        return f"draughts.{self.name}"
+
+    __str__ = __repr__
+
+
+WHITE = Color.WHITE
+BLACK = Color.BLACK
+
+CROWN_MODES = ("stop", "continue", "pass")
+NUMBERINGS = ("standard", "italian", "spanish")
+ENDGAME_RULES = (None, "fmjd", "fmjd64")
+
+
+@dataclass(frozen=True)
+class Variant:
+    """Every rule of one variant.  Derive new values with `replace(**changes)`."""
+
+    name: str
+    size: int
+    first: Color
+    men_capture_backwards: bool
+    flying_kings: bool
+    men_capture_kings: bool
+    majority_capture: bool
+    #: capture precedence after the majority rule (RULES.md): "none", "spanish", "italian", "czech"
+    precedence: str
+    #: a man reaching the far row during a capture: "stop" (crowned, move ends),
+    #: "continue" (crowned, goes on capturing as a king), "pass" (crowned only if the capture ends there)
+    crown_during_capture: str
+    remove_at_once: bool
+    gametype: int
+    pdn_gametype: str
+    numbering: str = "standard"
+    algebraic: bool = False
+    capture_separator: str = "x"
+    mandatory_capture: bool = True
+    # --- draw rules (plies = half-moves) ---
+    #: draw on this occurrence of a position with the same side to move (0: off)
+    repetitions: int = 3
+    #: draw after this many plies with no man move and no capture (0: off)
+    quiet_plies: int = 0
+    #: draw after this many plies with no capture and no promotion (0: off)
+    no_capture_promotion_plies: int = 0
+    #: extra endgame counting rules: None, "fmjd" (16/5-move rules), "fmjd64" (russian)
+    endgame_rules: Optional[str] = None
+    aliases: Tuple[str, ...] = ()
+    description: str = ""
+
+    def __post_init__(self):
+        if self.size not in (8, 10):
+            raise VariantError(f"board size must be 8 or 10, not {self.size!r}")
+        if self.precedence not in ("none", "spanish", "italian", "czech"):
+            raise VariantError(f"unknown capture precedence {self.precedence!r}")
+        if self.crown_during_capture not in CROWN_MODES:
+            raise VariantError(f"crown_during_capture must be one of {CROWN_MODES}, not {self.crown_during_capture!r}")
+        if self.numbering not in NUMBERINGS:
+            raise VariantError(f"numbering must be one of {NUMBERINGS}, not {self.numbering!r}")
+        if self.size == 10 and (self.numbering != "standard" or self.algebraic):
+            raise VariantError("10x10 boards use the standard numeric numbering")
+        if self.endgame_rules not in ENDGAME_RULES:
+            raise VariantError(f"endgame_rules must be one of {ENDGAME_RULES}, not {self.endgame_rules!r}")
+        for field in ("repetitions", "quiet_plies", "no_capture_promotion_plies"):
+            value = getattr(self, field)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise VariantError(f"{field} must be a whole number >= 0, not {value!r}")
+        if self.repetitions == 1:
+            raise VariantError("repetitions must be 0 (off) or at least 2")
+        object.__setattr__(self, "first", Color(self.first))
+
+    # --- derived values ---
+    @property
+    def squares(self) -> int:
+        """Number of playable squares (32 or 50)."""
+        return self.size * self.size // 2
+
+    @property
+    def men_per_side(self) -> int:
+        return 12 if self.size == 8 else 20
+
+    @property
+    def result_tokens(self) -> Tuple[str, str, str]:
+        """(first player wins, draw, second player wins) as written in PDN."""
+        if self.size == 10:
+            return ("2-0", "1-1", "0-2")
+        return ("1-0", "1/2-1/2", "0-1")
+
+    @functools.cached_property
+    def core_rules(self) -> CoreRules:
+        p = self.precedence
+        return CoreRules(
+            self.size,
+            self.men_capture_backwards,
+            self.flying_kings,
+            self.men_capture_kings,
+            self.majority_capture,
+            p in ("italian", "czech"),
+            p in ("spanish", "italian"),
+            p == "italian",
+            CROWN_MODES.index(self.crown_during_capture),
+            self.remove_at_once,
+            self.mandatory_capture,
+        )
+
+    def replace(self, **changes) -> "Variant":
+        """A new variant value with some fields changed (names are checked)."""
+        fields = {f.name for f in dataclasses.fields(self)}
+        for key in changes:
+            if key not in fields:
+                raise VariantError(f"unknown variant option {key!r}")
+        new = dataclasses.replace(self, **changes)
+        return new
+
+    @property
+    def is_standard(self) -> bool:
+        """True when the value is the registered variant with no option changed."""
+        return VARIANTS.get(self.name) == self
+
+    def __reduce__(self):
+        return (_rebuild, (dataclasses.asdict(self),))
+
+    def __repr__(self):
+        base = VARIANTS.get(self.name)
+        if base is None:
+            return f"Variant({self.name!r}, ...)"
+        diff = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
+                if getattr(self, f.name) != getattr(base, f.name)}
+        args = "".join(f", {k}={v!r}" for k, v in diff.items())
+        return f"draughts.variant({self.name!r}{args})"
+
+
+def _rebuild(fields):
+    fields = dict(fields)
+    fields["aliases"] = tuple(fields.get("aliases", ()))
+    return Variant(**fields)
+
+
+# The registry.  Draw-rule sources are named beside each value.
+_REGISTRY = [
+    Variant(
+        name="international", size=10, first=WHITE,
+        men_capture_backwards=True, flying_kings=True, men_capture_kings=True,
+        majority_capture=True, precedence="none", crown_during_capture="pass",
+        remove_at_once=False, gametype=20, pdn_gametype="20,W,10,10,N2,0",
+        # FMJD rules (Annex 1), art. 6.1 repetition, 6.2 25 king moves each,
+        # 6.3 sixteen-move and 6.4 five-move endgame rules.
+        quiet_plies=50, endgame_rules="fmjd",
+        aliases=("10x10", "intl", "normal", "fmjd", "polish"),
+        description="International draughts on 10x10 (FMJD)",
+    ),
+    Variant(
+        name="american", size=8, first=BLACK,
+        men_capture_backwards=False, flying_kings=False, men_capture_kings=True,
+        majority_capture=False, precedence="none", crown_during_capture="stop",
+        remove_at_once=True, gametype=21, pdn_gametype="21,B,8,8,N1,0",
+        # WCDF/ACF rules: third repetition; 40 moves each without a man
+        # advancing and without a capture.  The simpler counter some sites use
+        # (40 moves each without capture or promotion) is
+        # variant("american", quiet_plies=0, no_capture_promotion_plies=80).
+        quiet_plies=80,
+        aliases=("english", "checkers", "straight", "english-draughts", "acf"),
+        description="American checkers / English draughts",
+    ),
+    Variant(
+        name="italian", size=8, first=WHITE,
+        men_capture_backwards=False, flying_kings=False, men_capture_kings=False,
+        majority_capture=True, precedence="italian", crown_during_capture="stop",
+        remove_at_once=False, gametype=22, pdn_gametype="22,W,8,8,N2,1",
+        numbering="italian",
+        # FID regolamento tecnico art. 10.4: 40 moves each without a capture
+        # or a man move; third repetition.
+        quiet_plies=80,
+        aliases=("dama", "italiana", "fid"),
+        description="Italian draughts (FID)",
+    ),
+    Variant(
+        name="spanish", size=8, first=WHITE,
+        men_capture_backwards=False, flying_kings=True, men_capture_kings=True,
+        majority_capture=True, precedence="spanish", crown_during_capture="stop",
+        remove_at_once=False, gametype=24, pdn_gametype="24,W,8,8,N1,1",
+        numbering="spanish",
+        # No federation text was found for the move limit; the FMJD count of
+        # 25 moves each without a capture or a man move is used.
+        quiet_plies=50,
+        aliases=("espanol", "español", "damas", "portuguese"),
+        description="Spanish draughts",
+    ),
+    Variant(
+        name="russian", size=8, first=WHITE,
+        men_capture_backwards=True, flying_kings=True, men_capture_kings=True,
+        majority_capture=False, precedence="none", crown_during_capture="continue",
+        remove_at_once=False, gametype=25, pdn_gametype="25,W,8,8,A0,0",
+        algebraic=True, capture_separator=":",
+        # FMJD-64 rules 7.2.3 (repetition) and 7.2.5 (15 moves each with only
+        # king moves and no capture).  The further endgame rules (7.2.4,
+        # 7.2.6-7.2.8) are variant("russian", endgame_rules="fmjd64").
+        quiet_plies=30,
+        aliases=("shashki", "russian-draughts", "fmjd64"),
+        description="Russian draughts (shashki)",
+    ),
+    Variant(
+        name="brazilian", size=8, first=WHITE,
+        men_capture_backwards=True, flying_kings=True, men_capture_kings=True,
+        majority_capture=True, precedence="none", crown_during_capture="pass",
+        remove_at_once=False, gametype=26, pdn_gametype="26,W,8,8,A0,0",
+        algebraic=True,
+        # Regras Oficiais do Jogo de Damas (64 e 100 casas), item 16: 20
+        # successive king moves by each side without a capture or man move.
+        quiet_plies=40,
+        aliases=("brazil", "brasileiro"),
+        description="Brazilian draughts",
+    ),
+    Variant(
+        name="czech", size=8, first=WHITE,
+        men_capture_backwards=False, flying_kings=True, men_capture_kings=True,
+        majority_capture=False, precedence="czech", crown_during_capture="stop",
+        remove_at_once=False, gametype=29, pdn_gametype="29,W,8,8,A0,0",
+        algebraic=True,
+        # Czech federation rules as summarised by the FMJD: 15 moves (each)
+        # without a capture or a man move; third repetition.
+        quiet_plies=30,
+        aliases=("cesky", "české", "dama-czech"),
+        description="Czech draughts",
+    ),
+]
+
+VARIANTS = {v.name: v for v in _REGISTRY}
+_ALIASES = {}
+for _v in _REGISTRY:
+    _ALIASES[_v.name] = _v.name
+    for _a in _v.aliases:
+        _ALIASES[_a.lower()] = _v.name
+_BY_GAMETYPE = {v.gametype: v for v in _REGISTRY}
+
+
+def variant(name="international", **options) -> Variant:
+    """The variant called `name` (case-insensitive, aliases allowed), with options applied.
+
+    `name` may also be a Variant value, which is returned with the options applied.
+    """
+    if isinstance(name, Variant):
+        base = name
+    else:
+        if not isinstance(name, str):
+            raise VariantError(f"a variant name must be a string, not {type(name).__name__}")
+        key = _ALIASES.get(name.strip().lower())
+        if key is None:
+            raise VariantError(f"unknown variant {name!r}; known: {', '.join(VARIANTS)}")
+        base = VARIANTS[key]
+    return base.replace(**options) if options else base
+
+
+def variant_for_gametype(gametype) -> Variant:
+    """The variant of a PDN GameType tag value ("20", "21,B,8,8,N1,0", 25, ...)."""
+    text = str(gametype).strip()
+    head = text.split(",")[0].strip()
+    try:
+        number = int(head)
+    except ValueError:
+        raise VariantError(f"GameType {gametype!r} does not start with a number") from None
+    if number not in _BY_GAMETYPE:
+        raise VariantError(f"GameType {number} is not a variant this library plays "
+                           f"(known: {', '.join(str(k) for k in sorted(_BY_GAMETYPE))})")
+    return _BY_GAMETYPE[number]
