@@ -10,6 +10,7 @@ from draughts.errors import (AmbiguousMoveError, DraughtsError, FenError, Illega
                              InvalidMoveError, PdnError, VariantError)
 from draughts.variants import BLACK, VARIANTS, WHITE, Color, Variant, variant, variant_for_gametype
 from draughts.board import Board, LegalMoveView, Move, Outcome, Piece, Termination
+from draughts.engine import Engine, EvalWeights, Info, SearchResult
 
 __version__ = "0.1.0"
 
@@ -17,4 +18,5 @@ __all__ = [
     "AmbiguousMoveError", "DraughtsError", "FenError", "IllegalMoveError", "InvalidMoveError",
     "PdnError", "VariantError", "BLACK", "WHITE", "VARIANTS", "Color", "Variant", "variant",
     "variant_for_gametype", "Board", "LegalMoveView", "Move", "Outcome", "Piece", "Termination",
+    "Engine", "EvalWeights", "Info", "SearchResult",
 ]

@@ -12,6 +12,16 @@ from draughts.errors import DraughtsError
 from draughts.variants import VARIANTS, variant as get_variant
 
 
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} must be at least 1")
+    return value
+
+
 def _variant_arg(args):
     options = {}
     if getattr(args, "no_mandatory_capture", False):
@@ -46,6 +56,20 @@ def cmd_perft(args) -> int:
     return 0
 
 
+def cmd_bench(args) -> int:
+    from draughts import bench
+
+    def report(line):
+        print(line, file=sys.stderr, flush=True)
+
+    depth = args.depth or bench.DEFAULT_DEPTH
+    tt_mb = args.tt_mb or bench.DEFAULT_TT_MB
+    nodes, seconds = bench.run(depth, tt_mb, report=None if args.quiet else report)
+    print(f"Nodes searched: {nodes}")
+    print(f"Nodes/second: {int(nodes / seconds) if seconds > 0 else 0}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="draughts", description="A draughts engine toolkit.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -58,6 +82,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--duplicates", choices=("drop", "keep"), default="drop",
                    help="count captures with the same start, end and captured set once (drop) or every path (keep)")
     p.set_defaults(func=cmd_perft)
+
+    p = sub.add_parser("bench", help="search the fixed bench positions; prints the node signature")
+    p.add_argument("--depth", "-d", type=_positive_int, default=None,
+                   help="search depth (default %(default)s: the pinned bench depth)")
+    p.add_argument("--tt-mb", type=_positive_int, default=None, help="table size in MiB")
+    p.add_argument("--quiet", "-q", action="store_true", help="no per-position lines on stderr")
+    p.set_defaults(func=cmd_bench)
     return parser
 
 

@@ -1,0 +1,67 @@
+"""The bench: fixed positions searched to a fixed depth.
+
+The total node count is the search's signature: it is deterministic (a new
+game before every position, a fixed table size, full strength) and pinned in
+tests/test_engine.py; a commit that changes it says `Bench: N`.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable, List, Optional, Tuple
+
+from draughts.board import Board
+from draughts.engine import Engine
+
+DEFAULT_DEPTH = 11
+DEFAULT_TT_MB = 16
+
+# (variant, FEN): opening, middlegame, endgame for every variant.  The
+# middlegames come from engine play after four random plies.
+POSITIONS: List[Tuple[str, str]] = [
+    ("international", "W:W31-50:B1-20"),
+    ("international", "W:W26,30,32,36,39,40,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,8,9,11,12,15,16,18,19,25"),
+    ("international", "W:W27,32,37,38,K50:BK5,13,14,19"),
+    ("american", "B:W21-32:B1-12"),
+    ("american", "B:W13,16,28,29,30,31,32:B1,2,3,4,12"),
+    ("american", "B:W18,K26,27:B6,K9,11"),
+    ("italian", "W:W21-32:B1-12"),
+    ("italian", "W:W9,17,18,22,23,24,29,30,32:B1,2,3,4,5,13,15,16"),
+    ("italian", "W:W17,K21,26:B5,K8,12"),
+    ("spanish", "W:W1-12:B21-32"),
+    ("spanish", "W:W1,2,4,5,6,7,15:B14,23,24,25,26,31,32"),
+    ("spanish", "W:WK1,7,10:B20,K28,23"),
+    ("russian", "W:W21-32:B1-12"),
+    ("russian", "W:W11,18,19,21,23,28,29,31,32:B1,2,4,8,9,10,12,14"),
+    ("russian", "W:Wa1,Kc3,e3:Bd6,Kh8,b6"),
+    ("brazilian", "W:W21-32:B1-12"),
+    ("brazilian", "W:W19,20,22,26,28,29,30,32:B2,4,8,10,11,12,14"),
+    ("brazilian", "W:Wg3,Kb2,c1:Bf6,Kd8,h6"),
+    ("czech", "W:W21-32:B1-12"),
+    ("czech", "W:W17,18,21,23,25,27,29,31:B1,2,3,4,9,10,12,14,24"),
+    ("czech", "W:Wc3,Kd2,g1:Bb6,Kh6,f8"),
+]
+
+
+def run(depth: int = DEFAULT_DEPTH, tt_mb: int = DEFAULT_TT_MB,
+        report: Optional[Callable[[str], None]] = None) -> Tuple[int, float]:
+    """Search every bench position; returns (total nodes, seconds)."""
+    engines = {}
+    total = 0
+    elapsed = 0.0
+    for i, (name, fen) in enumerate(POSITIONS, start=1):
+        engine = engines.get(name)
+        if engine is None:
+            engine = engines[name] = Engine(name, tt_mb=tt_mb)
+        engine.new_game()
+        board = Board(fen, variant=name)
+        t0 = time.perf_counter()
+        result = engine.search(board, depth=depth)
+        dt = time.perf_counter() - t0
+        total += result.nodes
+        elapsed += dt
+        if report:
+            move = board.move_text(result.move) if result.move else "none"
+            report(f"Position {i}/{len(POSITIONS)} {name} {fen}: best {move} "
+                   f"score {result.score:+.2f} nodes {result.nodes}")
+    return total, elapsed

@@ -1,0 +1,260 @@
+"""The engine: a negamax search in the native core behind a small Python API.
+
+    >>> engine = draughts.Engine(variant="american")
+    >>> result = engine.search(draughts.Board(variant="american"), depth=8)
+    >>> result.move, result.score
+
+Scores are in men from the side to move (1.00 = one man).  A won position
+scores WIN_SCORE - plies to the win (in centi-men, so about +300.00 men) and
+`SearchResult.win_in` tells the plies.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from dataclasses import dataclass, field
+from typing import Callable, List, Optional, Tuple, Union
+
+from draughts.board import Board, Move
+from draughts.errors import DraughtsError
+from draughts.variants import Variant, variant as get_variant
+from draughts_core.search import WIN_SCORE, WIN_THRESHOLD, Searcher
+
+LEVEL_MAX = 20
+
+
+@dataclass(frozen=True)
+class EvalWeights:
+    """Evaluation weights in centi-men (100 = one man)."""
+
+    man: int = 100
+    king: int = 300
+    advance: Tuple[int, ...] = ()
+    back_guard: int = 6
+    centre: int = 4
+    runaway: int = 30
+    king_mobility: int = 2
+    trade: int = 60
+    lone_king_draw: bool = True
+
+    def packed(self):
+        return (self.man, self.king, tuple(self.advance), self.back_guard, self.centre,
+                self.runaway, self.king_mobility, self.trade, int(self.lone_king_draw))
+
+
+def default_weights(v: Variant) -> EvalWeights:
+    """Weights per variant: a king's worth depends on flying or short kings and board size."""
+    if v.size == 10:
+        return EvalWeights(king=320, advance=(0, 1, 2, 3, 5, 7, 9, 12, 16, 0), back_guard=4,
+                           centre=3, runaway=40, king_mobility=1)
+    if v.flying_kings:
+        return EvalWeights(king=250, advance=(0, 2, 4, 7, 10, 14, 20, 0), back_guard=6,
+                           centre=4, runaway=35, king_mobility=2)
+    # short kings: worth about one and a half men; men are slow, guard the back rank
+    king = 170 if not v.men_capture_kings else 150
+    return EvalWeights(king=king, advance=(0, 2, 4, 6, 9, 12, 16, 0), back_guard=10,
+                       centre=5, runaway=30, king_mobility=3, lone_king_draw=False)
+
+
+@dataclass
+class Info:
+    """What one finished iteration found."""
+
+    depth: int
+    seldepth: int
+    score: float
+    nodes: int
+    time: float
+    nps: float
+    pv: List[Move]
+    win_in: Optional[int] = None
+
+
+@dataclass
+class SearchResult:
+    move: Optional[Move]
+    score: float
+    pv: List[Move]
+    depth: int
+    seldepth: int
+    nodes: int
+    time: float
+    nps: float
+    win_in: Optional[int] = None
+    #: the move the engine expects in reply (second move of the PV), if any
+    ponder: Optional[Move] = None
+
+
+def _score_men(score: int) -> Tuple[float, Optional[int]]:
+    if score >= WIN_THRESHOLD:
+        return score / 100.0, WIN_SCORE - score
+    if score <= -WIN_THRESHOLD:
+        return score / 100.0, -(WIN_SCORE + score)
+    return score / 100.0, None
+
+
+def level_settings(level: int) -> Tuple[int, int]:
+    """(depth cap or 0, evaluation noise in centi-men) of a strength level 1-20."""
+    if level >= LEVEL_MAX:
+        return 0, 0
+    return 1 + (level * 3) // 4, (LEVEL_MAX - level) * 12
+
+
+class Engine:
+    """A search engine for one variant at a time (it follows the board it is given)."""
+
+    def __init__(self, variant: Union[str, Variant] = "international", *, tt_mb: int = 64,
+                 level: int = LEVEL_MAX, weights: Optional[EvalWeights] = None,
+                 seed: Optional[int] = None):
+        self.variant = get_variant(variant)
+        self._weights_override = weights
+        self._tt_mb = self._check_tt(tt_mb)
+        self._searcher = Searcher(self.variant.core_rules, self._weights().packed(), self._tt_mb)
+        self._configure_rules()
+        self._lock = threading.Lock()
+        self._seed = seed if seed is not None else random.randrange(1 << 62)
+        self.level = LEVEL_MAX
+        self.set_level(level)
+
+    @staticmethod
+    def _check_tt(tt_mb) -> int:
+        if not isinstance(tt_mb, int) or isinstance(tt_mb, bool) or not 1 <= tt_mb <= 65536:
+            raise DraughtsError(f"tt_mb must be a whole number of MiB from 1 to 65536, not {tt_mb!r}")
+        return tt_mb
+
+    def _weights(self) -> EvalWeights:
+        return self._weights_override or default_weights(self.variant)
+
+    def _configure_rules(self):
+        v = self.variant
+        self._searcher.set_rules(v.core_rules)
+        self._searcher.set_weights(self._weights().packed())
+        mode = {None: 0, "fmjd": 1, "fmjd64": 2}[v.endgame_rules]
+        self._searcher.set_draw_rules(v.quiet_plies, v.no_capture_promotion_plies, mode)
+
+    def set_variant(self, variant: Union[str, Variant]) -> None:
+        new = get_variant(variant)
+        if new != self.variant:
+            self.variant = new
+            self._configure_rules()
+            self._searcher.clear()
+
+    def set_level(self, level: int) -> None:
+        """Strength 1 (weakest) to 20 (full strength)."""
+        if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= LEVEL_MAX:
+            raise DraughtsError(f"level must be a whole number from 1 to {LEVEL_MAX}, not {level!r}")
+        self.level = level
+        _, noise = level_settings(level)
+        self._searcher.set_noise(noise, self._seed)
+
+    def resize(self, tt_mb: int) -> None:
+        self._tt_mb = self._check_tt(tt_mb)
+        self._searcher.resize(self._tt_mb)
+
+    @property
+    def tt_mb(self) -> int:
+        return self._tt_mb
+
+    def new_game(self) -> None:
+        """The next search is unrelated to the last: clear the table and the move-ordering tables."""
+        self._searcher.clear()
+
+    def stop(self) -> None:
+        """Stop a running search (from another thread); it returns its best move so far."""
+        self._searcher.stop()
+
+    def evaluate(self, board: Board) -> float:
+        """The static evaluation of the position, in men from the side to move."""
+        self.set_variant(board.variant)
+        return self._searcher.evaluate(board.position) / 100.0
+
+    @staticmethod
+    def time_budget(time: float, inc: float = 0.0, moves_to_go: Optional[int] = None) -> Tuple[float, float]:
+        """(soft, hard) seconds for a move with `time` left on the clock."""
+        if time <= 0:
+            return 0.005, 0.01
+        mtg = moves_to_go if moves_to_go and moves_to_go > 0 else 30
+        mtg = min(mtg, 50)
+        target = time / mtg + 0.75 * (inc or 0.0)
+        hard_cap = max(0.01, time * 0.5 - 0.05) if mtg > 1 else max(0.01, time * 0.8 - 0.05)
+        target = min(target, hard_cap)
+        return target * 0.6, min(target * 2.5, hard_cap)
+
+    def search(self, board: Board, *, depth: Optional[int] = None, nodes: Optional[int] = None,
+               movetime: Optional[float] = None, time: Optional[float] = None,
+               inc: Optional[float] = None, moves_to_go: Optional[int] = None,
+               infinite: bool = False, on_info: Optional[Callable[[Info], None]] = None) -> SearchResult:
+        """Search the board's position and return the best move found.
+
+        With no limit at all the search stops at depth 12 (use `infinite=True`
+        and `stop()` to search until told).  The GIL is released while searching.
+        """
+        for name, value in (("depth", depth), ("nodes", nodes), ("moves_to_go", moves_to_go)):
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+                raise DraughtsError(f"{name} must be a whole number >= 1, not {value!r}")
+        for name, value in (("movetime", movetime), ("time", time), ("inc", inc)):
+            if value is not None and (not isinstance(value, (int, float)) or value < 0):
+                raise DraughtsError(f"{name} must be a number of seconds >= 0, not {value!r}")
+        self.set_variant(board.variant)
+        soft = hard = 0.0
+        if movetime is not None:
+            soft = hard = max(0.001, movetime) * 1000.0
+        elif time is not None:
+            s, h = self.time_budget(time, inc or 0.0, moves_to_go)
+            soft, hard = s * 1000.0, h * 1000.0
+        max_depth = depth or 0
+        cap, _ = level_settings(self.level)
+        if cap:
+            max_depth = min(max_depth, cap) if max_depth else cap
+        if not (depth or nodes or movetime is not None or time is not None or infinite or cap):
+            max_depth = 12
+        rev = min(board._reversible, len(board._stack))
+        history = [st.pos for st in board._stack[len(board._stack) - rev:]] if rev else []
+
+        def info_cb(d, sel, score, n, ms, pv):
+            if on_info is None:
+                return
+            men, win = _score_men(score)
+            t = ms / 1000.0
+            on_info(Info(d, sel, men, n, t, n / t if t > 0 else 0.0, self._pv_moves(board, pv), win))
+
+        with self._lock:
+            mv, score, d, sel, n, ms, pv = self._searcher.run(
+                board.position, history, max_depth, nodes or 0, soft, hard,
+                rev, board._capture_promo, board._endgame_plies, info_cb if on_info else None)
+        legal = list(board.legal_moves)
+        if mv is None and legal:
+            mv_obj = legal[0]
+            pv_moves = [mv_obj]
+        else:
+            pv_moves = self._pv_moves(board, pv) if pv else []
+            mv_obj = self._match(board, mv) if mv is not None else None
+            if pv_moves and mv_obj is not None and pv_moves[0] != mv_obj:
+                pv_moves = [mv_obj]
+        men, win = _score_men(score)
+        t = ms / 1000.0
+        return SearchResult(mv_obj, men, pv_moves, d, sel, n, t, n / t if t > 0 else 0.0, win,
+                            pv_moves[1] if len(pv_moves) > 1 else None)
+
+    @staticmethod
+    def _match(board: Board, mv) -> Optional[Move]:
+        """The Board move for a core move tuple (internal squares)."""
+        frm, to, capt, promo = mv
+        num = board._squares.number
+        key = (num[frm], num[to], frozenset(num[s] for s in capt), promo)
+        for m in board.legal_moves:
+            if m._key == key:
+                return m
+        return None
+
+    def _pv_moves(self, board: Board, pv) -> List[Move]:
+        out = []
+        b = board.copy(stack=False)
+        for mv in pv:
+            m = self._match(b, mv)
+            if m is None:
+                break
+            out.append(m)
+            b.push(m)
+        return out

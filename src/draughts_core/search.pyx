@@ -1,0 +1,558 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Iterative deepening negamax: PVS, aspiration windows, transposition table.
+
+The numbered steps of `search`:
+  1. stop checks (flag, node limit, clock every 1024 nodes);
+  2. draws: repetition on the path or in the game, the variant's move-count
+     and endgame rules;
+  3. mate-distance pruning;
+  4. move generation: no move is a loss; at the horizon a quiet position is
+     scored statically, a capture or a single forced reply is searched on;
+  5. transposition-table cut-offs (not at PV nodes);
+  6. moves in order: TT move, captures by size, promotions, killers, history;
+     late quiet moves at non-PV nodes are searched reduced first;
+  7. the result is stored with its bound.
+Win scores are WIN - ply (the fastest win scores highest); the table keeps
+them relative to the node that stores them.
+"""
+
+from libc.stdlib cimport malloc, calloc, free
+from libc.string cimport memset
+from libc.stdint cimport uint16_t
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+from draughts_core.bitboard cimport u64, ctz, popcount, bit_of_square, square_of_bit
+from draughts_core.rules cimport Rules
+from draughts_core.movegen cimport Pos, CMove, MoveList, gen_moves, make_move, has_capture
+from draughts_core.zobrist cimport full_key, key_after
+from draughts_core.tt cimport (TTable, TTEntry, tt_alloc, tt_free, tt_clear, tt_probe, tt_store,
+                               tt_hashfull, fold16, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT)
+from draughts_core.eval cimport EvalW, evaluate
+from draughts_core.position cimport Position, CoreRules
+
+cdef enum:
+    MAX_PLY = 128
+    MAX_GAME = 1024
+    INF = 32000
+    WIN = 30000
+    WIN_MIN = WIN - 2 * MAX_PLY
+
+WIN_SCORE = WIN
+WIN_THRESHOLD = WIN_MIN
+
+
+cdef inline double now_ms() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6
+
+
+cdef inline int score_to_tt(int s, int ply) noexcept nogil:
+    if s >= WIN_MIN:
+        return s + ply
+    if s <= -WIN_MIN:
+        return s - ply
+    return s
+
+
+cdef inline int score_from_tt(int s, int ply) noexcept nogil:
+    if s >= WIN_MIN:
+        return s - ply
+    if s <= -WIN_MIN:
+        return s + ply
+    return s
+
+
+cdef inline bint same_move(const CMove* a, const CMove* b) noexcept nogil:
+    return a.frm == b.frm and a.to == b.to and a.capt == b.capt
+
+
+cdef inline u64 mix(u64 z) noexcept nogil:
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef class Searcher:
+    """One search thread's state: rules, weights, table, limits, statistics."""
+
+    cdef Rules r
+    cdef EvalW w
+    cdef TTable tt
+    cdef MoveList* lists
+    cdef int scores[MAX_PLY][256]
+    cdef volatile int stop_flag
+    cdef u64 nodes
+    cdef u64 node_limit
+    cdef double t0
+    cdef double hard_ms
+    cdef int seldepth
+    cdef u64 keys[MAX_GAME + MAX_PLY]
+    cdef int ngame
+    cdef int quiet_limit
+    cdef int cp_limit
+    cdef int endgame_mode
+    cdef CMove killers[MAX_PLY][2]
+    cdef int history[2][64][64]
+    cdef CMove pv[MAX_PLY][MAX_PLY]
+    cdef int pvlen[MAX_PLY]
+    cdef u64 noise_seed
+    cdef int noise_amp
+    cdef object callback
+    cdef object callback_error
+    cdef public object pos_factory
+
+    def __cinit__(self):
+        self.lists = <MoveList*>calloc(MAX_PLY + 1, sizeof(MoveList))
+        if self.lists == NULL:
+            raise MemoryError()
+        self.tt.entries = NULL
+
+    def __dealloc__(self):
+        free(self.lists)
+        tt_free(&self.tt)
+
+    def __init__(self, CoreRules rules, weights, int tt_mb=64):
+        self.r = rules.r
+        self.set_weights(weights)
+        self.resize(tt_mb)
+        self.quiet_limit = 0
+        self.cp_limit = 0
+        self.endgame_mode = 0
+        self.noise_amp = 0
+        self.noise_seed = 0
+
+    def resize(self, int tt_mb):
+        if tt_mb < 1:
+            raise ValueError("the table needs at least 1 MiB")
+        tt_free(&self.tt)
+        if tt_alloc(&self.tt, tt_mb) != 0:
+            raise MemoryError(f"cannot allocate a {tt_mb} MiB table")
+
+    def set_rules(self, CoreRules rules):
+        self.r = rules.r
+
+    def set_weights(self, weights):
+        """weights: (man, king, advance[10], back_guard, centre, runaway, king_mobility, trade, lone_king_draw)."""
+        man, king, advance, back, centre, runaway, kmob, trade, lone = weights
+        advance = list(advance) + [0] * (10 - len(advance))
+        self.w.man = man
+        self.w.king = king
+        for i in range(10):
+            self.w.advance[i] = advance[i]
+        self.w.back_guard = back
+        self.w.centre = centre
+        self.w.runaway = runaway
+        self.w.king_mobility = kmob
+        self.w.trade = trade
+        self.w.lone_king_draw = lone
+
+    def set_draw_rules(self, int quiet_plies, int capture_promotion_plies, int endgame_mode):
+        """endgame_mode: 0 none, 1 FMJD 16/5-move rules, 2 FMJD-64."""
+        self.quiet_limit = quiet_plies
+        self.cp_limit = capture_promotion_plies
+        self.endgame_mode = endgame_mode
+
+    def set_noise(self, int amplitude, seed):
+        """Random evaluation noise of +-amplitude centi-men (the strength setting)."""
+        self.noise_amp = amplitude
+        self.noise_seed = <u64>(seed & 0xFFFFFFFFFFFFFFFF)
+
+    def clear(self):
+        """Forget everything learnt (a new game)."""
+        tt_clear(&self.tt)
+        memset(self.history, 0, sizeof(self.history))
+        memset(self.killers, 0, sizeof(self.killers))
+
+    def stop(self):
+        self.stop_flag = 1
+
+    def evaluate(self, Position p):
+        return evaluate(&self.r, &self.w, &p.pos)
+
+    def hashfull(self):
+        return tt_hashfull(&self.tt)
+
+    # --- draw rules -----------------------------------------------------------
+    cdef inline int eg_class(self, const Pos* p) noexcept nogil:
+        """Endgame-rule class, as draughts.Board._material_class."""
+        cdef u64 k = p.kings
+        cdef int wm = popcount(p.bb[0] & ~k), wk = popcount(p.bb[0] & k)
+        cdef int bm = popcount(p.bb[1] & ~k), bk = popcount(p.bb[1] & k)
+        cdef int side, sm, sk, tm, tk, total
+        if self.endgame_mode == 0:
+            return 0
+        for side in range(2):
+            if side == 0:
+                sm, sk, tm, tk = wm, wk, bm, bk
+            else:
+                sm, sk, tm, tk = bm, bk, wm, wk
+            if tm == 0 and tk == 1 and sk >= 1:
+                total = sm + sk
+                if self.endgame_mode == 1:
+                    if total == 3:
+                        return 16
+                    if total <= 2:
+                        return 5
+                else:
+                    if sm == 0 and sk >= 3:
+                        return 15
+                    if total <= 2:
+                        return 5
+        if self.endgame_mode == 2 and wk and bk:
+            total = wm + wk + bm + bk
+            if total == 4 or total == 5:
+                return 30
+            if total == 6 or total == 7:
+                return 60
+        return 0
+
+    cdef inline int eg_limit(self, int cls) noexcept nogil:
+        if cls == 16:
+            return 32
+        if cls == 5:
+            return 10
+        if cls == 15:
+            return 30
+        if cls == 30:
+            return 60
+        if cls == 60:
+            return 120
+        return 0
+
+    cdef inline bint repeated(self, int idx, int rev) noexcept nogil:
+        """Position keys[idx] occurred before with the same side to move."""
+        cdef int i = idx - 2
+        cdef int lo = idx - rev
+        if lo < 0:
+            lo = 0
+        while i >= lo:
+            if self.keys[i] == self.keys[idx]:
+                return True
+            i -= 2
+        return False
+
+    # --- evaluation with the strength noise ---------------------------------------
+    cdef inline int static_eval(self, const Pos* p, u64 key) noexcept nogil:
+        cdef int s = evaluate(&self.r, &self.w, p)
+        if self.noise_amp:
+            s += <int>(mix(key ^ self.noise_seed) % <u64>(2 * self.noise_amp + 1)) - self.noise_amp
+        return s
+
+    # --- the search -----------------------------------------------------------
+    cdef inline void check_time(self) noexcept nogil:
+        if self.hard_ms > 0 and now_ms() - self.t0 >= self.hard_ms:
+            self.stop_flag = 1
+
+    cdef void order(self, MoveList* ml, int ply, const CMove* ttm, int stm) noexcept nogil:
+        cdef int i
+        cdef CMove* m
+        cdef int s
+        for i in range(ml.n):
+            m = &ml.moves[i]
+            if ttm != NULL and same_move(m, ttm):
+                s = 1 << 28
+            elif m.ncapt:
+                s = (1 << 24) + m.ncapt * 1024 + m.promo * 512
+            elif m.promo:
+                s = 1 << 23
+            elif same_move(m, &self.killers[ply][0]):
+                s = (1 << 22) + 1
+            elif same_move(m, &self.killers[ply][1]):
+                s = 1 << 22
+            else:
+                s = self.history[stm][m.frm][m.to]
+                if s > (1 << 21):
+                    s = 1 << 21
+            self.scores[ply][i] = s
+
+    cdef inline int pick(self, MoveList* ml, int ply, int start) noexcept nogil:
+        """Move the best-scored remaining move to `start`."""
+        cdef int i, best = start
+        cdef CMove tmp
+        cdef int ts
+        for i in range(start + 1, ml.n):
+            if self.scores[ply][i] > self.scores[ply][best]:
+                best = i
+        if best != start:
+            tmp = ml.moves[start]
+            ml.moves[start] = ml.moves[best]
+            ml.moves[best] = tmp
+            ts = self.scores[ply][start]
+            self.scores[ply][start] = self.scores[ply][best]
+            self.scores[ply][best] = ts
+        return start
+
+    cdef int search(self, const Pos* p, u64 key, int depth, int alpha, int beta, int ply,
+                    int rev, int cp, int egc, int egp, bint pvnode) noexcept nogil:
+        cdef MoveList* ml
+        cdef TTEntry* e
+        cdef CMove ttm
+        cdef CMove* m
+        cdef bint have_ttm = False
+        cdef Pos child
+        cdef u64 ckey
+        cdef int n, i, score, best, bestidx, red, newdepth, stand
+        cdef int crev, ccp, cegc, cegp, tts, bound, old_alpha = alpha
+        cdef bint is_king
+        cdef int idx = self.ngame + ply
+
+        self.pvlen[ply] = ply
+        # 1. stop checks
+        if self.stop_flag:
+            return 0
+        self.nodes += 1
+        if self.node_limit and self.nodes >= self.node_limit:
+            self.stop_flag = 1
+        if (self.nodes & 1023) == 0:
+            self.check_time()
+        if ply > self.seldepth:
+            self.seldepth = ply
+        self.keys[idx] = key
+
+        # 2. draws by the rules
+        if ply > 0:
+            if rev >= 4 and self.repeated(idx, rev):
+                return 0
+            if self.quiet_limit and rev >= self.quiet_limit:
+                return 0
+            if self.cp_limit and cp >= self.cp_limit:
+                return 0
+            if egc and egp >= self.eg_limit(egc):
+                return 0
+            # 3. mate distance pruning
+            if alpha < -WIN + ply:
+                alpha = -WIN + ply
+            if beta > WIN - ply - 1:
+                beta = WIN - ply - 1
+            if alpha >= beta:
+                return alpha
+        if ply >= MAX_PLY - 1:
+            return self.static_eval(p, key)
+
+        # 4. moves
+        ml = &self.lists[ply]
+        n = gen_moves(&self.r, p, ml, False, NULL)
+        if n == 0:
+            return -WIN + ply
+        if n > 256:
+            n = ml.n = 256
+        if depth <= 0:
+            if n == 1 and ply < MAX_PLY // 2:
+                depth = 1                       # a forced reply is played out
+            elif ml.moves[0].ncapt == 0:
+                return self.static_eval(p, key)  # quiet: score statically
+            elif not self.r.mandatory:
+                # house rule: the side may decline captures
+                stand = self.static_eval(p, key)
+                if stand >= beta:
+                    return stand
+                if stand > alpha:
+                    alpha = stand
+        elif n == 1 and ply < MAX_PLY // 2:
+            depth += 1                          # forced move: extend
+
+        # 5. transposition table
+        e = tt_probe(&self.tt, key)
+        if e != NULL:
+            if e.frm != 255:
+                ttm.frm = e.frm
+                ttm.to = e.to
+                # find the stored move in the list (captured set checked by its fold)
+                for i in range(n):
+                    if (ml.moves[i].frm == e.frm and ml.moves[i].to == e.to
+                            and fold16(ml.moves[i].capt) == e.capt16):
+                        ttm = ml.moves[i]
+                        have_ttm = True
+                        break
+            if not pvnode and e.depth >= depth and depth > 0:
+                tts = score_from_tt(e.score, ply)
+                bound = e.genbound & 3
+                if bound == BOUND_EXACT:
+                    return tts
+                if bound == BOUND_LOWER and tts >= beta:
+                    return tts
+                if bound == BOUND_UPPER and tts <= alpha:
+                    return tts
+
+        # 6. the moves in order
+        self.order(ml, ply, &ttm if have_ttm else NULL, p.stm)
+        best = -INF
+        bestidx = -1
+        for i in range(n):
+            self.pick(ml, ply, i)
+            m = &ml.moves[i]
+            if depth <= 0 and m.ncapt == 0:
+                continue                        # house rule: only captures at the horizon
+            make_move(p, m, &child)
+            ckey = key_after(p, key, m)
+            is_king = (p.kings >> m.frm) & 1
+            crev = 0 if (m.ncapt or not is_king) else rev + 1
+            ccp = 0 if (m.ncapt or m.promo) else cp + 1
+            if self.endgame_mode and (m.ncapt or m.promo):
+                cegc = self.eg_class(&child)
+                cegp = 0 if cegc != egc else egp + 1
+            else:
+                cegc = egc
+                cegp = egp + 1 if egc else 0
+            newdepth = depth - 1
+            if i == 0:
+                score = -self.search(&child, ckey, newdepth, -beta, -alpha, ply + 1,
+                                     crev, ccp, cegc, cegp, pvnode)
+            else:
+                red = 0
+                if (depth >= 3 and i >= 3 and not pvnode and m.ncapt == 0 and not m.promo
+                        and self.scores[ply][i] < (1 << 22)):
+                    red = 1 if i < 8 else 2
+                    if red >= newdepth:
+                        red = newdepth - 1 if newdepth > 1 else 0
+                score = -self.search(&child, ckey, newdepth - red, -alpha - 1, -alpha, ply + 1,
+                                     crev, ccp, cegc, cegp, False)
+                if score > alpha and red:
+                    score = -self.search(&child, ckey, newdepth, -alpha - 1, -alpha, ply + 1,
+                                         crev, ccp, cegc, cegp, False)
+                if score > alpha and score < beta and pvnode:
+                    score = -self.search(&child, ckey, newdepth, -beta, -alpha, ply + 1,
+                                         crev, ccp, cegc, cegp, True)
+            if self.stop_flag:
+                return 0
+            if score > best:
+                best = score
+                bestidx = i
+                if score > alpha:
+                    alpha = score
+                    self.pv[ply][ply] = m[0]
+                    for k in range(ply + 1, self.pvlen[ply + 1]):
+                        self.pv[ply][k] = self.pv[ply + 1][k]
+                    self.pvlen[ply] = self.pvlen[ply + 1] if self.pvlen[ply + 1] > ply + 1 else ply + 1
+                    if alpha >= beta:
+                        if m.ncapt == 0:
+                            if not same_move(m, &self.killers[ply][0]):
+                                self.killers[ply][1] = self.killers[ply][0]
+                                self.killers[ply][0] = m[0]
+                            if depth > 0:
+                                self.history[p.stm][m.frm][m.to] += depth * depth
+                        break
+        if bestidx < 0:
+            # house rule at the horizon with only quiet moves left
+            return alpha
+
+        # 7. store
+        if best >= beta:
+            bound = BOUND_LOWER
+        elif best > old_alpha:
+            bound = BOUND_EXACT
+        else:
+            bound = BOUND_UPPER
+        m = &ml.moves[bestidx]
+        tt_store(&self.tt, key, score_to_tt(best, ply), depth if depth > 0 else 0, bound,
+                 m.frm, m.to, fold16(m.capt))
+        return best
+
+    # --- the driver -------------------------------------------------------------
+    def run(self, Position root, history, int max_depth=0, u64 nodes=0, double soft_ms=0,
+            double hard_ms=0, int rev=0, int cp=0, int egp=0, callback=None):
+        """Search `root` by iterative deepening.
+
+        history: positions of the game before root (oldest first) since the last
+        irreversible move, for repetitions.  max_depth 0 = no depth limit;
+        soft_ms: do not start a new iteration after this; hard_ms: stop.
+        callback(depth, seldepth, score, nodes, ms, pv) is called after every
+        iteration with the GIL held.  Returns (best move tuple or None, score,
+        depth, seldepth, nodes, ms, pv list).
+        """
+        cdef Pos p = root.pos
+        cdef u64 key = full_key(&p)
+        cdef int d, score = 0, prev = 0, alpha, beta, delta, completed = 0, sel = 0
+        cdef int limit = max_depth if max_depth > 0 else MAX_PLY - 8
+        cdef int egc
+        cdef double elapsed
+        cdef CMove best
+        cdef bint have_best = False
+        cdef int k
+        cdef Position hp
+        if limit > MAX_PLY - 8:
+            limit = MAX_PLY - 8
+        hist = list(history)[-MAX_GAME:]
+        self.ngame = len(hist)
+        for k, obj in enumerate(hist):
+            hp = obj
+            self.keys[k] = full_key(&hp.pos)
+        if rev > self.ngame:
+            rev = self.ngame
+        self.callback = callback
+        self.callback_error = None
+        self.stop_flag = 0
+        self.nodes = 0
+        self.node_limit = nodes
+        self.seldepth = 0
+        self.hard_ms = hard_ms
+        self.t0 = now_ms()
+        self.tt.generation = (self.tt.generation + 1) & 63
+        memset(self.killers, 0, sizeof(self.killers))
+        egc = self.eg_class(&p)
+        pv_out = []
+        with nogil:
+            for d in range(1, limit + 1):
+                # aspiration window around the last score
+                delta = 35
+                if d >= 4 and prev > -WIN_MIN and prev < WIN_MIN:
+                    alpha = prev - delta
+                    beta = prev + delta
+                else:
+                    alpha = -INF
+                    beta = INF
+                while True:
+                    score = self.search(&p, key, d, alpha, beta, 0, rev, cp, egc, egp, True)
+                    if self.stop_flag:
+                        break
+                    if score <= alpha:
+                        alpha = score - delta if score - delta > -INF else -INF
+                        delta *= 2
+                    elif score >= beta:
+                        beta = score + delta if score + delta < INF else INF
+                        delta *= 2
+                    else:
+                        break
+                if self.stop_flag and completed > 0:
+                    break
+                if self.pvlen[0] > 0:
+                    best = self.pv[0][0]
+                    have_best = True
+                if self.stop_flag:
+                    break
+                completed = d
+                prev = score
+                sel = self.seldepth
+                elapsed = now_ms() - self.t0
+                with gil:
+                    pv_out = [self._move_tuple(&self.pv[0][k]) for k in range(self.pvlen[0])]
+                    if callback is not None:
+                        try:
+                            callback(d, sel, score, self.nodes, elapsed, pv_out)
+                        except BaseException as exc:        # reported to the caller
+                            self.callback_error = exc
+                            self.stop_flag = 1
+                if self.stop_flag:
+                    break
+                if prev >= WIN_MIN or prev <= -WIN_MIN:
+                    if d >= WIN - (prev if prev > 0 else -prev) + 2 and max_depth == 0 and soft_ms > 0:
+                        break                           # the win is proven and short enough
+                if soft_ms > 0 and elapsed >= soft_ms:
+                    break
+        elapsed = now_ms() - self.t0
+        if self.callback_error is not None:
+            err = self.callback_error
+            self.callback_error = None
+            raise err
+        move = self._move_tuple(&best) if have_best else None
+        return (move, prev, completed, sel, self.nodes, elapsed, pv_out)
+
+    cdef object _move_tuple(self, const CMove* m):
+        cdef int size = self.r.size
+        cdef u64 c = m.capt
+        capt = []
+        while c:
+            capt.append(square_of_bit(size, ctz(c)))
+            c &= c - 1
+        return (square_of_bit(size, m.frm), square_of_bit(size, m.to), tuple(capt), bool(m.promo))

@@ -1,0 +1,39 @@
+from libc.stdint cimport uint8_t, uint16_t, int16_t, int8_t
+from draughts_core.bitboard cimport u64
+
+cdef enum Bound:
+    BOUND_NONE = 0
+    BOUND_UPPER = 1      # score <= alpha: an upper bound
+    BOUND_LOWER = 2      # score >= beta: a lower bound
+    BOUND_EXACT = 3
+
+# One entry, 16 bytes: the full Zobrist key (a hit needs all 64 bits), the
+# best move as from/to bit indices plus a 16-bit fold of its captured set,
+# the score (win scores stored relative to this node), depth, bound and the
+# search generation that wrote it.  Four entries make a 64-byte bucket.
+ctypedef struct TTEntry:
+    u64 key
+    int16_t score
+    uint16_t capt16
+    uint8_t frm
+    uint8_t to
+    int8_t depth
+    uint8_t genbound     # generation << 2 | bound
+
+ctypedef struct TTable:
+    TTEntry* entries
+    u64 mask             # number of buckets - 1
+    uint8_t generation
+
+cdef int tt_alloc(TTable* t, u64 mib) noexcept nogil
+cdef void tt_free(TTable* t) noexcept nogil
+cdef void tt_clear(TTable* t) noexcept nogil
+cdef TTEntry* tt_probe(TTable* t, u64 key) noexcept nogil
+cdef void tt_store(TTable* t, u64 key, int score, int depth, int bound,
+                   int frm, int to, uint16_t capt16) noexcept nogil
+cdef int tt_hashfull(TTable* t) noexcept nogil
+
+cdef inline uint16_t fold16(u64 x) noexcept nogil:
+    x ^= x >> 32
+    x ^= x >> 16
+    return <uint16_t>(x & 0xFFFF)

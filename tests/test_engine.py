@@ -1,0 +1,188 @@
+"""The search engine: legal moves everywhere, limits, stop, determinism, bench."""
+
+import random
+import threading
+import time
+
+import pytest
+
+import draughts
+from draughts import bench
+from draughts.engine import Engine
+
+# Pinned bench signature (draughts bench, default depth and table size).
+# A commit that changes it must say "Bench: N" in its message.
+BENCH_NODES = 5828561
+
+
+def random_positions(variant, count, seed):
+    """Positions from random playouts, including ones with a single legal move
+    and ones a move away from the end of the game."""
+    rnd = random.Random(seed)
+    out = []
+    while len(out) < count:
+        board = draughts.Board(variant=variant)
+        for _ in range(rnd.randrange(0, 120)):
+            moves = list(board.legal_moves)
+            if not moves or board.is_game_over():
+                break
+            board.push(rnd.choice(moves))
+        if board.legal_moves.count() and not board.is_game_over():
+            out.append(board)
+    return out
+
+
+@pytest.mark.parametrize("variant", list(draughts.VARIANTS))
+def test_engine_returns_a_legal_move_on_random_positions(variant):
+    engine = Engine(variant, tt_mb=4)
+    positions = random_positions(variant, 1000, seed=hash(variant) & 0xFFFF)
+    singles = ends = 0
+    for board in positions:
+        result = engine.search(board, depth=2)
+        assert result.move is not None, board.fen()
+        assert result.move in board.legal_moves, (board.fen(), result.move)
+        if board.legal_moves.count() == 1:
+            singles += 1
+        child = board.copy()
+        child.push(result.move)
+        if child.is_game_over():
+            ends += 1
+    assert singles > 20, "the sample should hold positions with one legal move"
+
+
+@pytest.mark.parametrize("variant,fen,winning", [
+    # one move from the end: the capture takes the last piece
+    ("international", "W:W28:B23", "28x19"),
+    ("american", "B:W18:B14", "14x23"),
+    ("russian", "W:Wc3:Bd4", "c3:e5"),
+    ("italian", "W:W22:B18", "22x13"),
+])
+def test_engine_takes_the_last_piece(variant, fen, winning):
+    board = draughts.Board(fen, variant=variant)
+    result = Engine(variant, tt_mb=1).search(board, depth=3)
+    assert board.move_text(result.move) == winning
+    assert result.win_in == 1
+    child = board.copy()
+    child.push(result.move)
+    assert child.outcome().winner == board.turn
+
+
+def test_single_legal_move_is_returned():
+    board = draughts.Board("W:W28:B23,K5", variant="international")
+    assert board.legal_moves.count() == 1
+    assert Engine(tt_mb=1).search(board, depth=5).move == list(board.legal_moves)[0]
+
+
+def test_depth_limit_is_honoured_exactly():
+    engine = Engine("russian", tt_mb=4)
+    seen = []
+    result = engine.search(draughts.Board(variant="russian"), depth=6, on_info=lambda i: seen.append(i.depth))
+    assert result.depth == 6
+    assert seen == [1, 2, 3, 4, 5, 6]
+
+
+@pytest.mark.parametrize("limit", [1, 500, 20000])
+def test_node_limit_is_honoured_exactly(limit):
+    engine = Engine(tt_mb=4)
+    result = engine.search(draughts.Board(), nodes=limit)
+    assert result.nodes <= limit
+    assert result.move in draughts.Board().legal_moves
+
+
+def test_movetime_ends_the_search_promptly():
+    engine = Engine(tt_mb=4)
+    t0 = time.perf_counter()
+    result = engine.search(draughts.Board(), movetime=0.2)
+    elapsed = time.perf_counter() - t0
+    assert result.move is not None
+    assert elapsed < 2.0          # a loose bound, not a benchmark
+
+
+def test_stop_from_another_thread_ends_an_infinite_search():
+    engine = Engine(tt_mb=4)
+    box = {}
+
+    def run():
+        box["result"] = engine.search(draughts.Board(), infinite=True)
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    time.sleep(0.3)
+    t0 = time.perf_counter()
+    engine.stop()
+    worker.join(5)
+    assert not worker.is_alive()
+    assert time.perf_counter() - t0 < 1.0
+    assert box["result"].move in draughts.Board().legal_moves
+
+
+def test_clock_search_uses_a_fraction_of_the_time():
+    engine = Engine("american", tt_mb=4)
+    soft, hard = Engine.time_budget(10.0, 0.1, None)
+    assert 0 < soft <= hard <= 5.0
+    t0 = time.perf_counter()
+    engine.search(draughts.Board(variant="american"), time=1.0, inc=0.0)
+    assert time.perf_counter() - t0 < 1.0
+
+
+def test_same_search_after_new_game_gives_same_nodes():
+    engine = Engine("spanish", tt_mb=8)
+    board = draughts.Board(variant="spanish")
+    engine.new_game()
+    first = engine.search(board, depth=8).nodes
+    engine.new_game()
+    second = engine.search(board, depth=8).nodes
+    assert first == second
+
+
+def test_known_drawn_ending_scores_zero():
+    # 2 kings against 1 with flying kings is a known draw
+    board = draughts.Board("W:WK46,K5:BK50", variant="international")
+    assert Engine(tt_mb=4).search(board, depth=6).score == 0.0
+
+
+def test_repetition_in_the_game_is_seen_in_the_search():
+    """A lost side that can repeat the position for the third time scores a draw."""
+    fen = "W:WK32:BK1,K2,K3"           # american: three kings beat one
+    fresh = draughts.Board(fen, variant="american")
+    lost = Engine("american", tt_mb=4).search(fresh, depth=8).score
+    assert lost < -1.0
+    board = draughts.Board(fen, variant="american")
+    for text in ("32-28", "1-5", "28-32", "5-1"):
+        board.push_text(text)
+    assert board.fen() == fresh.fen()
+    result = Engine("american", tt_mb=4).search(board, depth=8)
+    assert result.score == 0.0
+    assert board.move_text(result.move) == "32-28"
+
+
+def test_info_reports_every_iteration():
+    infos = []
+    Engine("czech", tt_mb=4).search(draughts.Board(variant="czech"), depth=5, on_info=infos.append)
+    assert [i.depth for i in infos] == [1, 2, 3, 4, 5]
+    for info in infos:
+        assert info.nodes > 0 and info.pv and info.time >= 0
+
+
+def test_strength_levels_limit_depth():
+    weak = Engine("american", level=1, seed=1, tt_mb=2)
+    result = weak.search(draughts.Board(variant="american"), depth=10)
+    assert result.depth <= 2
+    with pytest.raises(ValueError):
+        Engine(level=0)
+    with pytest.raises(ValueError):
+        Engine(level=21)
+
+
+def test_bad_limits_are_rejected():
+    engine = Engine(tt_mb=1)
+    for kwargs in ({"depth": 0}, {"nodes": -5}, {"movetime": -1}, {"time": "soon"}):
+        with pytest.raises(ValueError):
+            engine.search(draughts.Board(), **kwargs)
+    with pytest.raises(ValueError):
+        Engine(tt_mb=0)
+
+
+def test_bench_signature_is_pinned():
+    nodes, _ = bench.run()
+    assert nodes == BENCH_NODES
