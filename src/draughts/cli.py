@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 import time
 from typing import List, Optional
@@ -10,6 +11,14 @@ from typing import List, Optional
 from draughts.board import Board
 from draughts.errors import DraughtsError
 from draughts.variants import VARIANTS, variant as get_variant
+
+
+_COMMAND_MODULES = (
+    "draughts.hub.server",      # draughts hub
+    "draughts.play",            # draughts play, draughts analyze
+    "draughts.svg",             # draughts svg
+    "draughts.match.cli",       # draughts match, draughts openings
+)
 
 
 def _positive_int(text: str) -> int:
@@ -89,6 +98,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tt-mb", type=_positive_int, default=None, help="table size in MiB")
     p.add_argument("--quiet", "-q", action="store_true", help="no per-position lines on stderr")
     p.set_defaults(func=cmd_bench)
+
+    # Commands that live in their own modules: each has register(subparsers).
+    for name in _COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as e:
+            if e.name and (name == e.name or name.startswith(e.name + ".")):
+                continue                # not part of this installation yet
+            raise
+        module.register(sub)
     return parser
 
 
