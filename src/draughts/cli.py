@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 import time
 from typing import List, Optional
@@ -46,22 +47,29 @@ def _add_variant(p: argparse.ArgumentParser, default="international"):
 
 
 def cmd_perft(args) -> int:
+    from draughts import perft
+
     v = _variant_arg(args)
     board = Board(args.fen, variant=v) if args.fen else Board(variant=v)
     depth = args.depth
     if depth < 0:
         raise DraughtsError(f"--depth must be >= 0, not {depth}")
-    t0 = time.perf_counter()
-    if args.divide and depth >= 1:
-        total = 0
-        for move, n in board.divide(depth, args.duplicates):
-            print(f"{board.move_text(move)} {n}", flush=True)
-            total += n
-    else:
-        total = board.perft(depth, args.duplicates)
-    dt = time.perf_counter() - t0
-    nps = total / dt if dt > 0 else 0.0
-    print(f"perft depth={depth} nodes={total} time={dt:.3f} nps={nps:.0f}")
+    progress = None if not args.progress else (args.progress == "on")
+    try:
+        run = perft.run(board, depth, duplicates=args.duplicates, hash_mb=args.hash_mb,
+                        threads=args.threads, cluster=args.cluster, divide=args.divide,
+                        checkpoint=args.checkpoint, resume=args.resume, split=args.split,
+                        progress_enabled=progress)
+    except KeyboardInterrupt:
+        where = args.resume or args.checkpoint
+        hint = f"; resume with --resume {where}" if where else ""
+        print(f"draughts: perft interrupted{hint}", file=sys.stderr, flush=True)
+        sys.stdout.flush()
+        os._exit(130)          # subtrees still running in native threads are abandoned
+    for move, n in run.divide:
+        print(f"{board.move_text(move)} {n}")
+    nps = run.nodes / run.seconds if run.seconds > 0 else 0.0
+    print(f"perft depth={depth} nodes={run.nodes} time={run.seconds:.3f} nps={nps:.0f}")
     return 0
 
 
@@ -90,6 +98,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--divide", action="store_true", help="one line per root move")
     p.add_argument("--duplicates", choices=("drop", "keep"), default="drop",
                    help="count captures with the same start, end and captured set once (drop) or every path (keep)")
+    p.add_argument("--hash-mb", type=int, default=0, metavar="M",
+                   help="a transposition table of M MiB (exact: full keys are checked)")
+    p.add_argument("--threads", "-t", type=_positive_int, default=1, help="native threads")
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="run subtrees as tasks on the Ray cluster at ADDRESS ('auto' finds one)")
+    p.add_argument("--checkpoint", metavar="FILE", help="write finished subtrees to FILE")
+    p.add_argument("--resume", metavar="FILE", help="resume the run saved in FILE (and keep saving there)")
+    p.add_argument("--split", type=_positive_int, default=None,
+                   help="split the tree this many plies below the root (default: chosen for balance)")
+    p.add_argument("--progress", choices=("on", "off"), default=None,
+                   help="progress bar on stderr (default: when stderr is a terminal)")
     p.set_defaults(func=cmd_perft)
 
     p = sub.add_parser("bench", help="search the fixed bench positions; prints the node signature")

@@ -1,9 +1,13 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""Plain perft: leaves counted at the last ply without making the moves."""
+"""Perft: leaves counted at the last ply without making the moves; plain or
+with a hash table of (Zobrist key, depth) -> count shared between threads."""
 
+from libc.stdlib cimport calloc, free
+from libc.string cimport memset
 from draughts_core.bitboard cimport u64
 from draughts_core.rules cimport Rules
 from draughts_core.movegen cimport Pos, MoveList, gen_moves, count_moves, make_move
+from draughts_core.zobrist cimport full_key, key_after
 
 
 cdef u64 perft(const Rules* r, const Pos* p, int depth, bint keep) noexcept nogil:
@@ -20,3 +24,56 @@ cdef u64 perft(const Rules* r, const Pos* p, int depth, bint keep) noexcept nogi
         make_move(p, &ml.moves[i], &child)
         total += perft(r, &child, depth - 1, keep)
     return total
+
+
+cdef u64 perft_hashed(const Rules* r, const Pos* p, u64 key, int depth, bint keep,
+                      PEntry* table, u64 mask) noexcept nogil:
+    cdef MoveList ml
+    cdef Pos child
+    cdef u64 total = 0, data, check
+    cdef int i, n
+    cdef PEntry* e
+    if depth <= 2:
+        return perft(r, p, depth, keep)
+    # two entries per slot: [0] keeps the deeper count, [1] the latest
+    e = &table[(key & mask) * 2]
+    for i in range(2):
+        data = e[i].data
+        check = e[i].check
+        if (check ^ data) == key and (data & 0xFF) == <u64>depth:
+            return data >> 8
+    n = gen_moves(r, p, &ml, keep, NULL)
+    for i in range(n):
+        make_move(p, &ml.moves[i], &child)
+        total += perft_hashed(r, &child, key_after(p, key, &ml.moves[i]), depth - 1, keep, table, mask)
+    data = (total << 8) | <u64>depth
+    if <int>(e[0].data & 0xFF) <= depth:
+        e[0].check = key ^ data
+        e[0].data = data
+    else:
+        e[1].check = key ^ data
+        e[1].data = data
+    return total
+
+
+cdef class PerftTable:
+    """A perft hash table shared by the threads of one run (one convention)."""
+
+    def __cinit__(self, u64 megabytes):
+        cdef u64 n = (megabytes << 20) // (2 * sizeof(PEntry))
+        cdef u64 slots = 1
+        if megabytes < 1:
+            raise ValueError("a perft table needs at least 1 MiB")
+        while slots * 2 <= n:
+            slots *= 2
+        self.entries = <PEntry*>calloc(slots * 2, sizeof(PEntry))
+        if self.entries == NULL:
+            raise MemoryError(f"cannot allocate a {megabytes} MiB perft table")
+        self.mask = slots - 1
+        self.megabytes = megabytes
+
+    def __dealloc__(self):
+        free(self.entries)
+
+    def clear(self):
+        memset(self.entries, 0, (self.mask + 1) * 2 * sizeof(PEntry))

@@ -11,7 +11,8 @@ from draughts_core.bitboard cimport u64, G8, G10, step, bit_of_square, square_of
 from draughts_core.rules cimport Rules
 from draughts_core.movegen cimport (Pos, CMove, MoveList, PathList, gen_moves,
                                     count_moves, make_move, has_capture)
-from draughts_core.perft cimport perft as c_perft
+from draughts_core.perft cimport perft as c_perft, perft_hashed, PEntry, PerftTable
+from draughts_core.zobrist cimport full_key
 
 RULE_FIELDS = ("size", "men_back", "flying", "men_take_kings", "majority",
                "prefer_king_mover", "prefer_more_kings", "prefer_early_kings",
@@ -222,3 +223,19 @@ cdef class Position:
         with nogil:
             n = c_perft(&self.rules.r, &self.pos, depth, keep)
         return n
+
+    def perft_with_table(self, int depth, bint keep, PerftTable table not None):
+        """perft with a shared draughts_core.perft.PerftTable (GIL released)."""
+        cdef u64 n
+        cdef PEntry* entries = table.entries
+        cdef u64 mask = table.mask
+        cdef u64 key = full_key(&self.pos)
+        if depth < 0:
+            raise ValueError("depth must be >= 0")
+        with nogil:
+            n = perft_hashed(&self.rules.r, &self.pos, key, depth, keep, entries, mask)
+        return n
+
+    def zobrist(self):
+        """The position's Zobrist key."""
+        return full_key(&self.pos)

@@ -1,0 +1,305 @@
+"""Perft at scale: hashed, threaded, distributed, resumable.
+
+The tree is split into subtrees at a fixed ply below the root (the *split*),
+numbered in the core's move order, so a run can be checkpointed after every
+finished subtree and resumed, and the subtrees can run on native threads (the
+GIL is released inside the core) or as Ray tasks.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import threading
+import time
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Callable, Dict, List, Optional, Tuple
+
+from draughts.board import Board, Move
+from draughts.errors import DraughtsError
+from draughts.variants import Variant
+from draughts_core.perft import PerftTable
+from draughts_core.position import Position
+
+CHECKPOINT_VERSION = 1
+
+
+@dataclass
+class Unit:
+    index: int
+    root: int                 # index of the root move this subtree lies below
+    position: Position
+
+
+@dataclass
+class PerftRun:
+    depth: int
+    nodes: int
+    seconds: float
+    divide: List[Tuple[Move, int]] = field(default_factory=list)
+    units: int = 0
+    resumed: int = 0
+
+
+def _root_moves(board: Board, keep: bool):
+    """(Move, child Position) for every root move, in the core's order."""
+    num = board._squares.number
+    out = []
+    for f, t, capt, promo, path in board.position.moves(keep):
+        move = Move(num[f], num[t], tuple(num[s] for s in path), tuple(num[s] for s in capt), promo)
+        out.append((move, board.position.play(f, t, capt, promo)))
+    return out
+
+
+def split_units(board: Board, depth: int, split: int, keep: bool) -> Tuple[List[Tuple[Move, Position]], List[Unit]]:
+    """The subtrees `split` plies below the root (1 <= split < depth)."""
+    roots = _root_moves(board, keep)
+    units: List[Unit] = []
+    frontier = [(i, child) for i, (_, child) in enumerate(roots)]
+    for _ in range(split - 1):
+        nxt = []
+        for root, pos in frontier:
+            for f, t, capt, promo, path in pos.moves(keep):
+                nxt.append((root, pos.play(f, t, capt, promo)))
+        frontier = nxt
+    for i, (root, pos) in enumerate(frontier):
+        units.append(Unit(i, root, pos))
+    return roots, units
+
+
+def choose_split(board: Board, depth: int, workers: int, keep: bool) -> int:
+    """The smallest split giving at least 8 subtrees a worker (and leaving depth)."""
+    if depth <= 2:
+        return 1
+    split, count = 1, len(board.position.moves(keep))
+    frontier = [board.position]
+    while count < 8 * max(1, workers) and split < min(depth - 2, 4):
+        nxt = []
+        for pos in frontier:
+            for f, t, capt, promo, path in pos.moves(keep):
+                nxt.append(pos.play(f, t, capt, promo))
+        frontier = nxt
+        split += 1
+        count = sum(len(p.moves(keep)) for p in frontier)
+    return split
+
+
+class Checkpoint:
+    """Finished subtrees of a run, written atomically after each one."""
+
+    def __init__(self, path: str, header: Dict):
+        self.path = path
+        self.header = header
+        self.done: Dict[int, int] = {}
+        self._lock = threading.RLock()
+
+    @classmethod
+    def load(cls, path: str, header: Dict) -> "Checkpoint":
+        try:
+            with open(path, encoding="utf-8") as fh:
+                data = json.load(fh)
+        except FileNotFoundError:
+            raise DraughtsError(f"no checkpoint file {path!r} to resume") from None
+        except (OSError, ValueError) as e:
+            raise DraughtsError(f"cannot read checkpoint {path!r}: {e}") from None
+        saved = {k: data.get(k) for k in header}
+        if saved != header:
+            def show(key, value):
+                if key == "variant" and isinstance(value, dict):
+                    return f"{value.get('name')} (rules {hash(json.dumps(value, sort_keys=True)) & 0xFFFF:04x})"
+                return repr(value)
+            diff = ", ".join(f"{k}: saved {show(k, saved[k])}, asked {show(k, header[k])}"
+                             for k in header if saved[k] != header[k])
+            raise DraughtsError(f"checkpoint {path!r} belongs to another run ({diff})")
+        cp = cls(path, header)
+        cp.done = {int(k): int(v) for k, v in data.get("done", {}).items()}
+        return cp
+
+    @staticmethod
+    def peek_split(path: str) -> Optional[int]:
+        """The split a saved run used (None when the file cannot tell)."""
+        try:
+            with open(path, encoding="utf-8") as fh:
+                value = json.load(fh).get("split")
+        except (OSError, ValueError, AttributeError):
+            return None
+        return value if isinstance(value, int) and value >= 1 else None
+
+    def record(self, index: int, count: int) -> None:
+        with self._lock:
+            self.done[index] = count
+            self.save()
+
+    def save(self) -> None:
+        with self._lock:
+            data = dict(self.header)
+            data["done"] = {str(k): v for k, v in sorted(self.done.items())}
+            tmp = self.path + ".tmp"
+            with open(tmp, "w", encoding="utf-8") as fh:
+                json.dump(data, fh)
+            os.replace(tmp, self.path)
+
+
+class Progress:
+    """A one-line progress bar on stderr: subtrees done, nodes, ETA."""
+
+    def __init__(self, total: int, stream=None, enabled: Optional[bool] = None):
+        self.total = total
+        self.stream = stream or sys.stderr
+        self.enabled = self.stream.isatty() if enabled is None else enabled
+        self.t0 = time.perf_counter()
+        self.start_done = 0
+        self.last = 0.0
+
+    def update(self, done: int, nodes: int, force: bool = False) -> None:
+        if not self.enabled or self.total == 0:
+            return
+        now = time.perf_counter()
+        if not force and now - self.last < 0.2 and done < self.total:
+            return
+        self.last = now
+        width = 30
+        filled = int(width * done / self.total)
+        ran = done - self.start_done
+        elapsed = now - self.t0
+        if 0 < ran and done < self.total:
+            eta = elapsed / ran * (self.total - done)
+            eta_text = time.strftime("%H:%M:%S", time.gmtime(eta))
+        else:
+            eta_text = "--:--:--" if done < self.total else "done"
+        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} subtrees "
+                          f"{nodes} nodes ETA {eta_text}")
+        if done >= self.total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def _variant_fields(v: Variant) -> Dict:
+    import dataclasses
+    return {f.name: getattr(v, f.name) for f in dataclasses.fields(v)}
+
+
+def _run_unit_remote(fields: Dict, pieces, turn: int, depth: int, keep: bool, hash_mb: int) -> int:
+    """A Ray task: one subtree, with its own table."""
+    from draughts.variants import Variant as _V
+    fields = dict(fields)
+    fields["aliases"] = tuple(fields.get("aliases", ()))
+    variant = _V(**fields)
+    white, black, kings = pieces
+    pos = Position(variant.core_rules, white, black, kings, turn)
+    if hash_mb:
+        return pos.perft_with_table(depth, keep, PerftTable(hash_mb))
+    return pos.perft(depth, keep)
+
+
+def run(board: Board, depth: int, *, duplicates: str = "drop", hash_mb: int = 0, threads: int = 1,
+        cluster: Optional[str] = None, divide: bool = False, checkpoint: Optional[str] = None,
+        resume: Optional[str] = None, split: Optional[int] = None,
+        progress: Optional[Progress] = None, progress_enabled: Optional[bool] = None,
+        on_unit: Optional[Callable[[int, int], None]] = None) -> PerftRun:
+    """perft(depth) of the board's position with any of: a hash table, threads,
+    a Ray cluster, a checkpoint file, a per-root-move breakdown."""
+    if duplicates not in ("drop", "keep"):
+        raise DraughtsError(f"duplicates must be 'drop' or 'keep', not {duplicates!r}")
+    if not isinstance(depth, int) or depth < 0:
+        raise DraughtsError(f"depth must be a whole number >= 0, not {depth!r}")
+    if threads < 1:
+        raise DraughtsError(f"threads must be at least 1, not {threads}")
+    if hash_mb < 0:
+        raise DraughtsError(f"hash size must be >= 0 MiB, not {hash_mb}")
+    keep = duplicates == "keep"
+    t0 = time.perf_counter()
+    plain = (threads == 1 and not cluster and not checkpoint and not resume and split is None)
+    if depth == 0 or (plain and not divide):
+        if hash_mb and depth > 0:
+            nodes = board.position.perft_with_table(depth, keep, PerftTable(hash_mb))
+        else:
+            nodes = board.position.perft(depth, keep)
+        return PerftRun(depth, nodes, time.perf_counter() - t0)
+
+    workers = threads
+    if split is None and resume:
+        split = Checkpoint.peek_split(resume)
+    if split is None:
+        split = 1 if plain else choose_split(board, depth, workers, keep)
+    if not 1 <= split <= depth:
+        raise DraughtsError(f"split must be between 1 and the depth ({depth}), not {split}")
+    roots, units = split_units(board, depth, split, keep)
+    remaining_depth = depth - split
+
+    header = {"version": CHECKPOINT_VERSION, "variant": _variant_fields(board.variant),
+              "fen": board.fen(numeric=True), "depth": depth, "duplicates": duplicates,
+              "split": split, "units": len(units)}
+    header["variant"]["aliases"] = list(header["variant"]["aliases"])
+    header["variant"]["first"] = int(header["variant"]["first"])
+    cp: Optional[Checkpoint] = None
+    if resume:
+        cp = Checkpoint.load(resume, header)
+    elif checkpoint:
+        cp = Checkpoint(checkpoint, header)
+        cp.save()
+    counts: Dict[int, int] = dict(cp.done) if cp else {}
+    resumed = len(counts)
+    todo = [u for u in units if u.index not in counts]
+    bar = progress or Progress(len(units), enabled=progress_enabled)
+    bar.start_done = resumed
+    bar.update(len(counts), sum(counts.values()), force=True)
+
+    def finished(index: int, count: int):
+        counts[index] = count
+        if cp:
+            cp.record(index, count)
+        if on_unit:
+            on_unit(index, count)
+        bar.update(len(counts), sum(counts.values()))
+
+    if cluster:
+        ray = __import__("draughts.cluster", fromlist=["connect"]).connect(cluster)
+        remote = ray.remote(_run_unit_remote)
+        fields = header["variant"]
+        pending = {}
+        for u in todo:
+            ref = remote.remote(fields, u.position.pieces(), u.position.turn, remaining_depth, keep, hash_mb)
+            pending[ref] = u.index
+        try:
+            while pending:
+                ready, _ = ray.wait(list(pending), num_returns=1)
+                for ref in ready:
+                    finished(pending.pop(ref), int(ray.get(ref)))
+        except KeyboardInterrupt:
+            for ref in pending:
+                ray.cancel(ref, force=True)
+            raise
+    else:
+        table = PerftTable(hash_mb) if hash_mb else None
+
+        def work(u: Unit) -> int:
+            if table is not None:
+                return u.position.perft_with_table(remaining_depth, keep, table)
+            return u.position.perft(remaining_depth, keep)
+
+        pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="perft")
+        futures = {}
+        try:
+            queue = list(todo)
+            while queue or futures:
+                while queue and len(futures) < workers * 2:
+                    u = queue.pop(0)
+                    futures[pool.submit(work, u)] = u.index
+                done, _ = wait(list(futures), timeout=0.5, return_when=FIRST_COMPLETED)
+                for f in done:
+                    finished(futures.pop(f), f.result())
+        except KeyboardInterrupt:
+            for f in futures:
+                f.cancel()
+            raise
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+    bar.update(len(counts), sum(counts.values()), force=True)
+    per_root = [0] * len(roots)
+    for u in units:
+        per_root[u.root] += counts[u.index]
+    rows = [(m, per_root[i]) for i, (m, _) in enumerate(roots)] if divide else []
+    return PerftRun(depth, sum(per_root), time.perf_counter() - t0, rows, len(units), resumed)
