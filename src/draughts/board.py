@@ -208,6 +208,13 @@ class Board:
         self._cache = None
         self._cache_set = None
 
+    def root(self) -> "Board":
+        """A copy of the board at the start of its move stack."""
+        b = self.copy()
+        while b.move_stack:
+            b.pop()
+        return b
+
     def copy(self, *, stack: bool = True) -> "Board":
         """A copy; with stack=False the copy has no move history."""
         b = Board.__new__(Board)
@@ -407,11 +414,13 @@ class Board:
         return self.move_stack[-1]
 
     # --- notation ---------------------------------------------------------------
-    def parse_move(self, text: str) -> Move:
+    def parse_move(self, text: str, *, hub: bool = True) -> Move:
         """The legal move written as `text` in the variant's notation.
 
-        Accepts `32-28`, `28x19`, `c3:e5`, full paths `47x38x24x13` and the
-        Hub form `start x end x captured...` (captured squares in any order).
+        Accepts `32-28`, `28x19`, `c3:e5` and full paths `47x38x24x13`; with
+        hub=True (the default) also the Hub form `start x end x captured...`
+        (captured squares in any order).  `-` names a quiet move and `x` or `:`
+        a capture where both exist between the same squares (the house rule).
         """
         if not isinstance(text, str):
             raise InvalidMoveError(f"move text must be a string, not {type(text).__name__}")
@@ -429,9 +438,14 @@ class Board:
         start, end = squares[0], squares[-1]
         if len(squares) == 2:
             cands = [m for m in legal if m.start == start and m.end == end]
+            if len(cands) > 1:
+                # the separator tells a quiet move from a capture (house rule)
+                quiet = "-" in t and not re.search(r"[x:×]", t, re.I)
+                narrowed = [m for m in cands if bool(m.captured) != quiet]
+                cands = narrowed or cands
         else:
             cands = [m for m in legal if m.path == tuple(squares)]
-            if not cands:
+            if not cands and hub:
                 capt = set(squares[2:])
                 cands = [m for m in legal if m.start == squares[0] and m.end == squares[1]
                          and set(m.captured) == capt and len(m.captured) == len(squares) - 2]

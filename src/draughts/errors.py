@@ -36,4 +36,12 @@ class AmbiguousMoveError(DraughtsError):
 
 
 class PdnError(DraughtsError):
-    """A PDN game that cannot be read."""
+    """A PDN game that cannot be read; says which game, line and token."""
+
+    def __init__(self, message, game_number=None, line=None, token=None, text=None, game=None):
+        super().__init__(message)
+        self.game_number = game_number
+        self.line = line
+        self.token = token
+        self.text = text
+        self.game = game
