@@ -140,6 +140,10 @@ class Engine:
             self._configure_rules()
             self._searcher.clear()
 
+    def set_tuning(self, lmr_mode: int = 1, lmr_divisor: int = 225) -> None:
+        """Search tuning knobs (for testing changes against each other)."""
+        self._searcher.set_tuning(lmr_mode, lmr_divisor)
+
     def set_level(self, level: int) -> None:
         """Strength 1 (weakest) to 20 (full strength)."""
         if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= LEVEL_MAX:

@@ -26,7 +26,7 @@ from draughts_core.rules cimport Rules
 from draughts_core.movegen cimport Pos, CMove, MoveList, gen_moves, make_move, has_capture
 from draughts_core.zobrist cimport full_key, key_after
 from draughts_core.tt cimport (TTable, TTEntry, tt_alloc, tt_free, tt_clear, tt_probe, tt_store,
-                               tt_hashfull, fold16, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT)
+                               tt_hashfull, tt_prefetch, fold16, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT)
 from draughts_core.eval cimport EvalW, evaluate
 from draughts_core.position cimport Position, CoreRules
 
@@ -98,6 +98,8 @@ cdef class Searcher:
     cdef int pvlen[MAX_PLY]
     cdef u64 noise_seed
     cdef int noise_amp
+    cdef int lmr_table[64][64]
+    cdef int lmr_mode           # 0: fixed 1/2-ply reductions, 1: log(depth)*log(move) table
     cdef object callback
     cdef object callback_error
     cdef public object pos_factory
@@ -121,6 +123,20 @@ cdef class Searcher:
         self.endgame_mode = 0
         self.noise_amp = 0
         self.noise_seed = 0
+        self.set_tuning(1, 225)
+
+    def set_tuning(self, int lmr_mode, int lmr_divisor):
+        """Late-move reductions: mode 0 reduces late quiet moves by one or two
+        plies; mode 1 by 0.75 + ln(depth) ln(index) / (lmr_divisor / 100)."""
+        from math import log
+        cdef int d, i
+        self.lmr_mode = lmr_mode
+        for d in range(64):
+            for i in range(64):
+                if d == 0 or i == 0:
+                    self.lmr_table[d][i] = 0
+                else:
+                    self.lmr_table[d][i] = int(0.75 + log(d) * log(i) * 100.0 / lmr_divisor)
 
     def resize(self, int tt_mb):
         if tt_mb < 1:
@@ -384,8 +400,9 @@ cdef class Searcher:
             m = &ml.moves[i]
             if depth <= 0 and m.ncapt == 0:
                 continue                        # house rule: only captures at the horizon
-            make_move(p, m, &child)
             ckey = key_after(p, key, m)
+            tt_prefetch(&self.tt, ckey)
+            make_move(p, m, &child)
             is_king = (p.kings >> m.frm) & 1
             crev = 0 if (m.ncapt or not is_king) else rev + 1
             ccp = 0 if (m.ncapt or m.promo) else cp + 1
@@ -401,9 +418,15 @@ cdef class Searcher:
                                      crev, ccp, cegc, cegp, pvnode)
             else:
                 red = 0
-                if (depth >= 3 and i >= 3 and not pvnode and m.ncapt == 0 and not m.promo
+                if (depth >= 3 and i >= 3 and m.ncapt == 0 and not m.promo
                         and self.scores[ply][i] < (1 << 22)):
-                    red = 1 if i < 8 else 2
+                    if self.lmr_mode == 0:
+                        if not pvnode:
+                            red = 1 if i < 8 else 2
+                    else:
+                        red = self.lmr_table[depth if depth < 64 else 63][i if i < 64 else 63]
+                        if pvnode and red > 0:
+                            red -= 1
                     if red >= newdepth:
                         red = newdepth - 1 if newdepth > 1 else 0
                 score = -self.search(&child, ckey, newdepth - red, -alpha - 1, -alpha, ply + 1,

@@ -33,6 +33,17 @@ cdef void tt_store(TTable* t, u64 key, int score, int depth, int bound,
                    int frm, int to, uint16_t capt16) noexcept nogil
 cdef int tt_hashfull(TTable* t) noexcept nogil
 
+cdef extern from *:
+    """
+    #define dr_prefetch(p) __builtin_prefetch((p))
+    """
+    void dr_prefetch(const void* p) noexcept nogil
+
+
+cdef inline void tt_prefetch(TTable* t, u64 key) noexcept nogil:
+    dr_prefetch(&t.entries[(key & t.mask) * 4])
+
+
 cdef inline uint16_t fold16(u64 x) noexcept nogil:
     x ^= x >> 32
     x ^= x >> 16
