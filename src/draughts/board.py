@@ -289,9 +289,7 @@ class Board:
     def unicode(self, *, ascii: bool = False, flipped: bool = False) -> str:
         """A text diagram, White at the bottom unless flipped."""
         size = self.variant.size
-        grid = [["." if (r + c) % 2 == 0 else " " for c in range(size)] for r in range(size)]
-        # mark playable squares as empty dots, unplayable as blanks
-        grid = [[" "] * size for _ in range(size)]
+        grid = [[" "] * size for _ in range(size)]     # unplayable squares stay blank
         white, black, kings = self._pos.pieces()
         ks = set(kings)
         for i, (r, c) in enumerate(self._squares.coords):
@@ -317,7 +315,7 @@ class Board:
             from draughts import svg
         except ImportError:
             return None
-        return svg.board(self)
+        return svg.board(self, lastmove=True)
 
     # --- moves ----------------------------------------------------------------
     def _legal(self) -> List[Move]:

@@ -1,0 +1,657 @@
+"""`draughts play` (a game against the engine in the terminal) and
+`draughts analyze` (a streamed analysis of one position).
+
+The game is plain text read line by line, so it works in any terminal and
+from a pipe.  The board is drawn for the human's side (their men at the
+bottom), with the variant's own square labels, and the last move marked.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import re
+import sys
+import textwrap
+from typing import Callable, List, Optional, Sequence
+
+from draughts.board import Board, Move, Outcome, Termination
+from draughts.engine import LEVEL_MAX, Engine, Info
+from draughts.errors import AmbiguousMoveError, DraughtsError, IllegalMoveError, InvalidMoveError
+from draughts.notation import square_text, squares_of
+from draughts.variants import BLACK, WHITE, Color
+
+#: a draw offer is accepted when the engine's own score is at most this (in men)
+DRAW_ACCEPT_SCORE = 0.2
+DEFAULT_MOVETIME = 1.0
+DEFAULT_SAVE_FILE = "draughts-game.pdn"
+
+_SPLIT = re.compile(r"\s*[-x:×]\s*", re.I)
+
+# piece symbols: (white man, white king, black man, black king)
+_ASCII_PIECES = ("w", "W", "b", "B")
+_UNICODE_PIECES = ("○", "◎", "●", "◉")
+
+
+def colour_name(color: Color) -> str:
+    return "White" if color == WHITE else "Black"
+
+
+# --- the text board -----------------------------------------------------------
+
+def render(board: Board, *, flipped: bool = False, ascii: bool = False,
+           lastmove: Optional[Move] = None) -> str:
+    """The board as text, White at the bottom unless `flipped`.
+
+    Numeric variants show every playing square's number (after the piece on
+    it, if any), with the numbers of each row at the left; algebraic variants
+    show a dot on empty playing squares and files and ranks round the edge.
+    The start and end squares of `lastmove` are in brackets, the squares it
+    captured on show an `x`.
+    """
+    v = board.variant
+    sq = squares_of(v)
+    n = v.size
+    wm, wk, bm, bk = _ASCII_PIECES if ascii else _UNICODE_PIECES
+    taken_mark = "x" if ascii else "×"
+    white, black, kings = board.position.pieces()
+    kings = set(kings)
+    symbol = {}
+    for i in white:
+        symbol[i] = wk if i in kings else wm
+    for i in black:
+        symbol[i] = bk if i in kings else bm
+    ends = set()
+    taken = set()
+    if lastmove is not None:
+        ends = {sq.internal[lastmove.start], sq.internal[lastmove.end]}
+        taken = {sq.internal[s] for s in lastmove.captured}
+
+    at = {}                                    # (row, col) as drawn -> internal square
+    for i, (r, c) in enumerate(sq.coords):
+        if flipped:
+            r, c = n - 1 - r, n - 1 - c
+        at[(r, c)] = i
+
+    numeric = not v.algebraic
+    cell_w = 5 if numeric else 3
+
+    def cell(r: int, c: int) -> str:
+        i = at.get((r, c))
+        if i is None:
+            return " " * cell_w
+        mark = symbol.get(i) or (taken_mark if i in taken else None)
+        if numeric:
+            body = f"{mark or ' '}{sq.number[i]:>2}"
+        else:
+            body = mark or "."
+        return f"[{body}]" if i in ends else f" {body} "
+
+    lines = []
+    if numeric:
+        labels = []
+        for r in range(n):
+            nums = sorted(sq.number[at[(r, c)]] for c in range(n) if (r, c) in at)
+            labels.append(f"{nums[0]}-{nums[-1]}")
+        lw = max(len(t) for t in labels)
+        rule = " " * lw + " +" + "-" * (n * cell_w) + "+"
+        lines.append(rule)
+        for r in range(n):
+            lines.append(f"{labels[r]:>{lw}} |" + "".join(cell(r, c) for c in range(n)) + "|")
+        lines.append(rule)
+    else:
+        files = [chr(ord("a") + c) for c in range(n)]
+        if flipped:
+            files.reverse()
+        head = "    " + "".join(f" {f} " for f in files)
+        rule = "   +" + "-" * (n * cell_w) + "+"
+        lines.append(head)
+        lines.append(rule)
+        for r in range(n):
+            rank = r + 1 if flipped else n - r
+            lines.append(f"{rank:>2} |" + "".join(cell(r, c) for c in range(n)) + f"| {rank}")
+        lines.append(rule)
+        lines.append(head)
+    return "\n".join(lines)
+
+
+def legend(ascii: bool = False) -> str:
+    wm, wk, bm, bk = _ASCII_PIECES if ascii else _UNICODE_PIECES
+    taken = "x" if ascii else "×"
+    return (f"{wm} white man  {wk} white king  {bm} black man  {bk} black king  "
+            f"[ ] last move  {taken} taken")
+
+
+# --- move text helpers -----------------------------------------------------------
+
+def full_text(board: Board, move: Move) -> str:
+    """The whole path of a move in the variant's notation."""
+    v = board.variant
+    sq = squares_of(v)
+    sep = v.capture_separator if move.captured else "-"
+    return sep.join(square_text(v, sq.internal[s]) for s in move.path)
+
+
+def pv_text(board: Board, pv: Sequence[Move]) -> str:
+    """A principal variation in the variant's notation, from `board`'s position."""
+    b = board.copy(stack=False)
+    out = []
+    for m in pv:
+        if not b.is_legal(m):
+            break
+        out.append(b.move_text(m))
+        b.push(m)
+    return " ".join(out)
+
+
+def score_text(score: float, win_in: Optional[int] = None) -> str:
+    if win_in is not None:
+        return f"win in {win_in}" if win_in > 0 else f"loss in {-win_in}"
+    return f"{score:+.2f}"
+
+
+def legal_list(board: Board, width: int = 78) -> str:
+    moves = ", ".join(board.move_text(m) for m in board.legal_moves)
+    return textwrap.fill(f"Legal moves: {moves}", width=width, subsequent_indent="  ")
+
+
+def explain_illegal(board: Board, text: str) -> str:
+    """Why well-formed move text is not a legal move here, in words."""
+    v = board.variant
+    sq = squares_of(v)
+    try:
+        nums = [sq.number[sq.parse(p)] for p in _SPLIT.split(text.strip()) if p]
+    except ValueError as e:
+        return str(e)
+    if len(nums) < 2:
+        return f"{text!r} is not a move"
+    start, end = nums[0], nums[-1]
+    name = lambda num: square_text(v, sq.internal[num])   # noqa: E731
+    legal = list(board.legal_moves)
+    piece = board.piece_at(start)
+    if piece is None:
+        return f"there is no piece on {name(start)}"
+    if piece.color != board.turn:
+        return f"the piece on {name(start)} is {colour_name(piece.color)}'s, and {colour_name(board.turn)} is to move"
+    kind = "king" if piece.king else "man"
+    from_start = [m for m in legal if m.start == start]
+    must_capture = v.mandatory_capture and any(m.is_capture for m in legal)
+    if must_capture:
+        rule = "capturing is compulsory"
+        if v.majority_capture:
+            rule += ", and you must take the most pieces"
+        if v.precedence == "czech":
+            rule += " (with a king, when a king can capture)"
+        elif v.precedence in ("spanish", "italian"):
+            rule += f" (then the {v.name} precedence rules choose among the captures)"
+        if not from_start:
+            return f"{rule}: the {kind} on {name(start)} has no capture that is allowed"
+        if any(m.end == end for m in from_start):
+            return f"{rule}, and that capture path is not one of the allowed ones"
+        return f"{rule}: the {kind} on {name(start)} cannot end a capture on {name(end)}"
+    if not from_start:
+        return f"the {kind} on {name(start)} has no legal move"
+    if any(m.end == end for m in from_start):
+        return "no legal capture takes that path"
+    if not piece.king:
+        return f"the man on {name(start)} cannot go to {name(end)} (men move one square diagonally forward)"
+    return f"the king on {name(start)} cannot go to {name(end)}"
+
+
+# --- the game -----------------------------------------------------------------
+
+HELP = f"""\
+Type a move in the variant's notation (for example {{example}}), or a command:
+  moves            list the legal moves
+  hint             ask the engine for a move
+  undo             take back your last move (and the engine's reply)
+  draw             offer a draw: the engine accepts when its own score
+                   is +{DRAW_ACCEPT_SCORE:.2f} men or less (it is not ahead)
+  resign           give up the game
+  fen              show the position as FEN
+  save [FILE]      save the game as PDN (default {DEFAULT_SAVE_FILE})
+  history          show the moves so far
+  board            show the board again
+  flip             turn the board round
+  help             this text
+  quit             leave (end of input does the same)"""
+
+
+class PlaySession:
+    """A game between a person (reading `read`, writing `write`) and the engine."""
+
+    def __init__(self, board: Board, human: Color, engine: Engine, *,
+                 movetime: Optional[float] = DEFAULT_MOVETIME, depth: Optional[int] = None,
+                 ascii: bool = False, write: Callable[[str], None] = None,
+                 read: Callable[[str], str] = None, advisor: Optional[Engine] = None):
+        self.board = board
+        self.human = human
+        self.engine = engine
+        self.movetime = movetime
+        self.depth = depth
+        self.ascii = ascii
+        self.flipped = human == BLACK
+        self._write = write or (lambda s: (sys.stdout.write(s + "\n"), sys.stdout.flush()))
+        self._read = read or input
+        self._advisor = advisor
+        self.ended: Optional[Outcome] = None        # resignation or agreement
+        self._announced = False
+
+    # --- output
+    def say(self, text: str = "") -> None:
+        self._write(text)
+
+    def show(self) -> None:
+        b = self.board
+        last = b.move_stack[-1] if b.move_stack else None
+        v = b.variant
+        self.say("")
+        self.say(render(b, flipped=self.flipped, ascii=self.ascii, lastmove=last))
+        self.say(legend(self.ascii))
+        status = f"{v.name}: you play {colour_name(self.human)}"
+        if last is not None:
+            mover = ~b.turn
+            status += f"; last move {colour_name(mover)} {self._text_before(last)}"
+        if self.outcome() is None:
+            status += f"; {colour_name(b.turn)} to move"
+        self.say(status)
+
+    def _text_before(self, move: Move) -> str:
+        """Notation of the board's last move (`move`), as written before it was played."""
+        b = self.board.copy()
+        b.pop()
+        return b.move_text(move)
+
+    # --- state
+    def outcome(self) -> Optional[Outcome]:
+        return self.ended or self.board.outcome()
+
+    def result(self) -> str:
+        o = self.outcome()
+        return "*" if o is None else o.result(self.board.variant)
+
+    def advisor(self) -> Engine:
+        """A full-strength engine for hints and draw offers."""
+        if self._advisor is None:
+            if self.engine.level >= LEVEL_MAX:
+                self._advisor = self.engine
+            else:
+                self._advisor = Engine(self.board.variant, tt_mb=16)
+        return self._advisor
+
+    def _limits(self):
+        if self.depth is not None:
+            return {"depth": self.depth}
+        return {"movetime": self.movetime if self.movetime is not None else DEFAULT_MOVETIME}
+
+    # --- the loop
+    def run(self) -> int:
+        b = self.board
+        self.say(f"{b.variant.description or b.variant.name}. You play {colour_name(self.human)}; "
+                 f"type help for the commands.")
+        self.show()
+        while True:
+            outcome = self.outcome()
+            if outcome is not None:
+                if not self._announced:
+                    self.announce(outcome)
+                    self._announced = True
+                prompt = "game over> "
+            elif b.turn != self.human:
+                self.engine_move()
+                continue
+            else:
+                prompt = f"{colour_name(self.human)} to move> "
+            try:
+                line = self._read(prompt)
+            except EOFError:
+                self.say("")
+                self.say("End of input: goodbye.")
+                return 0
+            except KeyboardInterrupt:
+                self.say("")
+                self.say("Interrupted: goodbye.")
+                return 0
+            if self.handle(line.strip()) == "quit":
+                return 0
+
+    def announce(self, outcome: Outcome) -> None:
+        v = self.board.variant
+        if outcome.winner is None:
+            who = "Draw"
+        elif outcome.winner == self.human:
+            who = f"You win ({colour_name(outcome.winner)})"
+        else:
+            who = f"The engine wins ({colour_name(outcome.winner)})"
+        reason = outcome.reason or outcome.termination.value
+        if outcome.termination in (Termination.NO_PIECES, Termination.NO_MOVES) and outcome.winner is not None:
+            reason = f"{colour_name(~outcome.winner)} has {reason}"
+        self.say(f"Game over: {who}: {reason}. Result {outcome.result(v)}.")
+        self.say("You may still save the game (save FILE), look at it (fen, history), undo, or quit.")
+
+    def engine_move(self) -> None:
+        b = self.board
+        self.say(f"The engine ({colour_name(b.turn)}) is thinking...")
+        result = self.engine.search(b, **self._limits())
+        move = result.move
+        if move is None:                      # no move: the outcome check will end the game
+            move = next(iter(b.legal_moves))
+        text = b.move_text(move)
+        b.push(move)
+        self.say(f"The engine plays {text}.")
+        self.show()
+
+    def handle(self, line: str) -> Optional[str]:
+        if not line:
+            return None
+        word, _, rest = line.partition(" ")
+        cmd = word.lower()
+        rest = rest.strip()
+        if cmd in ("help", "?", "h"):
+            self.say(HELP.format(example=self._example()))
+        elif cmd in ("quit", "exit", "q"):
+            self.say("Goodbye.")
+            return "quit"
+        elif cmd in ("board", "show", "b") and not rest:
+            self.show()
+        elif cmd == "flip":
+            self.flipped = not self.flipped
+            self.show()
+        elif cmd == "fen":
+            self.say(f"FEN: {self.board.fen()}")
+        elif cmd in ("moves", "legal"):
+            if self.outcome() is not None:
+                self.say("The game is over.")
+            else:
+                self.say(legal_list(self.board))
+        elif cmd in ("history", "record"):
+            self.say(self.history())
+        elif cmd in ("undo", "takeback", "u"):
+            self.undo()
+        elif cmd == "save":
+            self.save(rest or DEFAULT_SAVE_FILE)
+        elif cmd == "hint":
+            self.hint()
+        elif cmd == "resign":
+            self.resign()
+        elif cmd in ("draw", "offer"):
+            self.offer_draw()
+        else:
+            self.try_move(line)
+        return None
+
+    def _example(self) -> str:
+        moves = list(self.board.legal_moves)
+        if moves:
+            return self.board.move_text(moves[0])
+        return "11-15"
+
+    # --- commands
+    def try_move(self, text: str) -> None:
+        b = self.board
+        if self.outcome() is not None:
+            self.say(f"The game is over ({self.result()}); type undo to take back a move, or quit.")
+            return
+        try:
+            move = b.parse_move(text)
+        except AmbiguousMoveError as e:
+            paths = " or ".join(full_text(b, m) for m in e.candidates)
+            self.say(f"{text!r} is ambiguous: more than one capture goes from there to there. "
+                     f"Write the whole path: {paths}.")
+            self.say(legal_list(b))
+            return
+        except IllegalMoveError:
+            self.say(f"{text!r} is not a legal move: {explain_illegal(b, text)}.")
+            self.say(legal_list(b))
+            return
+        except InvalidMoveError as e:
+            looks_like_move = bool(re.search(r"\d", text)) and bool(_SPLIT.search(text))
+            if looks_like_move:
+                self.say(f"{text!r} is not a move: {str(e).split(': ', 1)[-1]}.")
+            else:
+                self.say(f"{text!r} is neither a move nor a command (type help). "
+                         f"Moves are written like {self._example()}.")
+            self.say(legal_list(b))
+            return
+        moved_text = b.move_text(move)
+        b.push(move)
+        self.say(f"You play {moved_text}.")
+        if self.outcome() is not None:
+            self.show()
+
+    def undo(self) -> None:
+        b = self.board
+        if self.ended is not None:
+            self.ended = None
+            self._announced = False
+            self.say("The game goes on.")
+            self.show()
+            return
+        if not b.move_stack:
+            self.say("There is no move to take back.")
+            return
+        # take back to the human's last turn
+        taken = [b.pop()]
+        while b.move_stack and b.turn != self.human:
+            taken.append(b.pop())
+        if b.turn != self.human:
+            # back at the start with the engine to move: it will move again
+            pass
+        self._announced = False
+        self.say(f"Took back {len(taken)} move{'s' if len(taken) != 1 else ''}.")
+        self.show()
+
+    def hint(self) -> None:
+        if self.outcome() is not None:
+            self.say("The game is over.")
+            return
+        b = self.board
+        result = self.advisor().search(b, **self._limits())
+        if result.move is None:
+            self.say("No hint: there is no legal move.")
+            return
+        line = pv_text(b, result.pv[:6]) or b.move_text(result.move)
+        self.say(f"Hint: {b.move_text(result.move)} (your score {score_text(result.score, result.win_in)}; "
+                 f"expected line {line})")
+
+    def resign(self) -> None:
+        if self.outcome() is not None:
+            self.say("The game is already over.")
+            return
+        self.ended = Outcome(Termination.RESIGNATION, ~self.human, f"{colour_name(self.human)} resigned")
+
+    def offer_draw(self) -> None:
+        if self.outcome() is not None:
+            self.say("The game is already over.")
+            return
+        b = self.board
+        result = self.advisor().search(b, **self._limits())
+        engine_score = -result.score           # the search scored the human's side
+        if engine_score <= DRAW_ACCEPT_SCORE and not (result.win_in is not None and result.win_in < 0):
+            self.say(f"The engine accepts the draw (its score {engine_score:+.2f} <= +{DRAW_ACCEPT_SCORE:.2f}).")
+            self.ended = Outcome(Termination.AGREEMENT, None, "draw agreed")
+        else:
+            win = -result.win_in if result.win_in is not None else None
+            self.say(f"The engine declines the draw: its score is {score_text(engine_score, win)} "
+                     f"(it accepts at +{DRAW_ACCEPT_SCORE:.2f} or less).")
+
+    def history(self) -> str:
+        b = self.board
+        if not b.move_stack:
+            return "No moves yet."
+        start = b.copy()
+        while start.move_stack:
+            start.pop()
+        parts: List[str] = []
+        number = 1
+        for i, move in enumerate(b.move_stack):
+            if i == 0 and start.turn != b.variant.first:
+                parts.append(f"{number}...")
+            if start.turn == b.variant.first:
+                parts.append(f"{number}.")
+            parts.append(start.move_text(move))
+            start.push(move)
+            if start.turn == b.variant.first:
+                number += 1
+        return textwrap.fill(" ".join(parts), width=78)
+
+    def save(self, filename: str) -> None:
+        try:
+            from draughts import pdn
+        except ImportError:
+            self.say("Cannot save: the PDN writer (draughts.pdn) is not part of this installation.")
+            return
+        human, machine = "You", f"draughts engine (level {self.engine.level})"
+        headers = {
+            "Event": "draughts play",
+            "Site": "terminal",
+            "Date": datetime.date.today().strftime("%Y.%m.%d"),
+            "White": human if self.human == WHITE else machine,
+            "Black": human if self.human == BLACK else machine,
+        }
+        try:
+            game = pdn.Game.from_board(self.board, headers=headers, result=self.result())
+            text = pdn.write_game(game)
+        except (AttributeError, TypeError, DraughtsError) as e:
+            self.say(f"Cannot save: the PDN writer failed: {e}")
+            return
+        try:
+            with open(filename, "w", encoding="utf-8") as f:
+                f.write(text if text.endswith("\n") else text + "\n")
+        except OSError as e:
+            self.say(f"Cannot save to {filename}: {e.strerror or e}")
+            return
+        n = len(self.board.move_stack)
+        self.say(f"Saved the game ({n} move{'s' if n != 1 else ''}, result {self.result()}) to {filename}.")
+
+
+# --- analysis -----------------------------------------------------------------
+
+def format_info(board: Board, info: Info) -> str:
+    nps = f"{info.nps / 1e6:.2f}M" if info.nps >= 1e6 else f"{info.nps / 1e3:.0f}k"
+    return (f"depth {info.depth:>2}  seldepth {info.seldepth:>2}  "
+            f"score {score_text(info.score, info.win_in):>9}  nodes {info.nodes:>10}  "
+            f"time {info.time:7.3f}s  nps {nps:>7}  pv {pv_text(board, info.pv)}")
+
+
+def cmd_analyze(args) -> int:
+    from draughts.cli import _variant_arg
+
+    v = _variant_arg(args)
+    board = Board(args.fen, variant=v) if args.fen else Board(variant=v)
+    out = sys.stdout
+    print(f"{v.name}: {board.fen()}, {colour_name(board.turn)} to move "
+          f"(scores in men for {colour_name(board.turn)})", file=out, flush=True)
+    outcome = board.outcome()
+    if outcome is not None:
+        print(f"The game is over: {outcome.reason or outcome.termination.value} "
+              f"(result {outcome.result(v)}).", file=out, flush=True)
+        return 0
+    engine = Engine(v, tt_mb=args.tt_mb)
+
+    def on_info(info: Info) -> None:
+        print(format_info(board, info), file=out, flush=True)
+
+    if args.depth is not None:
+        limits = {"depth": args.depth}
+    else:
+        limits = {"movetime": args.movetime if args.movetime is not None else 2.0}
+    result = engine.search(board, on_info=on_info, **limits)
+    if result.move is None:
+        print("No legal move.", file=out, flush=True)
+        return 0
+    print(f"best move {board.move_text(result.move)}  score {score_text(result.score, result.win_in)}  "
+          f"depth {result.depth}  nodes {result.nodes}  time {result.time:.3f}s", file=out, flush=True)
+    if result.pv:
+        print(f"line {pv_text(board, result.pv)}", file=out, flush=True)
+    return 0
+
+
+# --- the play command -------------------------------------------------------------
+
+def _readline_input(prompt: str) -> str:
+    sys.stdout.flush()
+    return input(prompt)
+
+
+def cmd_play(args) -> int:
+    from draughts.cli import _variant_arg
+
+    v = _variant_arg(args)
+    board = Board(args.fen, variant=v) if args.fen else Board(variant=v)
+    human = v.first if args.side is None else (WHITE if args.side == "white" else BLACK)
+    engine = Engine(v, level=args.level, tt_mb=args.tt_mb, seed=args.seed)
+    if sys.stdin.isatty():
+        try:
+            import readline  # noqa: F401  (line editing and history for input())
+        except ImportError:
+            pass
+    ascii = args.ascii
+    if not ascii:                      # a terminal that cannot show the Unicode pieces gets letters
+        try:
+            "".join(_UNICODE_PIECES + ("×",)).encode(sys.stdout.encoding or "ascii")
+        except (UnicodeEncodeError, LookupError):
+            ascii = True
+    session = PlaySession(board, human, engine, movetime=args.movetime, depth=args.depth,
+                          ascii=ascii, read=_readline_input)
+    return session.run()
+
+
+def _level(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= value <= LEVEL_MAX:
+        raise argparse.ArgumentTypeError(f"the level runs from 1 to {LEVEL_MAX}, not {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text} seconds: must be more than 0")
+    return value
+
+
+def register(subparsers) -> None:
+    from draughts.cli import _add_variant, _positive_int
+
+    p = subparsers.add_parser(
+        "play", help="play a game against the engine in the terminal",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Play a game against the engine.  Type moves in the variant's notation; "
+                    "type help during the game for the commands.",
+        epilog=HELP.format(example="32-28, 28x19 or c3:e5"))
+    _add_variant(p)
+    p.add_argument("--side", choices=("white", "black"), default=None,
+                   help="the side you play (default: the side that moves first in the variant)")
+    p.add_argument("--level", type=_level, default=LEVEL_MAX,
+                   help=f"engine strength 1 (weakest) to {LEVEL_MAX} (default {LEVEL_MAX})")
+    p.add_argument("--movetime", type=_seconds, default=DEFAULT_MOVETIME,
+                   help=f"seconds the engine thinks per move (default {DEFAULT_MOVETIME:g})")
+    p.add_argument("--depth", type=_positive_int, default=None,
+                   help="search this many plies instead of a time per move")
+    p.add_argument("--fen", help="start from this position instead of the variant's start")
+    p.add_argument("--ascii", action="store_true",
+                   help="letters w b (men) and W B (kings) instead of Unicode pieces")
+    p.add_argument("--tt-mb", type=_positive_int, default=64, help="engine table size in MiB (default 64)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="seed of the engine's randomness at levels below the top (repeatable games)")
+    p.set_defaults(func=cmd_play)
+
+    p = subparsers.add_parser(
+        "analyze", help="analyse a position: depth, score and line per iteration, then the best move",
+        description="Search a position and print each finished iteration (depth, score in men "
+                    "for the side to move, nodes, speed and principal variation), then the best move.")
+    _add_variant(p)
+    p.add_argument("--fen", help="the position (default: the variant's start)")
+    limit = p.add_mutually_exclusive_group()
+    limit.add_argument("--depth", "-d", type=_positive_int, default=None, help="search this many plies")
+    limit.add_argument("--movetime", "-t", type=_seconds, default=None,
+                       help="search this many seconds (default 2 when no --depth)")
+    p.add_argument("--tt-mb", type=_positive_int, default=64, help="engine table size in MiB (default 64)")
+    p.set_defaults(func=cmd_analyze)
