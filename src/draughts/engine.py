@@ -140,9 +140,9 @@ class Engine:
             self._configure_rules()
             self._searcher.clear()
 
-    def set_tuning(self, lmr_mode: int = 1, lmr_divisor: int = 225) -> None:
+    def set_tuning(self, lmr_mode: int = 1, lmr_divisor: int = 225, tt_early: int = 1) -> None:
         """Search tuning knobs (for testing changes against each other)."""
-        self._searcher.set_tuning(lmr_mode, lmr_divisor)
+        self._searcher.set_tuning(lmr_mode, lmr_divisor, tt_early)
 
     def set_level(self, level: int) -> None:
         """Strength 1 (weakest) to 20 (full strength)."""

@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """Static evaluation from the side to move, in centi-men."""
 
-from draughts_core.bitboard cimport u64, G8, G10, geo_t, step, board_mask, popcount, lsb
+from draughts_core.bitboard cimport u64, G8, G10, geo_t, step, board_mask, popcount, lsb, ctz
 from draughts_core.rules cimport Rules
 from draughts_core.movegen cimport Pos
 
@@ -69,9 +69,7 @@ cdef inline int runaways(geo_t* g, int gi, int colour, u64 men, u64 enemy, u64 e
         ROWS[gi][(8 if gi == 0 else 10) - 2] | ROWS[gi][(8 if gi == 0 else 10) - 3] | ROWS[gi][(8 if gi == 0 else 10) - 4]
     x &= near
     while x:
-        b = 0
-        while not ((x >> b) & 1):
-            b += 1
+        b = ctz(x)
         x &= x - 1
         if not (CONE[gi][colour][b] & enemy):
             n += 1

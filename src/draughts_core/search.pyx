@@ -6,9 +6,10 @@ The numbered steps of `search`:
   2. draws: repetition on the path or in the game, the variant's move-count
      and endgame rules;
   3. mate-distance pruning;
-  4. move generation: no move is a loss; at the horizon a quiet position is
-     scored statically, a capture or a single forced reply is searched on;
-  5. transposition-table cut-offs (not at PV nodes);
+  4. transposition-table cut-offs (not at PV nodes), then move generation:
+     no move is a loss; at the horizon a quiet position is scored
+     statically, a capture or a single forced reply is searched on;
+  5. the table's move is looked up for ordering;
   6. moves in order: TT move, captures by size, promotions, killers, history;
      late quiet moves at non-PV nodes are searched reduced first;
   7. the result is stored with its bound.
@@ -99,6 +100,7 @@ cdef class Searcher:
     cdef u64 noise_seed
     cdef int noise_amp
     cdef int lmr_table[64][64]
+    cdef int tt_early           # cut off on the table before generating moves
     cdef int lmr_mode           # 0: fixed 1/2-ply reductions, 1: log(depth)*log(move) table
     cdef object callback
     cdef object callback_error
@@ -125,12 +127,13 @@ cdef class Searcher:
         self.noise_seed = 0
         self.set_tuning(1, 225)
 
-    def set_tuning(self, int lmr_mode, int lmr_divisor):
+    def set_tuning(self, int lmr_mode, int lmr_divisor, int tt_early=1):
         """Late-move reductions: mode 0 reduces late quiet moves by one or two
         plies; mode 1 by 0.75 + ln(depth) ln(index) / (lmr_divisor / 100)."""
         from math import log
         cdef int d, i
         self.lmr_mode = lmr_mode
+        self.tt_early = tt_early
         for d in range(64):
             for i in range(64):
                 if d == 0 or i == 0:
@@ -346,7 +349,19 @@ cdef class Searcher:
         if ply >= MAX_PLY - 1:
             return self.static_eval(p, key)
 
-        # 4. moves
+        # 4. transposition-table cut-off, before generating anything
+        e = tt_probe(&self.tt, key)
+        if e != NULL and not pvnode and depth > 0 and e.depth >= depth and self.tt_early:
+            tts = score_from_tt(e.score, ply)
+            bound = e.genbound & 3
+            if bound == BOUND_EXACT:
+                return tts
+            if bound == BOUND_LOWER and tts >= beta:
+                return tts
+            if bound == BOUND_UPPER and tts <= alpha:
+                return tts
+
+        # moves
         ml = &self.lists[ply]
         n = gen_moves(&self.r, p, ml, False, NULL)
         if n == 0:
@@ -368,28 +383,25 @@ cdef class Searcher:
         elif n == 1 and ply < MAX_PLY // 2:
             depth += 1                          # forced move: extend
 
-        # 5. transposition table
-        e = tt_probe(&self.tt, key)
-        if e != NULL:
-            if e.frm != 255:
-                ttm.frm = e.frm
-                ttm.to = e.to
-                # find the stored move in the list (captured set checked by its fold)
-                for i in range(n):
-                    if (ml.moves[i].frm == e.frm and ml.moves[i].to == e.to
-                            and fold16(ml.moves[i].capt) == e.capt16):
-                        ttm = ml.moves[i]
-                        have_ttm = True
-                        break
-            if not pvnode and e.depth >= depth and depth > 0:
-                tts = score_from_tt(e.score, ply)
-                bound = e.genbound & 3
-                if bound == BOUND_EXACT:
-                    return tts
-                if bound == BOUND_LOWER and tts >= beta:
-                    return tts
-                if bound == BOUND_UPPER and tts <= alpha:
-                    return tts
+        if (not self.tt_early and e != NULL and e.key == key and not pvnode
+                and depth > 0 and e.depth >= depth):
+            tts = score_from_tt(e.score, ply)
+            bound = e.genbound & 3
+            if bound == BOUND_EXACT:
+                return tts
+            if bound == BOUND_LOWER and tts >= beta:
+                return tts
+            if bound == BOUND_UPPER and tts <= alpha:
+                return tts
+
+        # 5. the stored move, for ordering
+        if e != NULL and e.frm != 255 and e.key == key:
+            for i in range(n):
+                if (ml.moves[i].frm == e.frm and ml.moves[i].to == e.to
+                        and fold16(ml.moves[i].capt) == e.capt16):
+                    ttm = ml.moves[i]
+                    have_ttm = True
+                    break
 
         # 6. the moves in order
         self.order(ml, ply, &ttm if have_ttm else NULL, p.stm)
