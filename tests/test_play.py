@@ -385,6 +385,7 @@ def test_session_in_process_and_saving_without_the_pdn_module(monkeypatch, tmp_p
     board = draughts.Board(variant="american")
     engine = draughts.Engine("american", tt_mb=4)
     monkeypatch.setitem(sys.modules, "draughts.pdn", None)        # as if it were not installed
+    monkeypatch.delattr(draughts, "pdn", raising=False)          # (even if another test imported it)
     session = play.PlaySession(board, draughts.BLACK, engine, depth=2, ascii=True,
                                write=out.append, read=read)
     assert session.run() == 0

@@ -52,7 +52,11 @@ class Outcome:
         return first_wins if self.winner == variant.first else second_wins
 
 
-class Move:
+_EMPTY = frozenset()
+_new_tuple = tuple.__new__
+
+
+class Move(tuple):
     """A move: start and end squares, the path of landing squares, the captured
     squares in capture order and whether the piece is crowned.
 
@@ -60,22 +64,50 @@ class Move:
     (the project's move identity); the path is informative only.
     """
 
-    __slots__ = ("start", "end", "path", "captured", "promotion", "_key")
+    __slots__ = ()
 
-    def __init__(self, start: int, end: int, path: Tuple[int, ...] = (), captured: Tuple[int, ...] = (),
-                 promotion: bool = False):
+    def __new__(cls, start: int, end: int, path: Tuple[int, ...] = (), captured: Tuple[int, ...] = (),
+                promotion: bool = False):
         start = int(start)
         end = int(end)
         path = tuple(int(s) for s in path) if path else (start, end)
-        object.__setattr__(self, "start", start)
-        object.__setattr__(self, "end", end)
-        object.__setattr__(self, "path", path)
-        object.__setattr__(self, "captured", tuple(int(s) for s in captured))
-        object.__setattr__(self, "promotion", bool(promotion))
-        object.__setattr__(self, "_key", (start, end, frozenset(self.captured), bool(promotion)))
+        captured = tuple(int(s) for s in captured)
+        promotion = bool(promotion)
+        key = (start, end, frozenset(captured) if captured else _EMPTY, promotion)
+        return _new_tuple(cls, (start, end, path, captured, promotion, key))
 
-    def __setattr__(self, name, value):
-        raise AttributeError("Move is immutable")
+    @classmethod
+    def _trusted(cls, start, end, path, captured, promotion):
+        """Construction from the core's already-checked values (no conversions)."""
+        return _new_tuple(cls, (start, end, path, captured, promotion,
+                                (start, end, frozenset(captured) if captured else _EMPTY, promotion)))
+
+    start = property(lambda self: tuple.__getitem__(self, 0), doc="start square")
+    end = property(lambda self: tuple.__getitem__(self, 1), doc="end square")
+    path = property(lambda self: tuple.__getitem__(self, 2), doc="start and every landing square")
+    captured = property(lambda self: tuple.__getitem__(self, 3), doc="captured squares in capture order")
+    promotion = property(lambda self: tuple.__getitem__(self, 4), doc="the piece is crowned")
+    _key = property(lambda self: tuple.__getitem__(self, 5))
+
+    def __getnewargs__(self):
+        return (self.start, self.end, self.path, self.captured, self.promotion)
+
+    def __iter__(self):
+        raise TypeError("Move is not iterable")
+
+    def __len__(self):
+        raise TypeError("Move has no length")
+
+    def __bool__(self):
+        return True
+
+    def __getitem__(self, index):
+        raise TypeError("Move is not subscriptable; use .start, .end, .path, .captured")
+
+    def __lt__(self, other):
+        return NotImplemented
+
+    __le__ = __gt__ = __ge__ = __lt__
 
     @property
     def is_capture(self) -> bool:
@@ -84,10 +116,15 @@ class Move:
     def __eq__(self, other):
         if not isinstance(other, Move):
             return NotImplemented
-        return self._key == other._key
+        return tuple.__getitem__(self, 5) == tuple.__getitem__(other, 5)
+
+    def __ne__(self, other):
+        if not isinstance(other, Move):
+            return NotImplemented
+        return tuple.__getitem__(self, 5) != tuple.__getitem__(other, 5)
 
     def __hash__(self):
-        return hash(self._key)
+        return hash(tuple.__getitem__(self, 5))
 
     def __repr__(self):
         parts = [f"start={self.start}", f"end={self.end}"]
@@ -148,6 +185,7 @@ class _State(NamedTuple):
     endgame_class: int  # material class of the endgame rules (0: none)
     endgame_plies: int  # plies since that class arose
     reversible: int     # plies since the last irreversible move (repetition window)
+    cache: object       # the legal moves of pos, if they were generated
 
 
 _SPLIT = re.compile(r"\s*[-x:×]\s*", re.I)
@@ -262,13 +300,8 @@ class Board:
 
     def piece_at(self, square) -> Optional[Piece]:
         """The piece on a square (number, or name such as "c3"), or None."""
-        i = self._internal(square)
-        white, black, kings = self._pos.pieces()
-        if i in white:
-            return Piece(WHITE, i in kings)
-        if i in black:
-            return Piece(BLACK, i in kings)
-        return None
+        found = self._pos.piece(self._internal(square))
+        return None if found is None else Piece(Color(found[0]), found[1])
 
     def pieces(self) -> Dict[int, Piece]:
         """Every piece on the board by square number."""
@@ -320,11 +353,9 @@ class Board:
     # --- moves ----------------------------------------------------------------
     def _legal(self) -> List[Move]:
         if self._cache is None:
-            num = self._squares.number
-            self._cache = [
-                Move(num[f], num[t], tuple(num[s] for s in path), tuple(num[s] for s in capt), promo)
-                for f, t, capt, promo, path in self._pos.moves()
-            ]
+            trusted = Move._trusted
+            self._cache = [trusted(f, t, path, capt, promo)
+                           for f, t, capt, promo, path in self._pos.moves(False, self._squares.number)]
         return self._cache
 
     def _legal_set(self):
@@ -360,7 +391,7 @@ class Board:
         sq = self._squares.internal
         was_king = self._pos_is_king(sq[move.start])
         self._stack.append(_State(pos, self._quiet, self._capture_promo, self._endgame_class,
-                                  self._endgame_plies, self._reversible))
+                                  self._endgame_plies, self._reversible, self._cache_set))
         new = pos.play(sq[move.start], sq[move.end], [sq[s] for s in move.captured], move.promotion)
         self._pos = new
         self.move_stack.append(move)
@@ -387,7 +418,8 @@ class Board:
         self._invalidate()
 
     def _pos_is_king(self, internal: int) -> bool:
-        return internal in self._pos.pieces()[2]
+        found = self._pos.piece(internal)
+        return bool(found and found[1])
 
     def pop(self) -> Move:
         """Take back the last move and return it."""
@@ -402,7 +434,8 @@ class Board:
         self._endgame_plies = st.endgame_plies
         self._reversible = st.reversible
         self._history.pop()
-        self._invalidate()
+        self._cache_set = st.cache
+        self._cache = list(st.cache) if st.cache is not None else None
         return move
 
     def peek(self) -> Move:
@@ -443,6 +476,13 @@ class Board:
                 cands = narrowed or cands
         else:
             cands = [m for m in legal if m.path == tuple(squares)]
+            if not cands:
+                # another route of the same move (a duplicate capture, or a
+                # flying king landing elsewhere before going straight on)
+                capt = self._path_captures(squares)
+                if capt is not None:
+                    cands = [m for m in legal if m.start == start and m.end == end
+                             and frozenset(m.captured) == capt and len(m.captured) == len(squares) - 1]
             if not cands and hub:
                 capt = set(squares[2:])
                 cands = [m for m in legal if m.start == squares[0] and m.end == squares[1]
@@ -453,6 +493,50 @@ class Board:
             names = ", ".join(self._full_text(m) for m in cands)
             raise AmbiguousMoveError(f"{text!r} is ambiguous: it matches {names}", cands)
         return cands[0]
+
+    def _path_captures(self, squares) -> Optional[frozenset]:
+        """The squares a capture along these landing squares takes, or None when
+        some segment does not jump exactly one enemy piece."""
+        size = self.variant.size
+        h = size // 2
+        internal = self._squares.internal
+
+        def rc(i):
+            r = i // h
+            return r, 2 * (i % h) + (1 if r % 2 == 0 else 0)
+
+        def index(r, c):
+            return r * h + c // 2
+
+        pos = self._pos
+        start = internal[squares[0]]
+        mover = pos.piece(start)
+        if mover is None or mover[0] != pos.turn:
+            return None
+        taken = []
+        for a, b in zip(squares, squares[1:]):
+            (r0, c0), (r1, c1) = rc(internal[a]), rc(internal[b])
+            dr, dc = r1 - r0, c1 - c0
+            if abs(dr) != abs(dc) or abs(dr) < 2:
+                return None
+            sr, sc = (1 if dr > 0 else -1), (1 if dc > 0 else -1)
+            found = None
+            for k in range(1, abs(dr)):
+                i = index(r0 + k * sr, c0 + k * sc)
+                piece = pos.piece(i)
+                gone = i == start or (self.variant.remove_at_once and i in taken)
+                if piece is None or gone:
+                    continue
+                if piece[0] == pos.turn or i in taken or found is not None:
+                    return None
+                found = i
+            land = internal[b]
+            if found is None or (pos.piece(land) is not None and land != start
+                                 and not (self.variant.remove_at_once and land in taken)):
+                return None
+            taken.append(found)
+        num = self._squares.number
+        return frozenset(num[i] for i in taken)
 
     def _full_text(self, move: Move) -> str:
         v = self.variant

@@ -7,7 +7,7 @@ layer in `draughts` maps them to each variant's own numbering.
 """
 
 from libc.stdlib cimport malloc, free
-from draughts_core.bitboard cimport u64, G8, G10, step, bit_of_square, square_of_bit, ctz
+from draughts_core.bitboard cimport u64, G8, G10, step, bit_of_square, square_of_bit, ctz, popcount
 from draughts_core.rules cimport Rules
 from draughts_core.movegen cimport (Pos, CMove, MoveList, PathList, gen_moves,
                                     count_moves, make_move, has_capture)
@@ -44,6 +44,11 @@ cdef class CoreRules:
     @property
     def size(self):
         return self.r.size
+
+    def __reduce__(self):
+        return (CoreRules, (self.r.size, self.r.men_back, self.r.flying, self.r.men_take_kings,
+                            self.r.majority, self.r.prefer_king_mover, self.r.prefer_more_kings,
+                            self.r.prefer_early_kings, self.r.crown, self.r.at_once, self.r.mandatory))
 
     def __repr__(self):
         vals = (self.r.size, self.r.men_back, self.r.flying, self.r.men_take_kings,
@@ -118,6 +123,10 @@ cdef class Position:
         """A hashable value identifying the position (pieces, kings, side to move)."""
         return (self.pos.bb[0], self.pos.bb[1], self.pos.kings, self.pos.stm)
 
+    def __reduce__(self):
+        white, black, kings = self.pieces()
+        return (Position, (self.rules, white, black, kings, self.pos.stm))
+
     def __eq__(self, other):
         return isinstance(other, Position) and self.key() == other.key()
 
@@ -130,12 +139,24 @@ cdef class Position:
         return (squares_of(size, self.pos.bb[0]), squares_of(size, self.pos.bb[1]),
                 squares_of(size, self.pos.kings))
 
+    def piece(self, int sq):
+        """(colour, king) of the piece on internal square sq, or None."""
+        cdef int size = self.rules.r.size
+        cdef u64 b
+        if not 0 <= sq < size * size // 2:
+            raise ValueError(f"square index {sq} is off the board")
+        b = (<u64>1) << bit_of_square(size, sq)
+        if self.pos.bb[0] & b:
+            return (0, (self.pos.kings & b) != 0)
+        if self.pos.bb[1] & b:
+            return (1, (self.pos.kings & b) != 0)
+        return None
+
     def counts(self):
         """(white men, white kings, black men, black kings)."""
         cdef u64 k = self.pos.kings
         cdef u64 w = self.pos.bb[0], b = self.pos.bb[1]
-        return (bin(w & ~k).count("1"), bin(w & k).count("1"),
-                bin(b & ~k).count("1"), bin(b & k).count("1"))
+        return (popcount(w & ~k), popcount(w & k), popcount(b & ~k), popcount(b & k))
 
     def copy(self):
         cdef Position c = self._child()
@@ -151,17 +172,18 @@ cdef class Position:
     def has_capture(self):
         return has_capture(&self.rules.r, &self.pos)
 
-    def moves(self, bint keep=False):
+    def moves(self, bint keep=False, numbering=None):
         """Legal moves as tuples (from, to, captured in capture order, promotion, path).
 
-        Squares are internal squares; path lists the start and every landing square.
+        Squares are internal squares, or numbering[internal] when a numbering
+        table is given; path lists the start and every landing square.
         """
         cdef MoveList* ml = <MoveList*>malloc(sizeof(MoveList))
         cdef PathList* pl = <PathList*>malloc(sizeof(PathList))
         cdef int size = self.rules.r.size
         cdef int i, k, n, d
         cdef CMove* m
-        cdef u64 a, b, x
+        cdef u64 a, b, x, taken
         if ml == NULL or pl == NULL:
             free(ml)
             free(pl)
@@ -171,11 +193,14 @@ cdef class Position:
             if ml.overflow:
                 raise OverflowError("more legal moves than the move list holds")
             out = []
+            num = numbering if numbering is not None else range(size * size // 2)
             for i in range(n):
                 m = &ml.moves[i]
-                path = [square_of_bit(size, pl.path[i][k]) for k in range(pl.npath[i])]
+                path = tuple([num[square_of_bit(size, pl.path[i][k])] for k in range(pl.npath[i])])
                 order = []
                 if m.capt:
+                    taken = 0       # squares listed so far: under removal at once a later
+                                    # segment may pass over them again
                     for k in range(pl.npath[i] - 1):
                         a = (<u64>1) << pl.path[i][k]
                         b = (<u64>1) << pl.path[i][k + 1]
@@ -183,11 +208,12 @@ cdef class Position:
                         x = a
                         while x != b:
                             x = step(<G8*>NULL, x, d) if size == 8 else step(<G10*>NULL, x, d)
-                            if x & m.capt:
-                                order.append(square_of_bit(size, ctz(x)))
+                            if x & m.capt & ~taken:
+                                taken |= x
+                                order.append(num[square_of_bit(size, ctz(x))])
                                 break
-                out.append((square_of_bit(size, m.frm), square_of_bit(size, m.to),
-                            tuple(order), bool(m.promo), tuple(path)))
+                out.append((num[square_of_bit(size, m.frm)], num[square_of_bit(size, m.to)],
+                            tuple(order), m.promo != 0, path))
             return out
         finally:
             free(ml)
