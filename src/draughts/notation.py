@@ -122,7 +122,7 @@ def parse_fen(fen: str, variant: Variant):
                 continue                                     # move counters of some writers
             raise FenError(f"FEN field {field!r} does not start with a colour W or B", fen, field)
         if colour in seen_colours:
-            raise FenError(f"FEN has two {colour} fields", fen, field)
+            raise FenError(f"FEN has two {colour} fields (the second is {field!r})", fen, field)
         seen_colours.add(colour)
         target = white if colour == "W" else black
         body = field[1:].strip()

@@ -19,6 +19,9 @@ RULE_FIELDS = ("size", "men_back", "flying", "men_take_kings", "majority",
                "crown", "at_once", "mandatory")
 
 
+_IDENTITY = {8: list(range(32)), 10: list(range(50))}
+
+
 cdef class CoreRules:
     """A Variant's move rules packed into the C struct the core reads."""
 
@@ -193,7 +196,7 @@ cdef class Position:
             if ml.overflow:
                 raise OverflowError("more legal moves than the move list holds")
             out = []
-            num = numbering if numbering is not None else range(size * size // 2)
+            num = numbering if numbering is not None else _IDENTITY[size]
             for i in range(n):
                 m = &ml.moves[i]
                 path = tuple([num[square_of_bit(size, pl.path[i][k])] for k in range(pl.npath[i])])

@@ -101,6 +101,7 @@ cdef class Searcher:
     cdef int noise_amp
     cdef int lmr_table[64][64]
     cdef int tt_early           # cut off on the table before generating moves
+    cdef int futility           # futility margin per ply of depth (0: off)
     cdef int lmr_mode           # 0: fixed 1/2-ply reductions, 1: log(depth)*log(move) table
     cdef object callback
     cdef object callback_error
@@ -127,13 +128,14 @@ cdef class Searcher:
         self.noise_seed = 0
         self.set_tuning(1, 225)
 
-    def set_tuning(self, int lmr_mode, int lmr_divisor, int tt_early=1):
+    def set_tuning(self, int lmr_mode, int lmr_divisor, int tt_early=1, int futility=0):
         """Late-move reductions: mode 0 reduces late quiet moves by one or two
         plies; mode 1 by 0.75 + ln(depth) ln(index) / (lmr_divisor / 100)."""
         from math import log
         cdef int d, i
         self.lmr_mode = lmr_mode
         self.tt_early = tt_early
+        self.futility = futility
         for d in range(64):
             for i in range(64):
                 if d == 0 or i == 0:
@@ -312,6 +314,7 @@ cdef class Searcher:
         cdef Pos child
         cdef u64 ckey
         cdef int n, i, score, best, bestidx, red, newdepth, stand
+        cdef bint fut
         cdef int crev, ccp, cegc, cegp, tts, bound, old_alpha = alpha
         cdef bint is_king
         cdef int idx = self.ngame + ply
@@ -407,11 +410,21 @@ cdef class Searcher:
         self.order(ml, ply, &ttm if have_ttm else NULL, p.stm)
         best = -INF
         bestidx = -1
+        # futility: near the horizon, quiet moves of a position far below alpha
+        # are not searched once one move has been (never in PV nodes, never
+        # when captures are on the board)
+        fut = False
+        if (self.futility and not pvnode and 0 < depth <= 2 and ml.moves[0].ncapt == 0
+                and alpha > -WIN_MIN and alpha < WIN_MIN):
+            stand = self.static_eval(p, key)
+            fut = stand + self.futility * depth <= alpha
         for i in range(n):
             self.pick(ml, ply, i)
             m = &ml.moves[i]
             if depth <= 0 and m.ncapt == 0:
                 continue                        # house rule: only captures at the horizon
+            if fut and i > 0 and m.ncapt == 0 and not m.promo:
+                continue
             ckey = key_after(p, key, m)
             tt_prefetch(&self.tt, ckey)
             make_move(p, m, &child)
