@@ -143,10 +143,11 @@ class Engine:
             self._configure_rules()
             self._searcher.clear()
 
-    def set_tuning(self, lmr_mode: int = 1, lmr_divisor: int = 225, tt_early: int = 1,
-                   futility: int = 0) -> None:
-        """Search tuning knobs (for testing changes against each other)."""
-        self._searcher.set_tuning(lmr_mode, lmr_divisor, tt_early, futility)
+    def set_tuning(self, lmr_mode: int = 1, lmr_divisor: int = 225, futility: int = 0) -> None:
+        """Search tuning knobs (for testing changes against each other):
+        late-move reductions (mode 0 fixed, 1 logarithmic) and the futility
+        margin per ply in centi-men (0: off)."""
+        self._searcher.set_tuning(lmr_mode, lmr_divisor, futility)
 
     def set_level(self, level: int) -> None:
         """Strength 1 (weakest) to 20 (full strength)."""

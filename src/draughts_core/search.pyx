@@ -100,7 +100,6 @@ cdef class Searcher:
     cdef u64 noise_seed
     cdef int noise_amp
     cdef int lmr_table[64][64]
-    cdef int tt_early           # cut off on the table before generating moves
     cdef int futility           # futility margin per ply of depth (0: off)
     cdef int lmr_mode           # 0: fixed 1/2-ply reductions, 1: log(depth)*log(move) table
     cdef object callback
@@ -128,13 +127,12 @@ cdef class Searcher:
         self.noise_seed = 0
         self.set_tuning(1, 225)
 
-    def set_tuning(self, int lmr_mode, int lmr_divisor, int tt_early=1, int futility=0):
+    def set_tuning(self, int lmr_mode, int lmr_divisor, int futility=0):
         """Late-move reductions: mode 0 reduces late quiet moves by one or two
         plies; mode 1 by 0.75 + ln(depth) ln(index) / (lmr_divisor / 100)."""
         from math import log
         cdef int d, i
         self.lmr_mode = lmr_mode
-        self.tt_early = tt_early
         self.futility = futility
         for d in range(64):
             for i in range(64):
@@ -354,7 +352,7 @@ cdef class Searcher:
 
         # 4. transposition-table cut-off, before generating anything
         e = tt_probe(&self.tt, key)
-        if e != NULL and not pvnode and depth > 0 and e.depth >= depth and self.tt_early:
+        if e != NULL and not pvnode and depth > 0 and e.depth >= depth:
             tts = score_from_tt(e.score, ply)
             bound = e.genbound & 3
             if bound == BOUND_EXACT:
@@ -385,17 +383,6 @@ cdef class Searcher:
                     alpha = stand
         elif n == 1 and ply < MAX_PLY // 2:
             depth += 1                          # forced move: extend
-
-        if (not self.tt_early and e != NULL and e.key == key and not pvnode
-                and depth > 0 and e.depth >= depth):
-            tts = score_from_tt(e.score, ply)
-            bound = e.genbound & 3
-            if bound == BOUND_EXACT:
-                return tts
-            if bound == BOUND_LOWER and tts >= beta:
-                return tts
-            if bound == BOUND_UPPER and tts <= alpha:
-                return tts
 
         # 5. the stored move, for ordering
         if e != NULL and e.frm != 255 and e.key == key:
