@@ -350,9 +350,10 @@ cdef class Searcher:
         if ply >= MAX_PLY - 1:
             return self.static_eval(p, key)
 
-        # 4. transposition-table cut-off, before generating anything
-        e = tt_probe(&self.tt, key)
-        if e != NULL and not pvnode and depth > 0 and e.depth >= depth:
+        # 4. transposition-table cut-off, before generating anything (the
+        # horizon's capture sequences do without the table)
+        e = tt_probe(&self.tt, key) if depth > 0 else NULL
+        if e != NULL and not pvnode and e.depth >= depth:
             tts = score_from_tt(e.score, ply)
             bound = e.genbound & 3
             if bound == BOUND_EXACT:
@@ -480,8 +481,8 @@ cdef class Searcher:
         else:
             bound = BOUND_UPPER
         m = &ml.moves[bestidx]
-        tt_store(&self.tt, key, score_to_tt(best, ply), depth if depth > 0 else 0, bound,
-                 m.frm, m.to, fold16(m.capt))
+        if depth > 0:
+            tt_store(&self.tt, key, score_to_tt(best, ply), depth, bound, m.frm, m.to, fold16(m.capt))
         return best
 
     # --- the driver -------------------------------------------------------------
