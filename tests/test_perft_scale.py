@@ -3,8 +3,6 @@
 import json
 import os
 import random
-import signal
-import socket
 import subprocess
 import sys
 import time
@@ -144,31 +142,6 @@ def test_cli_perft_output_format():
     assert sum(int(l.split()[1]) for l in lines[:7]) == 302
     assert lines[-1].startswith("perft depth=3 nodes=302 time=")
     assert " nps=" in lines[-1]
-
-
-def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def ray_cluster(tmp_path_factory):
-    """A real local Ray runtime on loopback (ray start --head)."""
-    import ray                      # the [cluster] extra; CI installs it
-    port = _free_port()
-    env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0")
-    ray_bin = os.path.join(os.path.dirname(sys.executable), "ray")
-    start = subprocess.run([ray_bin, "start", "--head", f"--port={port}", "--node-ip-address=127.0.0.1",
-                            "--num-cpus=2", "--include-dashboard=false", "--disable-usage-stats"],
-                           capture_output=True, text=True, env=env, timeout=180)
-    assert start.returncode == 0, start.stdout + start.stderr
-    try:
-        yield f"127.0.0.1:{port}"
-    finally:
-        if ray.is_initialized():
-            ray.shutdown()
-        subprocess.run([ray_bin, "stop", "--force"], capture_output=True, env=env, timeout=120)
 
 
 def test_distributed_perft_equals_plain(ray_cluster):

@@ -1,0 +1,55 @@
+"""Shared fixtures."""
+
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+import pytest
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def ray_cluster():
+    """A real local Ray runtime on loopback: `ray start --head --block` in a
+    child process of its own (stopping it stops only this cluster)."""
+    import ray                      # the [cluster] extra; CI installs it
+    port = _free_port()
+    env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0")
+    ray_bin = os.path.join(os.path.dirname(sys.executable), "ray")
+    # Ray's socket paths must stay short: a temp dir under /tmp, not pytest's
+    temp_dir = tempfile.mkdtemp(prefix="ray-", dir="/tmp" if os.path.isdir("/tmp") else None)
+    log = open(os.path.join(temp_dir, "head.log"), "w")
+    head = subprocess.Popen([ray_bin, "start", "--head", "--block", f"--port={port}",
+                             "--node-ip-address=127.0.0.1", "--num-cpus=2", "--include-dashboard=false",
+                             "--disable-usage-stats", f"--temp-dir={temp_dir}"],
+                            stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+    address = f"127.0.0.1:{port}"
+    try:
+        deadline = time.time() + 120
+        while True:
+            assert head.poll() is None, open(log.name).read()
+            status = subprocess.run([ray_bin, "status", f"--address={address}"], capture_output=True,
+                                    text=True, env=env, timeout=60)
+            if status.returncode == 0:
+                break
+            assert time.time() < deadline, status.stdout + status.stderr
+            time.sleep(0.5)
+        yield address
+    finally:
+        if ray.is_initialized():
+            ray.shutdown()
+        head.terminate()
+        try:
+            head.wait(60)
+        except subprocess.TimeoutExpired:
+            os.killpg(head.pid, 9)
+            head.wait(10)
+        log.close()
