@@ -170,8 +170,15 @@ class Engine:
         self._searcher.clear()
 
     def stop(self) -> None:
-        """Stop a running search (from another thread); it returns its best move so far."""
+        """Stop the running search (from another thread); it returns its best move
+        so far.  A stop that comes after `arm()` but before the search has begun
+        stops that search as soon as it begins."""
         self._searcher.stop()
+
+    def arm(self) -> None:
+        """Forget earlier stops: the next search runs until its limits or a
+        stop() from now on.  search() arms itself unless told not to."""
+        self._searcher.pending_stop = False
 
     def evaluate(self, board: Board) -> float:
         """The static evaluation of the position, in men from the side to move."""
@@ -193,11 +200,14 @@ class Engine:
     def search(self, board: Board, *, depth: Optional[int] = None, nodes: Optional[int] = None,
                movetime: Optional[float] = None, time: Optional[float] = None,
                inc: Optional[float] = None, moves_to_go: Optional[int] = None,
-               infinite: bool = False, on_info: Optional[Callable[[Info], None]] = None) -> SearchResult:
+               infinite: bool = False, on_info: Optional[Callable[[Info], None]] = None,
+               arm: bool = True) -> SearchResult:
         """Search the board's position and return the best move found.
 
         With no limit at all the search stops at depth 12 (use `infinite=True`
         and `stop()` to search until told).  The GIL is released while searching.
+        A caller that starts the search on another thread calls `arm()` first
+        and passes arm=False, so that a stop sent in between is not lost.
         """
         for name, value in (("depth", depth), ("nodes", nodes), ("moves_to_go", moves_to_go)):
             if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
@@ -205,6 +215,8 @@ class Engine:
         for name, value in (("movetime", movetime), ("time", time), ("inc", inc)):
             if value is not None and (not isinstance(value, (int, float)) or value < 0):
                 raise DraughtsError(f"{name} must be a number of seconds >= 0, not {value!r}")
+        if arm:
+            self.arm()
         self.set_variant(board.variant)
         soft = hard = 0.0
         if movetime is not None:

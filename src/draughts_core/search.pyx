@@ -104,7 +104,8 @@ cdef class Searcher:
     cdef int lmr_mode           # 0: fixed 1/2-ply reductions, 1: log(depth)*log(move) table
     cdef object callback
     cdef object callback_error
-    cdef public object pos_factory
+    #: a stop asked for before the core search began (see Engine.arm)
+    cdef public bint pending_stop
 
     def __cinit__(self):
         self.lists = <MoveList*>calloc(MAX_PLY + 1, sizeof(MoveList))
@@ -142,11 +143,14 @@ cdef class Searcher:
                     self.lmr_table[d][i] = int(0.75 + log(d) * log(i) * 100.0 / lmr_divisor)
 
     def resize(self, int tt_mb):
+        """A new table of tt_mb MiB; on failure the old table stays."""
+        cdef TTable fresh
         if tt_mb < 1:
             raise ValueError("the table needs at least 1 MiB")
-        tt_free(&self.tt)
-        if tt_alloc(&self.tt, tt_mb) != 0:
+        if tt_alloc(&fresh, tt_mb) != 0:
             raise MemoryError(f"cannot allocate a {tt_mb} MiB table")
+        tt_free(&self.tt)
+        self.tt = fresh
 
     def set_rules(self, CoreRules rules):
         self.r = rules.r
@@ -184,6 +188,7 @@ cdef class Searcher:
         memset(self.killers, 0, sizeof(self.killers))
 
     def stop(self):
+        self.pending_stop = True
         self.stop_flag = 1
 
     def evaluate(self, Position p):
@@ -518,7 +523,7 @@ cdef class Searcher:
             rev = self.ngame
         self.callback = callback
         self.callback_error = None
-        self.stop_flag = 0
+        self.stop_flag = 0          # a pending stop ends the search after its first iteration
         self.nodes = 0
         self.node_limit = nodes
         self.seldepth = 0
@@ -559,6 +564,8 @@ cdef class Searcher:
                     break
                 completed = d
                 prev = score
+                if self.pending_stop:
+                    self.stop_flag = 1
                 sel = self.seldepth
                 elapsed = now_ms() - self.t0
                 with gil:
@@ -577,6 +584,7 @@ cdef class Searcher:
                 if soft_ms > 0 and elapsed >= soft_ms:
                     break
         elapsed = now_ms() - self.t0
+        self.pending_stop = False
         if self.callback_error is not None:
             err = self.callback_error
             self.callback_error = None

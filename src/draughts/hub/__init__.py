@@ -1,0 +1,24 @@
+"""The Hub protocol: `draughts hub` (the engine side, `draughts.hub.server`)
+and a client that drives any Hub engine (`draughts.hub.client`), over one
+shared line codec (`draughts.hub.protocol`).
+
+    >>> from draughts.hub import HubEngine, Limit
+    >>> with HubEngine(["draughts", "hub"]) as engine:
+    ...     engine.play(draughts.Board(variant="russian"), Limit(depth=6)).move
+"""
+
+from draughts.hub.client import (Analysis, AsyncAnalysis, AsyncHubEngine, EngineCommandError,
+                                 EngineError, EngineProtocolError, EngineTerminatedError,
+                                 EngineTimeoutError, HubEngine, Limit, MemoryTransport, Param,
+                                 PlayResult, SubprocessTransport, Transport, parse_info)
+from draughts.hub.protocol import (HubError, HubPositionError, HubSyntaxError, format_line,
+                                   format_position, match_move, parse_line, parse_move,
+                                   parse_position)
+
+__all__ = [
+    "HubEngine", "AsyncHubEngine", "Analysis", "AsyncAnalysis", "Limit", "PlayResult", "Param",
+    "EngineError", "EngineTerminatedError", "EngineTimeoutError", "EngineProtocolError",
+    "EngineCommandError", "Transport", "SubprocessTransport", "MemoryTransport", "parse_info",
+    "HubError", "HubSyntaxError", "HubPositionError", "parse_line", "format_line",
+    "parse_position", "format_position", "parse_move", "match_move",
+]

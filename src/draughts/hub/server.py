@@ -1,0 +1,556 @@
+"""`draughts hub`: the engine as a Hub protocol program.
+
+The input loop reads stdin on the main thread and dispatches every line
+through a table of commands; a search, perft or bench runs on a worker
+thread (the search releases the GIL), so `ping` and `stop` are answered at
+once.  Every line on stdout goes through one lock-protected writer that
+flushes it; nothing else is written there (stray prints go to stderr).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+import threading
+import time
+import traceback
+from dataclasses import dataclass, field
+from typing import Callable, Dict, List, Optional
+
+import draughts
+from draughts.board import Board
+from draughts.engine import LEVEL_MAX, Engine, Info, SearchResult
+from draughts.errors import DraughtsError
+from draughts.hub.protocol import (Args, HubError, board_from_position, format_line, match_move,
+                                   parse_bool, parse_line)
+from draughts.variants import VARIANTS, Variant, variant as get_variant
+
+ENGINE_NAME = "draughts"
+ENGINE_AUTHOR = "the draughts developers"
+DEFAULT_TT_MB = 64
+TT_MB_MAX = 65536
+PERFT_DEPTH_MAX = 30
+#: Scan's convention for won positions: 100 men less a hundredth per ply to the win
+HUB_WIN = 100.0
+
+VARIANT_VALUES = ["international", "normal"] + [name for name in VARIANTS if name != "international"]
+
+
+class CommandError(Exception):
+    """Bad input: answered with `error message=...`."""
+
+
+@dataclass
+class _Param:
+    name: str
+    type: str
+    value: object
+    min: Optional[int] = None
+    max: Optional[int] = None
+    values: Optional[List[str]] = None
+
+    def line(self) -> str:
+        args: List = [("name", self.name), ("value", self.value), ("type", self.type)]
+        if self.min is not None:
+            args += [("min", self.min), ("max", self.max)]
+        if self.values is not None:
+            args.append(("values", " ".join(self.values)))
+        return format_line("param", args)
+
+    def parse(self, text: str):
+        if self.type == "bool":
+            try:
+                return parse_bool(text)
+            except ValueError:
+                raise CommandError(f"{self.name} takes true or false, not {text!r}") from None
+        if self.type == "int":
+            t = text.strip()
+            if not (t.lstrip("+-").isdigit() and len(t) <= 12):
+                raise CommandError(f"{self.name} takes a whole number, not {text!r}")
+            n = int(t)
+            if not self.min <= n <= self.max:
+                raise CommandError(f"{self.name} must be from {self.min} to {self.max}, not {n}")
+            return n
+        if self.type == "enum":                     # the variant: any name or alias
+            try:
+                return get_variant(text).name
+            except DraughtsError:
+                raise CommandError(f"unknown variant {text!r}; known: {', '.join(VARIANT_VALUES)}") from None
+        return text
+
+
+@dataclass
+class _Job:
+    """One piece of work on the worker thread: a search, perft or bench."""
+
+    kind: str                       # think, ponder, analyze, perft, bench
+    board: Optional[Board] = None
+    level: Dict = field(default_factory=dict)
+    #: hold `done` until released (ponder until ponder-hit or stop; infinite until stop)
+    release: threading.Event = field(default_factory=threading.Event)
+    stop_requested: bool = False
+    ponder_hit: bool = False
+    timer: Optional[threading.Timer] = None
+    thread: Optional[threading.Thread] = None
+    args: Args = field(default_factory=dict)
+
+
+class Writer:
+    """Lock-protected line writer that flushes every line; a closed or broken
+    output is ignored (the process is ending)."""
+
+    def __init__(self, stream, lock: Optional[threading.Lock] = None):
+        self._stream = stream
+        self._lock = lock or threading.Lock()
+        self.closed = False
+
+    def __call__(self, line: str) -> None:
+        with self._lock:
+            if self.closed:
+                return
+            try:
+                data = (line + "\n").encode("utf-8", "replace")
+                buf = getattr(self._stream, "buffer", None)
+                if buf is not None:
+                    buf.write(data)
+                    buf.flush()
+                else:
+                    self._stream.write(data.decode("utf-8"))
+                    self._stream.flush()
+            except (OSError, ValueError):
+                self.closed = True
+
+
+class HubServer:
+    """The Hub engine behind a line interface: feed lines to `handle_line`,
+    get protocol lines through `write` (called from the reader thread and the
+    worker thread; it must be thread-safe)."""
+
+    def __init__(self, write: Callable[[str], None], *, log: Optional[Callable[[str], None]] = None):
+        self._out = write
+        self._log = log or (lambda text: print(text, file=sys.stderr, flush=True))
+        self._lock = threading.RLock()
+        self._engine: Optional[Engine] = None
+        self._job: Optional[_Job] = None
+        self._closed = False                # no more input is taken
+        self._silent = False                # no more output is written
+        self.params: Dict[str, _Param] = {p.name: p for p in (
+            _Param("variant", "enum", "international", values=VARIANT_VALUES),
+            _Param("mandatory-capture", "bool", True),
+            _Param("tt-size", "int", DEFAULT_TT_MB, 1, TT_MB_MAX),
+            _Param("ponder", "bool", False),
+            _Param("level", "int", LEVEL_MAX, 1, LEVEL_MAX),
+        )}
+        self.board: Optional[Board] = Board(variant=self.variant)
+        #: the search limits of the last `level` (Engine.search keywords)
+        self.level: Dict = {"movetime": 1.0}
+        self._commands: Dict[str, Callable[[Args], None]] = {
+            "hub": self._hub, "set-param": self._set_param, "init": self._init, "pos": self._pos,
+            "level": self._level, "go": self._go, "ping": self._ping, "stop": self._stop,
+            "ponder-hit": self._ponder_hit, "new-game": self._new_game, "quit": self._quit,
+            "perft": self._perft, "bench": self._bench,
+        }
+        #: commands allowed while the worker is busy
+        self._while_busy = {"ping", "stop", "ponder-hit", "quit"}
+
+    # --- plumbing -------------------------------------------------------------
+    @property
+    def variant(self) -> Variant:
+        name = self.params["variant"].value
+        if self.params["mandatory-capture"].value:
+            return get_variant(name)
+        return get_variant(name, mandatory_capture=False)
+
+    @property
+    def busy(self) -> bool:
+        return self._job is not None
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def _write(self, line: str) -> None:
+        if not self._silent:
+            self._out(line)
+
+    def _error(self, message: str) -> None:
+        self._write(format_line("error", {"message": message}))
+
+    def engine(self) -> Engine:
+        if self._engine is None:
+            self._engine = Engine(self.variant, tt_mb=self.params["tt-size"].value,
+                                  level=self.params["level"].value)
+        return self._engine
+
+    def handle_line(self, line: str) -> bool:
+        """Handle one input line; False once the engine has quit."""
+        if self._closed:
+            return False
+        try:
+            command, args = parse_line(line)
+        except HubError as e:
+            self._error(f"cannot read the line: {e}")
+            return True
+        if not command:
+            return True
+        handler = self._commands.get(command)
+        if handler is None:
+            self._error(f"unknown command {command!r}")
+            return True
+        try:
+            with self._lock:
+                if self._job is not None and command not in self._while_busy:
+                    raise CommandError(f"{command}: busy with a {self._job.kind} (send stop first)")
+                handler(args)
+        except CommandError as e:
+            self._error(str(e))
+        except (DraughtsError, ValueError, MemoryError) as e:
+            self._error(f"{command}: {e}")
+        except Exception as e:                       # a bug: say so, keep running
+            self._log(traceback.format_exc())
+            self._error(f"{command}: internal error {type(e).__name__}: {e}")
+        return not self._closed
+
+    def close(self, timeout: float = 1.0) -> bool:
+        """Stop any work (a stopped search still writes its `done`), then stop
+        writing; True if the worker ended within `timeout`."""
+        with self._lock:
+            self._closed = True
+            job = self._job
+            if job is not None:
+                self._request_stop(job)
+        ended = True
+        if job is not None and job.thread is not None:
+            job.thread.join(timeout)
+            ended = not job.thread.is_alive()
+        self._silent = True
+        return ended
+
+    # --- start-up -------------------------------------------------------------
+    def _hub(self, args: Args) -> None:
+        self._write(format_line("id", [("name", ENGINE_NAME), ("version", draughts.__version__),
+                                       ("author", ENGINE_AUTHOR)]))
+        for p in self.params.values():
+            self._write(p.line())
+        self._write("wait")
+
+    def _set_param(self, args: Args) -> None:
+        if "name" not in args:
+            raise CommandError("set-param needs name=")
+        if "value" not in args:
+            raise CommandError("set-param needs value=")
+        name = args["name"]
+        p = self.params.get(name)
+        if p is None:
+            raise CommandError(f"unknown parameter {name!r}; known: {', '.join(self.params)}")
+        value = p.parse(args["value"])
+        if name == "tt-size" and self._engine is not None and value != p.value:
+            try:
+                self._engine.resize(value)
+            except MemoryError:
+                self._engine.resize(p.value)
+                raise CommandError(f"cannot allocate a {value} MiB table; keeping {p.value} MiB") from None
+        if name == "level" and self._engine is not None:
+            self._engine.set_level(value)
+        p.value = value
+        if name in ("variant", "mandatory-capture"):
+            self.board = Board(variant=self.variant)
+
+    def _init(self, args: Args) -> None:
+        self.engine()
+        self._write("ready")
+
+    def _new_game(self, args: Args) -> None:
+        if self._engine is not None:
+            self._engine.new_game()
+
+    def _ping(self, args: Args) -> None:
+        self._write("pong")
+
+    def _quit(self, args: Args) -> None:
+        job = self._job
+        self._closed = True
+        if job is not None:
+            self._request_stop(job)
+
+    # --- position and level ---------------------------------------------------
+    def _pos(self, args: Args) -> None:
+        given = [k for k in ("pos", "fen", "start") if k in args]
+        if len(given) != 1:
+            self.board = None
+            raise CommandError("pos needs exactly one of pos=, fen= or start" if not given else
+                               f"pos takes one of pos=, fen= or start, not {' and '.join(given)}")
+        v = self.variant
+        self.board = None                     # a rejected pos leaves no position to search
+        try:
+            if "pos" in args:
+                board = board_from_position(args["pos"], v)
+            elif "fen" in args:
+                board = Board(args["fen"], variant=v)
+            else:
+                board = Board(variant=v)
+        except DraughtsError as e:
+            raise CommandError(f"bad position: {e}") from None
+        for n, text in enumerate(args.get("moves", "").split(), start=1):
+            try:
+                board.push(match_move(board, text))
+            except DraughtsError as e:
+                raise CommandError(f"move {n} of moves: {e}") from None
+        self.board = board
+
+    def _level(self, args: Args) -> None:
+        level: Dict = {}
+
+        def number(name, kind):
+            text = args[name]
+            try:
+                value = kind(text)
+            except ValueError:
+                raise CommandError(f"level {name}= takes a number, not {text!r}") from None
+            if not math.isfinite(value) or value < (1 if kind is int else 0):
+                raise CommandError(f"level {name}= is out of range: {text!r}")
+            return value
+
+        if "depth" in args:
+            level["depth"] = number("depth", int)
+        if "nodes" in args:
+            level["nodes"] = number("nodes", int)
+        if "move-time" in args:
+            level["movetime"] = number("move-time", float)
+        if "time" in args:
+            level["time"] = number("time", float)
+            if "inc" in args:
+                level["inc"] = number("inc", float)
+            if "moves" in args:
+                level["moves_to_go"] = number("moves", int)
+        elif "inc" in args or "moves" in args:
+            raise CommandError("level moves= and inc= need time=")
+        if "infinite" in args:
+            level["infinite"] = True
+        if not level:
+            raise CommandError("level needs depth=, nodes=, move-time=, [moves=] time= [inc=] or infinite")
+        if level.get("depth", 0) > 1000 or level.get("nodes", 0) >= 1 << 63:
+            raise CommandError("level depth= or nodes= is out of range")
+        self.level = level
+
+    # --- work on the worker thread ---------------------------------------------
+    def _need_board(self) -> Board:
+        if self.board is None:
+            raise CommandError("no position: the last pos was rejected")
+        return self.board
+
+    def _go(self, args: Args) -> None:
+        kinds = [k for k in ("think", "ponder", "analyze") if k in args]
+        if len(kinds) > 1:
+            raise CommandError(f"go takes one of think, ponder or analyze, not {' and '.join(kinds)}")
+        kind = kinds[0] if kinds else "think"
+        board = self._need_board()
+        if not board.legal_moves:
+            raise CommandError(f"the game is over: no legal move in {board.fen(numeric=True)}")
+        self.engine()                             # a table that cannot be had is an error now
+        job = _Job(kind, board.copy(), dict(self.level))
+        hold = kind in ("ponder", "analyze") or (kind == "think" and job.level.get("infinite"))
+        if not hold:
+            job.release.set()
+        self.engine().arm()          # from here on a stop reaches this search
+        self._start(job, self._search)
+
+    def _perft(self, args: Args) -> None:
+        board = self._need_board()
+        text = args.get("depth", "")
+        if not text.isdigit() or int(text) > PERFT_DEPTH_MAX:
+            raise CommandError(f"perft depth= takes a whole number from 0 to {PERFT_DEPTH_MAX}, not {text!r}")
+        dup = args.get("duplicates", "drop")
+        if dup not in ("drop", "keep"):
+            raise CommandError(f"perft duplicates= takes drop or keep, not {dup!r}")
+        job = _Job("perft", board.copy(), args=dict(args))
+        job.release.set()
+        self._start(job, self._run_perft)
+
+    def _bench(self, args: Args) -> None:
+        text = args.get("depth")
+        if text is not None and not (text.isdigit() and 1 <= int(text) <= 64):
+            raise CommandError(f"bench depth= takes a whole number from 1 to 64, not {text!r}")
+        job = _Job("bench", args=dict(args))
+        job.release.set()
+        self._start(job, self._run_bench)
+
+    def _start(self, job: _Job, target) -> None:
+        self._job = job
+        job.thread = threading.Thread(target=self._work, args=(job, target), name=f"hub-{job.kind}",
+                                      daemon=True)
+        job.thread.start()
+
+    def _work(self, job: _Job, target) -> None:
+        lines: List[str] = []
+        try:
+            lines = target(job)
+        except Exception as e:                       # a bug: say so, and still answer a go
+            self._log(traceback.format_exc())
+            lines = [format_line("error", {"message": f"{job.kind} failed: {type(e).__name__}: {e}"})]
+            if job.kind in ("think", "ponder", "analyze"):
+                lines.append(done_line(job.board, None))
+        job.release.wait()
+        with self._lock:
+            if job.timer is not None:
+                job.timer.cancel()
+            if self._job is job:
+                self._job = None
+            for line in lines:
+                self._write(line)
+
+    def _request_stop(self, job: _Job) -> None:
+        job.stop_requested = True
+        job.release.set()
+        if job.kind in ("think", "ponder", "analyze") and self._engine is not None:
+            self._engine.stop()
+
+    def _stop(self, args: Args) -> None:
+        if self._job is not None:
+            self._request_stop(self._job)
+
+    def _ponder_hit(self, args: Args) -> None:
+        job = self._job
+        if job is None or job.kind != "ponder":
+            raise CommandError("ponder-hit without a go ponder")
+        if job.ponder_hit:
+            return
+        job.ponder_hit = True
+        level = job.level
+        budget = None
+        if "movetime" in level:
+            budget = level["movetime"]
+        elif "time" in level:
+            inc = level.get("inc", 0.0)
+            soft, hard = Engine.time_budget(level["time"] + inc, inc, level.get("moves_to_go"))
+            budget = min(hard, 1.5 * soft)
+        if budget is not None:
+            job.timer = threading.Timer(budget, self._time_up, args=(job,))
+            job.timer.daemon = True
+            job.timer.start()
+        if not level.get("infinite") or budget is not None:
+            job.release.set()
+
+    def _time_up(self, job: _Job) -> None:
+        with self._lock:
+            if self._job is job:
+                self._request_stop(job)
+
+    def _search_limits(self, job: _Job) -> Dict:
+        level = job.level
+        if job.kind == "analyze":
+            return {"infinite": True}
+        if job.kind == "ponder":
+            # no clock before ponder-hit: only the depth and node limits apply
+            limits = {k: level[k] for k in ("depth", "nodes") if k in level}
+            limits["infinite"] = True
+            return limits
+        limits = {k: level[k] for k in ("depth", "nodes", "movetime", "infinite") if k in level}
+        if "time" in level:
+            inc = level.get("inc", 0.0)
+            limits["time"] = level["time"] + inc            # the increment is added before the move
+            limits["inc"] = inc
+            if "moves_to_go" in level:
+                limits["moves_to_go"] = level["moves_to_go"]
+        return limits
+
+    def _search(self, job: _Job) -> List[str]:
+        engine = self.engine()
+
+        def on_info(info: Info) -> None:
+            self._write(info_line(info))
+
+        # armed at `go`: a stop sent since then stops this search when it begins
+        result = engine.search(job.board, on_info=on_info, arm=False, **self._search_limits(job))
+        return [done_line(job.board, result)]
+
+    def _run_perft(self, job: _Job) -> List[str]:
+        depth = int(job.args["depth"])
+        dup = job.args.get("duplicates", "drop")
+        t0 = time.perf_counter()
+        lines = []
+        if "divide" in job.args and depth >= 1:
+            total = 0
+            for move, n in job.board.divide(depth, dup):
+                lines.append(format_line("divide", [("move", move.hub()), ("nodes", n)]))
+                total += n
+        else:
+            total = job.board.perft(depth, dup)
+        dt = time.perf_counter() - t0
+        lines.append(format_line("perft", [("depth", depth), ("nodes", total), ("time", f"{dt:.3f}")]))
+        return lines
+
+    def _run_bench(self, job: _Job) -> List[str]:
+        from draughts import bench
+        depth = int(job.args.get("depth", bench.DEFAULT_DEPTH))
+        nodes, seconds = bench.run(depth, bench.DEFAULT_TT_MB)
+        nps = nodes / seconds / 1e6 if seconds > 0 else 0.0
+        return [format_line("bench", [("nodes", nodes), ("time", f"{seconds:.3f}"), ("nps", f"{nps:.2f}")])]
+
+
+def hub_score(score: float, win_in: Optional[int]) -> float:
+    """A score for the protocol: men, or Scan's 100 - plies/100 for a won position."""
+    if win_in is None:
+        return score
+    plies = abs(win_in)
+    value = HUB_WIN - plies / 100.0
+    return value if win_in > 0 else -value
+
+
+def info_line(info: Info) -> str:
+    args = [("depth", info.depth), ("score", f"{hub_score(info.score, info.win_in):.2f}"),
+            ("nodes", info.nodes), ("time", f"{info.time:.3f}"), ("nps", f"{info.nps / 1e6:.2f}")]
+    if info.pv:
+        args.append(("pv", " ".join(m.hub() for m in info.pv)))
+    return format_line("info", args)
+
+
+def done_line(board: Board, result: Optional[SearchResult]) -> str:
+    move = result.move if result is not None else None
+    if move is None:                                 # stopped before the search began
+        move = next(iter(board.legal_moves))
+    args = [("move", move.hub())]
+    if result is not None and result.ponder is not None and result.move == move:
+        args.append(("ponder", result.ponder.hub()))
+    return format_line("done", args)
+
+
+def serve(stdin=None, stdout=None) -> int:
+    """Run the engine on stdin/stdout until `quit` or the end of input."""
+    stdin = stdin if stdin is not None else sys.stdin
+    stdout = stdout if stdout is not None else sys.stdout
+    write = Writer(stdout)
+    saved = sys.stdout
+    sys.stdout = sys.stderr                          # stray prints must not reach the protocol
+    server = HubServer(write)
+    try:
+        source = getattr(stdin, "buffer", stdin)
+        while True:
+            raw = source.readline()
+            if not raw:
+                break                                # end of input: exit at once
+            line = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+            if not server.handle_line(line):
+                break
+    except KeyboardInterrupt:
+        pass
+    finally:
+        ended = server.close(timeout=1.0)
+        write.closed = True
+        sys.stdout = saved
+    if not ended:                                    # a perft or bench that cannot be stopped
+        sys.stderr.flush()
+        os._exit(0)
+    return 0
+
+
+def cmd_hub(args) -> int:
+    return serve()
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("hub", help="speak the Hub protocol on stdin/stdout (for GUIs and match tools)",
+                              description="Run the engine as a Hub protocol (version 2) program: "
+                                          "protocol lines on stdin and stdout, diagnostics on stderr.")
+    p.set_defaults(func=cmd_hub)

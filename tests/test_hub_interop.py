@@ -1,0 +1,106 @@
+"""Interoperability with Hub programs no one here wrote.
+
+* `pydraughts` (PyPI), a third-party Hub client, drives `draughts hub` through
+  an international game.
+* Our client drives `dame hub` (PyPI package `dame-rs`, an international
+  engine) through a game.
+
+Both packages live in a separate virtual environment: pydraughts' import name
+`draughts` clashes with ours.  Its interpreter comes from the environment
+variable DRAUGHTS_INTEROP_PYTHON (set by .ci/run); otherwise the test makes the
+environment itself in `.venv-interop/` at the repository root and reuses it.
+These tests are never skipped.
+"""
+
+import json
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import draughts
+from draughts.hub import HubEngine, Limit
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPTS = Path(__file__).resolve().parent / "hub_scripts"
+PACKAGES = ["pydraughts==0.6.7", "dame-rs==0.2.0"]
+CHECK = "from draughts.engine import HubEngine; import dame"
+
+
+def _works(python: str) -> bool:
+    try:
+        return subprocess.run([python, "-I", "-c", CHECK], capture_output=True, timeout=60).returncode == 0
+    except OSError:
+        return False
+
+
+@pytest.fixture(scope="module")
+def interop_python() -> str:
+    given = os.environ.get("DRAUGHTS_INTEROP_PYTHON")
+    if given:
+        assert _works(given), f"DRAUGHTS_INTEROP_PYTHON={given} cannot import pydraughts and dame"
+        return given
+    venv = ROOT / ".venv-interop"
+    python = venv / "bin" / "python"
+    if not (python.exists() and _works(str(python))):
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        subprocess.run([str(python), "-m", "pip", "install", "--quiet", *PACKAGES], check=True,
+                       timeout=900)
+        assert _works(str(python)), "the interop environment was made but cannot import its packages"
+    return str(python)
+
+
+@pytest.fixture
+def hub_program(tmp_path) -> str:
+    """`draughts hub` as one executable file (pydraughts takes a program path and
+    resolves symbolic links, which would leave a virtual environment)."""
+    program = tmp_path / "draughts-hub"
+    program.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m draughts hub "$@"\n')
+    program.chmod(program.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    return str(program)
+
+
+def test_pydraughts_drives_our_engine_through_a_game(interop_python, hub_program, tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    run = subprocess.run([interop_python, "-I", str(SCRIPTS / "pydraughts_game.py"), hub_program, "300"],
+                         capture_output=True, text=True, cwd=str(tmp_path), env=env, timeout=240)
+    assert run.returncode == 0, run.stderr[-3000:]
+    game = json.loads(run.stdout.strip().splitlines()[-1])
+    assert game["id"]["name"] == "draughts"
+    assert {"variant", "tt-size", "ponder", "mandatory-capture", "level"} <= set(game["options"])
+    assert {"normal", "international", "russian"} <= set(game["variants"])
+    assert game["exit"] == 0
+    # every move pydraughts accepted is legal for our Board too, and so is every ponder move
+    board = draughts.Board()
+    for text, ponder, info in zip(game["moves"], game["ponders"], game["infos"]):
+        move = board.parse_move(text)
+        assert move.hub() == text
+        assert {"depth", "score", "nodes", "time", "nps"} <= set(info)
+        board.push(move)
+        if ponder is not None and board.legal_moves:
+            assert board.parse_move(ponder) in board.legal_moves
+    assert len(game["moves"]) > 20
+    assert game["over"] or board.outcome() is not None or len(game["moves"]) == 300
+
+
+def test_our_client_drives_dame_through_a_game(interop_python):
+    board = draughts.Board()
+    with HubEngine([interop_python, "-I", "-m", "dame", "hub"], params={"hash": 16}) as engine:
+        assert engine.name == "dame"
+        assert "variant" not in engine.params             # international only
+        with pytest.raises(draughts.hub.EngineError):
+            engine.play(draughts.Board(variant="russian"), Limit(depth=1))
+        engine.new_game()
+        while board.outcome() is None and board.ply < 300:
+            result = engine.play(board, Limit(depth=3) if board.ply % 2 else Limit(movetime=0.02))
+            assert result.move in board.legal_moves
+            board.push(result.move)
+        with engine.analyse(board if board.legal_moves else draughts.Board(), Limit(depth=4)) as analysis:
+            assert any(info.get("depth") == 4 for info in analysis)
+        assert analysis.result.move is not None
+        assert engine.ping() >= 0
+    assert engine.returncode == 0
+    assert board.ply > 20
