@@ -1,0 +1,409 @@
+"""`draughts match` (cutechess-cli's options) and `draughts openings`."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from draughts.errors import DraughtsError
+
+MATCH_USAGE = """\
+usage: draughts match [-engine SETTINGS...]... [-each SETTINGS...] [OPTIONS]
+
+Engine-vs-engine matches with cutechess-cli's options and output.
+
+Engines (repeat -engine; -each applies to every engine, an engine's own win):
+  -engine name=N cmd=PROGRAM [arg=A]... [dir=D] [proto=hub|builtin]
+          [option.NAME=VALUE]... [tc=TC] [st=S] [depth=D] [nodes=N]
+          [timemargin=MS] [restart=on|off] [timeout=S]
+      our own engine: cmd=draughts arg=hub (option.level=1..20, option.tt-size=MiB)
+      tc=40/60+0.5 (moves/time+inc), tc=2:00 (sudden death), tc=60+1 (Fischer),
+      tc=inf; st=300 a fixed 300 s a move; depth=/nodes= limit the search.
+      A move later than the time available plus timemargin loses on time; an
+      engine silent past that (and 2 s or half its time more) has stalled.
+  With no -engine: our engine at full strength against level 10, both at
+  depth 6, 20 games in pairs (american: on the ACF 3-move ballots).
+
+Match:
+  -variant V              international, american, russian, ... (default international)
+  -no-mandatory-capture   the 8x8 house rule
+  -games N                games per pairing in each round (default 1)
+  -rounds N               rounds (default 1)
+  -repeat [N]             play each opening N times, colours swapped (default 2)
+  -tournament round-robin|gauntlet
+  -concurrency N          games at once (default 1; with -cluster, the cluster's CPUs)
+  -srand N                seed of the random opening order
+  -openings file=F [format=pdn|fen] [order=sequential|random] [plies=N] [start=N]
+                          F may be a shipped deck: acf-3move (american)
+  -draw movenumber=N movecount=N score=CENTIMEN
+  -resign movecount=N score=CENTIMEN [twosided=true]
+  -maxmoves N             adjudicate a draw after N moves
+  -recover                restart crashed or stalled engines and go on
+  -sprt elo0=E0 elo1=E1 alpha=A beta=B
+                          stop when H0 or H1 is accepted (two engines)
+  -ratinginterval N       print the Elo lines every N games (default 10; 0: at the end)
+
+Output and state:
+  -pdnout FILE            every game as PDN (also -pgnout)
+  -jsonout FILE           a JSON summary at the end
+  -event NAME, -site NAME PDN tags
+  -state FILE             save the match after every game
+  -resume FILE            continue the match saved in FILE (and keep saving there)
+  -progress on|off        progress bar on stderr (default: when stderr is a terminal)
+  -debug                  log every line to and from the engines on stderr
+  -cluster ADDRESS        play the games as Ray tasks on the cluster at ADDRESS ('auto')
+"""
+
+_MULTI = {"engine", "each", "openings", "draw", "resign", "sprt"}
+_SINGLE = {"variant", "games", "rounds", "tournament", "concurrency", "srand", "maxmoves", "pdnout",
+           "pgnout", "jsonout", "state", "resume", "cluster", "event", "site", "ratinginterval",
+           "progress"}
+_FLAGS = {"recover", "no-mandatory-capture", "help", "h", "debug"}
+_OPTIONAL_VALUE = {"repeat"}
+#: options a resumed match may change
+_RESUME_FREE = {"resume", "concurrency", "cluster", "progress", "recover", "ratinginterval", "debug"}
+
+
+def _is_option(token: str) -> bool:
+    if not token.startswith("-") or len(token) < 2:
+        return False
+    try:
+        float(token)
+        return False
+    except ValueError:
+        return True
+
+
+def split_options(argv: Sequence[str]) -> List[Tuple[str, List[str]]]:
+    """(option, values) in order; `--opt` is read as `-opt`."""
+    out: List[Tuple[str, List[str]]] = []
+    i = 0
+    argv = list(argv)
+    while i < len(argv):
+        tok = argv[i]
+        if not _is_option(tok):
+            raise DraughtsError(f"unexpected {tok!r}: options start with - (see draughts match -help)")
+        name = tok.lstrip("-")
+        if name.startswith("option.") or "=" in name:
+            raise DraughtsError(f"{tok!r}: engine settings follow -engine or -each")
+        i += 1
+        values: List[str] = []
+        while i < len(argv) and not _is_option(argv[i]):
+            values.append(argv[i])
+            i += 1
+        if name in _MULTI:
+            pass
+        elif name in _SINGLE:
+            if len(values) != 1:
+                raise DraughtsError(f"-{name} takes one value, not {len(values)}")
+        elif name in _FLAGS:
+            if values:
+                raise DraughtsError(f"-{name} takes no value")
+        elif name in _OPTIONAL_VALUE:
+            if len(values) > 1:
+                raise DraughtsError(f"-{name} takes at most one value")
+        else:
+            raise DraughtsError(f"unknown option -{name} (see draughts match -help)")
+        out.append((name, values))
+    return out
+
+
+def _kv(option: str, tokens: Sequence[str], known: Sequence[str]) -> Dict[str, str]:
+    out = {}
+    for t in tokens:
+        if "=" not in t:
+            raise DraughtsError(f"-{option}: {t!r} is not key=value")
+        k, v = t.split("=", 1)
+        if k not in known:
+            raise DraughtsError(f"-{option}: unknown setting {k!r} (known: {', '.join(known)})")
+        out[k] = v
+    return out
+
+
+def _int(option: str, text: str, low: int = 0) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise DraughtsError(f"{option} takes a whole number, not {text!r}") from None
+    if n < low:
+        raise DraughtsError(f"{option} must be at least {low}, not {n}")
+    return n
+
+
+def _float(option: str, text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise DraughtsError(f"{option} takes a number, not {text!r}") from None
+
+
+def _bool(option: str, text: str) -> bool:
+    t = text.strip().lower()
+    if t in ("true", "on", "yes", "1"):
+        return True
+    if t in ("false", "off", "no", "0"):
+        return False
+    raise DraughtsError(f"{option} takes true or false, not {text!r}")
+
+
+def _path(p: Optional[str]) -> Optional[str]:
+    """Output files by absolute path, so that a match resumed elsewhere writes the same files."""
+    return os.path.abspath(p) if p else p
+
+
+DEFAULT_PAIRING = (
+    ["name=draughts", "cmd=draughts", "arg=hub"],
+    ["name=draughts-level10", "cmd=draughts", "arg=hub", "option.level=10"],
+)
+DEFAULT_PAIRING_EACH = ["depth=6", "option.tt-size=16"]
+
+
+def settings_from_options(opts: List[Tuple[str, List[str]]]):
+    """MatchSettings from split options (not -resume/-progress)."""
+    from draughts.match import stats
+    from draughts.match.engines import parse_engine
+    from draughts.match.game import DrawAdjudication, ResignAdjudication, Rules
+    from draughts.match.runner import MatchSettings, OpeningSettings
+    from draughts.match.schedule import TOURNAMENTS
+    from draughts.variants import variant as get_variant
+
+    engines_tokens: List[List[str]] = []
+    each: List[str] = []
+    single: Dict[str, str] = {}
+    flags = set()
+    repeat: Optional[int] = None
+    multi: Dict[str, List[str]] = {}
+    for name, values in opts:
+        if name == "engine":
+            engines_tokens.append(values)
+        elif name == "each":
+            each.extend(values)
+        elif name in ("openings", "draw", "resign", "sprt"):
+            multi[name] = values
+        elif name in _FLAGS:
+            flags.add(name)
+        elif name == "repeat":
+            repeat = _int("-repeat", values[0], 1) if values else 2
+        else:
+            single["pdnout" if name == "pgnout" else name] = values[0]
+
+    default_pairing = not engines_tokens
+    if default_pairing:
+        engines_tokens = [list(t) for t in DEFAULT_PAIRING]
+        each = DEFAULT_PAIRING_EACH + each
+    if len(engines_tokens) < 2:
+        raise DraughtsError("a match needs at least two -engine")
+    engines = [parse_engine(t, each) for t in engines_tokens]
+
+    variant_name = single.get("variant", "international")
+    v = get_variant(variant_name)                      # checks the name
+    games = _int("-games", single["games"], 1) if "games" in single else (20 if default_pairing else 1)
+    if repeat is None:
+        repeat = 2 if default_pairing else 1
+    tournament = single.get("tournament", "round-robin")
+    if tournament not in TOURNAMENTS:
+        raise DraughtsError(f"-tournament takes {' or '.join(TOURNAMENTS)}, not {tournament!r}")
+
+    openings = None
+    if "openings" in multi:
+        o = _kv("openings", multi["openings"], ("file", "format", "order", "plies", "start"))
+        if "file" not in o:
+            raise DraughtsError("-openings needs file=")
+        fmt = o.get("format")
+        if fmt is not None and fmt not in ("pdn", "fen", "pgn", "epd"):
+            raise DraughtsError(f"-openings format= takes pdn or fen, not {fmt!r}")
+        fmt = {"pgn": "pdn", "epd": "fen"}.get(fmt, fmt)
+        order = o.get("order", "sequential")
+        if order not in ("sequential", "random"):
+            raise DraughtsError(f"-openings order= takes sequential or random, not {order!r}")
+        file = os.path.abspath(o["file"]) if os.path.exists(o["file"]) else o["file"]
+        openings = OpeningSettings(file, fmt, order,
+                                   _int("-openings plies=", o["plies"], 0) if "plies" in o else None,
+                                   _int("-openings start=", o.get("start", "1"), 1))
+    elif default_pairing and v.name == "american":
+        openings = OpeningSettings("acf-3move", "pdn", "random")
+
+    draw = resign = None
+    if "draw" in multi:
+        d = _kv("draw", multi["draw"], ("movenumber", "movecount", "score"))
+        draw = DrawAdjudication(_int("-draw movenumber=", d.get("movenumber", "0")),
+                                _int("-draw movecount=", d.get("movecount", "1"), 1),
+                                _int("-draw score=", d.get("score", "0")))
+    if "resign" in multi:
+        r = _kv("resign", multi["resign"], ("movecount", "score", "twosided"))
+        if "score" not in r:
+            raise DraughtsError("-resign needs score=")
+        resign = ResignAdjudication(_int("-resign movecount=", r.get("movecount", "1"), 1),
+                                    _int("-resign score=", r["score"], 1),
+                                    _bool("-resign twosided=", r.get("twosided", "false")))
+    maxmoves = _int("-maxmoves", single["maxmoves"], 1) if "maxmoves" in single else 0
+
+    sprt = None
+    if "sprt" in multi:
+        p = _kv("sprt", multi["sprt"], ("elo0", "elo1", "alpha", "beta"))
+        try:
+            sprt = stats.Sprt(_float("-sprt elo0=", p.get("elo0", "0")), _float("-sprt elo1=", p.get("elo1", "5")),
+                              _float("-sprt alpha=", p.get("alpha", "0.05")), _float("-sprt beta=", p.get("beta", "0.05")))
+        except ValueError as e:
+            raise DraughtsError(f"-sprt: {e}") from None
+
+    return MatchSettings(
+        engines=engines, variant=v.name, games=games,
+        rounds=_int("-rounds", single.get("rounds", "1"), 1), repeat=repeat, tournament=tournament,
+        concurrency=_int("-concurrency", single["concurrency"], 1) if "concurrency" in single else None,
+        srand=_int("-srand", single["srand"]) if "srand" in single else None,
+        openings=openings, rules=Rules(draw, resign, maxmoves), recover="recover" in flags,
+        sprt=sprt, event=single.get("event", "?"), site=single.get("site", "?"),
+        pdnout=_path(single.get("pdnout")), jsonout=_path(single.get("jsonout")),
+        state=_path(single.get("state")),
+        ratinginterval=_int("-ratinginterval", single.get("ratinginterval", "10")),
+        cluster=single.get("cluster"), mandatory_capture="no-mandatory-capture" not in flags)
+
+
+def run_match(argv: Sequence[str], out=None, err=None) -> int:
+    from draughts.match.runner import Console, Match, MatchSettings, load_state
+
+    opts = split_options(argv)
+    names = [n for n, _ in opts]
+    if "help" in names or "h" in names:
+        (out or sys.stdout).write(MATCH_USAGE)
+        return 0
+    single = {n: v[0] for n, v in opts if v and n in _SINGLE}
+    _logging("debug" in names)
+    progress = None
+    if "progress" in single:
+        progress = _bool("-progress", single["progress"])
+    resume_state = None
+    if "resume" in single:
+        extra = [n for n in names if n not in _RESUME_FREE]
+        if extra:
+            raise DraughtsError(f"-resume takes the match from its state file; it cannot be changed "
+                                f"with -{', -'.join(extra)}")
+        path = os.path.abspath(single["resume"])
+        resume_state = load_state(path)
+        settings = MatchSettings.from_json(resume_state["settings"])
+        settings.state = path
+        if "concurrency" in single:
+            settings.concurrency = _int("-concurrency", single["concurrency"], 1)
+        if "cluster" in single:
+            settings.cluster = single["cluster"]
+        if "recover" in names:
+            settings.recover = True
+        if "ratinginterval" in single:
+            settings.ratinginterval = _int("-ratinginterval", single["ratinginterval"])
+        argv = resume_state.get("argv", list(argv))
+    else:
+        settings = settings_from_options([(n, v) for n, v in opts if n != "progress"])
+    console = Console(out, err, progress)
+    match = Match(settings, console=console, resume_state=resume_state, argv=list(argv))
+    _sigterm_interrupts()
+    try:
+        result = match.run()
+    except KeyboardInterrupt:
+        where = settings.state
+        hint = f"; resume with: draughts match -resume {where}" if where else ""
+        print(f"draughts: match interrupted{hint}", file=err or sys.stderr, flush=True)
+        raise SystemExit(130)
+    return 0 if (result.complete or result.stopped) and not (result.stopped or "").startswith("Terminating") else 1
+
+
+def _sigterm_interrupts() -> None:
+    """SIGTERM stops the match like Ctrl-C: engines are closed, the state is kept."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def handler(signum, frame):
+        raise KeyboardInterrupt
+
+    try:
+        signal.signal(signal.SIGTERM, handler)
+    except (ValueError, OSError):
+        pass
+
+
+def _logging(debug: bool) -> None:
+    """Engine chatter (unreadable lines, slow exits) stays quiet unless -debug."""
+    import logging
+
+    log = logging.getLogger("draughts.hub")
+    if debug:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(relativeCreated)d %(message)s"))
+        log.addHandler(handler)
+        log.setLevel(logging.DEBUG)
+    else:
+        log.setLevel(logging.CRITICAL)
+
+
+def cmd_match(args) -> int:
+    return run_match(args.options)
+
+
+def cmd_openings(args) -> int:
+    from draughts.match import openings as op
+    from draughts.variants import variant as get_variant
+
+    v = get_variant(args.variant)
+    if args.no_mandatory_capture:
+        v = v.replace(mandatory_capture=False)
+    shown = {"last": 0}
+
+    def progress(found, tries):
+        if not args.quiet and sys.stderr.isatty():
+            sys.stderr.write(f"\r{found}/{args.count} openings ({tries} tried)")
+            sys.stderr.flush()
+            shown["last"] = 1
+
+    items = op.generate(v, args.plies, args.count, depth=args.depth, max_score=args.max_score,
+                        seed=args.seed, progress=progress)
+    if shown["last"]:
+        sys.stderr.write("\n")
+    text = op.write_openings(items, v, args.format)
+    if args.output and args.output != "-":
+        with open(args.output, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        if not args.quiet:
+            print(f"wrote {len(items)} openings to {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{n} must be at least 1")
+    return n
+
+
+def register(subparsers) -> None:
+    # cutechess-style single-dash options are read by split_options, not argparse
+    p = subparsers.add_parser("match", help="engine-vs-engine matches (cutechess-cli's options and output)",
+                              prefix_chars="\x00", add_help=False,
+                              description="Engine-vs-engine matches; see draughts match -help.")
+    p.add_argument("options", nargs="*")
+    p.set_defaults(func=cmd_match)
+
+    p = subparsers.add_parser("openings", help="generate balanced openings (PDN or FEN)",
+                              description="Random opening lines from the start position, kept "
+                                          "only when a short search scores them near equal.")
+    p.add_argument("--variant", "-v", default="international", help="variant (default international)")
+    p.add_argument("--no-mandatory-capture", action="store_true", help="the 8x8 house rule")
+    p.add_argument("--plies", "-p", type=_positive, default=4, help="random plies from the start (default 4)")
+    p.add_argument("--count", "-n", type=_positive, default=100, help="openings to write (default 100)")
+    p.add_argument("--depth", "-d", type=_positive, default=6, help="search depth of the check (default 6)")
+    p.add_argument("--max-score", type=float, default=0.3,
+                   help="keep lines the search scores within this many men of equal (default 0.3)")
+    p.add_argument("--seed", type=int, default=None, help="random seed (default: a new one)")
+    p.add_argument("--format", "-f", choices=("pdn", "fen"), default="pdn")
+    p.add_argument("--output", "-o", default=None, help="file to write (default stdout)")
+    p.add_argument("--quiet", "-q", action="store_true")
+    p.set_defaults(func=cmd_openings)

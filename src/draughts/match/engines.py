@@ -1,0 +1,350 @@
+"""Engine settings (`-engine`/`-each` in cutechess-cli's words) and the
+players the referee talks to.
+
+A player is anything with `name`, `alive`, `new_game(variant)`, `play(board,
+limit, grace) -> Reply` and `close()`; `limit` holds Limit keywords, `grace`
+is how long to wait past the time the limit grants (with no time in the
+limit: for each line) before the engine counts as stalled.  `play` raises `EngineCrashed` (the engine
+died), `EngineStalled` (no answer in time) or `EngineIllegal` (a move that is
+not legal or not readable, with the line it sent).  The referee checks the
+move again on its own board whatever the player says.
+
+Players:
+  * `HubPlayer`: any Hub protocol program (`proto=hub`), through
+    `draughts.hub.HubEngine`.
+  * `InProcessPlayer`: our own engine in the runner's process
+    (`proto=builtin`), with no process to start: quick, for tests and for
+    the built-in default pairing.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import time
+from dataclasses import dataclass, field, replace
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from draughts.board import Board, Move
+from draughts.errors import DraughtsError
+from draughts.match.timecontrol import TimeControl, parse_seconds, parse_tc
+from draughts.variants import Variant
+
+PROTOCOLS = ("hub", "builtin")
+#: seconds to wait past the time available before an engine counts as stalled
+STALL_GRACE = 2.0
+#: seconds to wait for a move when nothing bounds the search in time (depth/nodes only)
+UNBOUNDED_TIMEOUT = 120.0
+#: seconds an engine may take to start (`hub` ... `ready`)
+STARTUP_TIMEOUT = 30.0
+
+
+class EngineFailure(Exception):
+    """An engine misbehaved; `line` is what it sent, when that matters."""
+
+    def __init__(self, message: str, line: Optional[str] = None):
+        super().__init__(message)
+        self.line = line
+
+
+class EngineCrashed(EngineFailure):
+    pass
+
+
+class EngineStalled(EngineFailure):
+    pass
+
+
+class EngineIllegal(EngineFailure):
+    pass
+
+
+@dataclass
+class Reply:
+    move: Move
+    elapsed: float
+    score: Optional[float] = None      # men, from the mover's side
+    depth: Optional[int] = None
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class EngineConfig:
+    name: str = ""
+    cmd: str = ""
+    args: Tuple[str, ...] = ()
+    dir: Optional[str] = None
+    proto: str = "hub"
+    options: Tuple[Tuple[str, str], ...] = ()
+    tc: TimeControl = field(default_factory=TimeControl)
+    restart: bool = False
+    #: seconds to wait for a move when neither a clock nor st= bounds it
+    timeout: float = UNBOUNDED_TIMEOUT
+
+    def command(self) -> List[str]:
+        """The command line to start, `draughts` resolving to this Python's
+        own package when no `draughts` program is on the PATH."""
+        if self.cmd == "draughts" and shutil.which("draughts") is None:
+            return [sys.executable, "-m", "draughts", *self.args]
+        return [self.cmd, *self.args]
+
+    def option_dict(self) -> Dict[str, str]:
+        return dict(self.options)
+
+    def to_json(self) -> Dict:
+        return {"name": self.name, "cmd": self.cmd, "args": list(self.args), "dir": self.dir,
+                "proto": self.proto, "options": [list(o) for o in self.options],
+                "tc": self.tc.to_json(), "restart": self.restart, "timeout": self.timeout}
+
+    @classmethod
+    def from_json(cls, d: Dict) -> "EngineConfig":
+        return cls(d["name"], d["cmd"], tuple(d["args"]), d.get("dir"), d["proto"],
+                   tuple((k, v) for k, v in d["options"]), TimeControl.from_json(d["tc"]),
+                   bool(d["restart"]), float(d.get("timeout", UNBOUNDED_TIMEOUT)))
+
+
+def _onoff(key: str, text: str) -> bool:
+    t = text.strip().lower()
+    if t in ("on", "true", "yes", "1"):
+        return True
+    if t in ("off", "false", "no", "0"):
+        return False
+    raise DraughtsError(f"{key}= takes on or off, not {text!r}")
+
+
+def _whole(key: str, text: str, low: int = 1) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise DraughtsError(f"{key}= takes a whole number, not {text!r}") from None
+    if n < low:
+        raise DraughtsError(f"{key}= must be at least {low}, not {n}")
+    return n
+
+
+def split_token(token: str) -> Tuple[str, str]:
+    if "=" not in token:
+        raise DraughtsError(f"engine setting {token!r} is not key=value")
+    key, value = token.split("=", 1)
+    return key.strip(), value
+
+
+ENGINE_KEYS = ("name", "cmd", "arg", "dir", "proto", "tc", "st", "depth", "nodes", "timemargin",
+               "restart", "timeout")
+
+
+def parse_engine(tokens: Sequence[str], each: Sequence[str] = ()) -> EngineConfig:
+    """An EngineConfig from `-each` tokens then the engine's own (which win)."""
+    values: Dict[str, str] = {}
+    args: List[str] = []
+    each_args: List[str] = []
+    options: Dict[str, str] = {}
+    own_keys = set()
+    for source, arg_list in ((each, each_args), (tokens, args)):
+        own = source is tokens
+        for token in source:
+            key, value = split_token(token)
+            if key.startswith("option."):
+                name = key[len("option."):]
+                if not name:
+                    raise DraughtsError(f"{token!r}: option.NAME=VALUE needs a name")
+                options[name] = value
+            elif key == "arg":
+                arg_list.append(value)
+            elif key in ENGINE_KEYS:
+                other = "st" if key == "tc" else "tc"
+                if own and key in ("tc", "st") and other not in own_keys:
+                    values.pop(other, None)           # the engine's own clock replaces -each's
+                if own:
+                    own_keys.add(key)
+                values[key] = value
+            else:
+                raise DraughtsError(f"unknown engine setting {key!r} (known: {', '.join(ENGINE_KEYS)}, option.NAME)")
+    proto = values.get("proto", "hub").strip().lower()
+    if proto not in PROTOCOLS:
+        raise DraughtsError(f"proto={proto!r}: this runner speaks {' and '.join(PROTOCOLS)}")
+    cmd = values.get("cmd", "")
+    if proto == "hub" and not cmd:
+        raise DraughtsError("an engine needs cmd= (our own engine: cmd=draughts arg=hub)")
+    tc_fields: Dict = {}
+    if "tc" in values:
+        tc_fields.update(parse_tc(values["tc"]))
+    if "st" in values:
+        st = parse_seconds(values["st"], "st")
+        if st <= 0:
+            raise DraughtsError("st= must be more than 0 seconds")
+        if tc_fields.get("time"):
+            raise DraughtsError("an engine takes tc= or st=, not both")
+        tc_fields["movetime"] = st
+    if "depth" in values:
+        tc_fields["depth"] = _whole("depth", values["depth"])
+    if "nodes" in values:
+        tc_fields["nodes"] = _whole("nodes", values["nodes"])
+    if "timemargin" in values:
+        tc_fields["margin"] = _whole("timemargin", values["timemargin"], 0) / 1000.0
+    tc = TimeControl(**tc_fields)
+    if not tc.bounded and proto != "builtin":
+        raise DraughtsError("an engine needs a limit: tc=, st=, depth= or nodes= (tc=inf only with depth= or nodes=)")
+    timeout = UNBOUNDED_TIMEOUT
+    if "timeout" in values:
+        timeout = parse_seconds(values["timeout"], "timeout")
+    name = values.get("name") or (os.path.basename(cmd) if cmd else "draughts")
+    if proto == "hub" and cmd == "draughts" and not values.get("name"):
+        name = "draughts"
+    restart = _onoff("restart", values["restart"]) if "restart" in values else False
+    all_args = tuple(each_args + args) if args or each_args else ()
+    return EngineConfig(name, cmd, all_args, values.get("dir"), proto, tuple(options.items()), tc,
+                        restart, timeout)
+
+
+def unique_names(configs: Sequence[EngineConfig]) -> List[EngineConfig]:
+    """Engines of one name get `-2`, `-3`... so that results can tell them apart."""
+    seen: Dict[str, int] = {}
+    out = []
+    taken = {c.name for c in configs}
+    for c in configs:
+        n = seen.get(c.name, 0) + 1
+        seen[c.name] = n
+        if n > 1:
+            new = f"{c.name}-{n}"
+            while new in taken:
+                n += 1
+                new = f"{c.name}-{n}"
+            taken.add(new)
+            c = replace(c, name=new)
+        out.append(c)
+    return out
+
+
+def stall_grace(tc: TimeControl, available: Optional[float], config: EngineConfig) -> float:
+    """Seconds to wait for a move past the time available (or, with no time
+    limit, for each line of the engine) before it counts as stalled."""
+    if available is None:
+        return config.timeout
+    return tc.margin + max(STALL_GRACE, 0.5 * available)
+
+
+# --- players -----------------------------------------------------------------
+
+class InProcessPlayer:
+    """Our engine in this process (`proto=builtin`); `option.level=N` and
+    `option.tt-size=M` are honoured."""
+
+    def __init__(self, config: EngineConfig, variant: Variant):
+        from draughts.engine import Engine, LEVEL_MAX
+
+        opts = config.option_dict()
+        try:
+            level = int(opts.get("level", LEVEL_MAX))
+            tt = int(opts.get("tt-size", 16))
+        except ValueError as e:
+            raise DraughtsError(f"engine {config.name}: {e}") from None
+        self.name = config.name
+        self.config = config
+        self._engine = Engine(variant, tt_mb=tt, level=level)
+        self.alive = True
+
+    def new_game(self, variant: Variant) -> None:
+        self._engine.set_variant(variant)
+        self._engine.new_game()
+
+    def play(self, board: Board, limit: Dict, grace: float) -> Reply:
+        kwargs = dict(limit)
+        t0 = time.perf_counter()
+        result = self._engine.search(board, **kwargs)
+        elapsed = time.perf_counter() - t0
+        if result.move is None:
+            raise EngineIllegal("the engine found no move", None)
+        return Reply(result.move, elapsed, result.score, result.depth, result.move.hub())
+
+    def close(self) -> None:
+        self.alive = False
+
+
+class HubPlayer:
+    """A Hub protocol engine in its own process, driven by `draughts.hub.HubEngine`.
+    The `option.NAME=VALUE` settings are sent with `set-param` before `init`."""
+
+    def __init__(self, config: EngineConfig, variant: Variant):
+        from draughts import hub
+
+        self._hub = hub
+        self.name = config.name
+        self.config = config
+        self.alive = False
+        command = config.command()
+        params = config.option_dict()
+        try:
+            self._engine = hub.HubEngine(command, cwd=config.dir, params=params,
+                                         startup_timeout=STARTUP_TIMEOUT, timeout=10.0,
+                                         time_margin=config.tc.margin)
+        except hub.EngineTerminatedError as e:
+            raise EngineCrashed(f"cannot start {' '.join(command)}: {e}") from None
+        except hub.EngineTimeoutError as e:
+            raise EngineStalled(f"{' '.join(command)} did not finish its start-up: {e}") from None
+        except hub.EngineError as e:
+            raise DraughtsError(f"engine {config.name}: {e}") from None
+        self.alive = True
+        self._check_variant(variant)
+
+    def _check_variant(self, variant: Variant) -> None:
+        p = self._engine.params.get("variant")
+        names = set(p.values) if p is not None else {"international"}
+        if p is not None and not p.values:
+            return
+        ok = variant.name in names or (variant.name == "international" and "normal" in names)
+        if not ok:
+            self.close()
+            raise DraughtsError(f"engine {self.name} does not play {variant.name} "
+                                f"(it plays {', '.join(sorted(names))})")
+
+    def _call(self, fn, *args, **kwargs):
+        hub = self._hub
+        try:
+            return fn(*args, **kwargs)
+        except hub.EngineTerminatedError as e:
+            self.alive = False
+            raise EngineCrashed(str(e) or "the engine exited") from None
+        except hub.EngineTimeoutError as e:
+            self.alive = False             # it is not trusted again: closing kills it
+            raise EngineStalled(str(e) or "the engine stopped answering") from None
+        except hub.EngineProtocolError as e:
+            raise EngineIllegal(str(e), getattr(e, "line", None) or None) from None
+        except hub.EngineError as e:
+            self.alive = False
+            raise EngineCrashed(str(e)) from None
+
+    def running(self) -> bool:
+        """The process is still there (an idle engine may have died between games)."""
+        return self.alive and self._engine.returncode is None
+
+    def new_game(self, variant: Variant) -> None:
+        self._call(self._engine.new_game)
+
+    def play(self, board: Board, limit: Dict, grace: float) -> Reply:
+        lim = self._hub.Limit(**limit)
+        result = self._call(self._engine.play, board, lim, timeout=grace)
+        info = result.info or {}
+        score = info.get("score")
+        depth = info.get("depth")
+        return Reply(result.move, float(result.elapsed),
+                     float(score) if isinstance(score, (int, float)) else None,
+                     int(depth) if isinstance(depth, int) else None, result.move.hub())
+
+    def close(self) -> None:
+        engine = getattr(self, "_engine", None)
+        if engine is None:
+            return
+        was_alive = self.alive
+        self.alive = False
+        try:
+            engine.quit(timeout=1.0 if was_alive else 0.0)
+        except Exception:
+            pass
+
+
+def make_player(config: EngineConfig, variant: Variant):
+    if config.proto == "builtin":
+        return InProcessPlayer(config, variant)
+    return HubPlayer(config, variant)

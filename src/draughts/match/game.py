@@ -1,0 +1,292 @@
+"""The referee: one game between two players on our own Board.
+
+Every move is checked on the referee's board.  The game ends by the
+variant's rules (no pieces, no move, repetition, move-count and endgame
+rules), by adjudication (`-draw`, `-resign`, `-maxmoves`), or by a fault: an
+illegal or unreadable move, a crash, a stall or a late move loses.  The record
+keeps the moves played up to the end whatever ended it.
+"""
+
+from __future__ import annotations
+
+import datetime
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from draughts.board import Board
+from draughts.match.engines import (EngineConfig, EngineCrashed, EngineFailure, EngineStalled,
+                                    stall_grace)
+from draughts.match.openings import Opening, move_from_tuple, move_tuple
+from draughts.match.timecontrol import Clock
+from draughts.variants import Color, Variant
+
+# PDN `Termination` values (cutechess-cli's words)
+NORMAL = "normal"
+ADJUDICATION = "adjudication"
+TIME_FORFEIT = "time forfeit"
+ILLEGAL_MOVE = "illegal move"
+ABANDONED = "abandoned"
+STALLED = "stalled connection"
+
+#: result tokens of cutechess-cli's `Finished game` lines: the first-named
+#: player (the one who moves first) wins, draws, loses
+CUTE_RESULTS = ("1-0", "1/2-1/2", "0-1")
+
+
+@dataclass(frozen=True)
+class DrawAdjudication:
+    """Draw once both engines' scores stay within `score` centi-men of 0 for
+    `movecount` consecutive moves each, from full move `movenumber` on."""
+
+    movenumber: int = 0
+    movecount: int = 1
+    score: int = 0
+
+
+@dataclass(frozen=True)
+class ResignAdjudication:
+    """A side loses once its score stays at or below -`score` centi-men for
+    `movecount` consecutive moves (with `twosided`, while the opponent's
+    stays at or above +`score`)."""
+
+    movecount: int = 1
+    score: int = 1000
+    twosided: bool = False
+
+
+@dataclass
+class Rules:
+    """What the referee applies beyond the variant's own rules."""
+
+    draw: Optional[DrawAdjudication] = None
+    resign: Optional[ResignAdjudication] = None
+    maxmoves: int = 0          # full moves of the whole game; 0: no limit
+
+    def to_json(self) -> Dict:
+        return {"draw": asdict(self.draw) if self.draw else None,
+                "resign": asdict(self.resign) if self.resign else None, "maxmoves": self.maxmoves}
+
+    @classmethod
+    def from_json(cls, d: Dict) -> "Rules":
+        return cls(DrawAdjudication(**d["draw"]) if d.get("draw") else None,
+                   ResignAdjudication(**d["resign"]) if d.get("resign") else None, int(d.get("maxmoves", 0)))
+
+
+@dataclass(frozen=True)
+class GameJob:
+    """One scheduled game."""
+
+    index: int              # 0-based number in the schedule
+    round: int              # 0-based
+    pairing: Tuple[int, int]
+    first: int              # engine index that moves first (the variant's first colour)
+    second: int
+    slot: int               # opening slot (the same for a pair and for a round's pairings)
+    opening: Opening
+
+    def to_json(self) -> Dict:
+        return {"index": self.index, "round": self.round, "pairing": list(self.pairing),
+                "first": self.first, "second": self.second, "slot": self.slot,
+                "opening": self.opening.to_json()}
+
+    @classmethod
+    def from_json(cls, d: Dict) -> "GameJob":
+        return cls(d["index"], d["round"], tuple(d["pairing"]), d["first"], d["second"], d["slot"],
+                   Opening.from_json(d["opening"]))
+
+
+@dataclass
+class GameRecord:
+    """A finished game, as JSON-friendly values."""
+
+    index: int
+    round: int
+    first: int
+    second: int
+    slot: int
+    opening: Dict
+    moves: List = field(default_factory=list)          # move tuples after the opening
+    comments: Dict[int, str] = field(default_factory=dict)  # ply (from the opening's end) -> text
+    result: str = "*"                                   # "1-0", "1/2-1/2", "0-1" (first mover's view)
+    winner: Optional[int] = None                        # engine index, None for a draw
+    termination: str = NORMAL
+    reason: str = ""
+    failed: List[int] = field(default_factory=list)     # engines that crashed or stalled
+    date: str = ""
+    duration: float = 0.0
+
+    def to_json(self) -> Dict:
+        d = asdict(self)
+        d["moves"] = [[s, e, list(p), list(c), pr] for s, e, p, c, pr in self.moves]
+        d["comments"] = {str(k): v for k, v in self.comments.items()}
+        return d
+
+    @classmethod
+    def from_json(cls, d: Dict) -> "GameRecord":
+        d = dict(d)
+        d["moves"] = [(s, e, tuple(p), tuple(c), bool(pr)) for s, e, p, c, pr in d["moves"]]
+        d["comments"] = {int(k): v for k, v in d.get("comments", {}).items()}
+        return cls(**d)
+
+    def points(self, engine: int) -> float:
+        """Points the engine scored (1, 1/2 or 0)."""
+        if self.winner is None:
+            return 0.5
+        return 1.0 if self.winner == engine else 0.0
+
+
+def _colour(c: Color) -> str:
+    return "White" if c == Color.WHITE else "Black"
+
+
+def _move_word(exc: EngineFailure) -> str:
+    """The move an engine sent, from its line (or the error's words)."""
+    line = (exc.line or "").strip()
+    if line:
+        try:
+            from draughts.hub.protocol import parse_line
+            command, args = parse_line(line)
+            if command == "done" and args.get("move"):
+                return args["move"]
+        except Exception:
+            pass
+        return line
+    return str(exc) or "no move"
+
+
+def _comment(reply) -> str:
+    t = f"{reply.elapsed:.2f}s"
+    if reply.score is None:
+        return t
+    depth = f"/{reply.depth}" if reply.depth is not None else ""
+    return f"{reply.score:+.2f}{depth} {t}"
+
+
+def play_game(job: GameJob, players: Sequence, configs: Sequence[EngineConfig], variant: Variant,
+              rules: Rules) -> GameRecord:
+    """Play `job` between players[0] (moves first) and players[1]."""
+    t0 = time.time()
+    record = GameRecord(job.index, job.round, job.first, job.second, job.slot, job.opening.to_json(),
+                        date=datetime.date.today().strftime("%Y.%m.%d"))
+    board = job.opening.board(variant)
+    first_colour = variant.first
+    engine_of = {first_colour: job.first, ~first_colour: job.second}
+    seat = {first_colour: 0, ~first_colour: 1}
+    clocks = {c: Clock(configs[seat[c]].tc) for c in (Color.WHITE, Color.BLACK)}
+    last_score: Dict[Color, Optional[float]] = {Color.WHITE: None, Color.BLACK: None}
+    resign_run = {Color.WHITE: 0, Color.BLACK: 0}
+    draw_run = 0
+
+    def finish(winner_colour: Optional[Color], termination: str, reason: str) -> GameRecord:
+        if winner_colour is None:
+            record.result, record.winner = CUTE_RESULTS[1], None
+        else:
+            record.result = CUTE_RESULTS[0] if winner_colour == first_colour else CUTE_RESULTS[2]
+            record.winner = engine_of[winner_colour]
+        record.termination = termination
+        record.reason = reason
+        record.duration = time.time() - t0
+        return record
+
+    def fault(colour: Color, exc: EngineFailure) -> GameRecord:
+        name = _colour(colour)
+        if isinstance(exc, EngineCrashed):
+            record.failed.append(engine_of[colour])
+            return finish(~colour, ABANDONED, f"{name} disconnects")
+        if isinstance(exc, EngineStalled):
+            record.failed.append(engine_of[colour])
+            return finish(~colour, STALLED, f"{name}'s connection stalls")
+        return finish(~colour, ILLEGAL_MOVE, f"{name} makes an illegal move: {_move_word(exc)}")
+
+    for colour in (first_colour, ~first_colour):
+        try:
+            players[seat[colour]].new_game(variant)
+        except EngineFailure as e:
+            return fault(colour, e)
+
+    while True:
+        outcome = board.outcome()
+        if outcome is not None:
+            if outcome.winner is None:
+                return finish(None, NORMAL, f"Draw: {outcome.reason}")
+            loser = _colour(~outcome.winner)
+            return finish(outcome.winner, NORMAL, f"{_colour(outcome.winner)} wins: {loser} has "
+                          + ("no pieces left" if outcome.termination.name == "NO_PIECES" else "no legal move"))
+        if rules.maxmoves and board.ply >= 2 * rules.maxmoves:
+            return finish(None, ADJUDICATION, "Draw by adjudication: maximum moves")
+        colour = board.turn
+        seat_no = seat[colour]
+        player, config, clock = players[seat_no], configs[seat_no], clocks[colour]
+        limit = clock.limit()
+        available = clock.available()
+        try:
+            reply = player.play(board.copy(), limit, stall_grace(clock.tc, available, config))
+        except EngineFailure as e:
+            return fault(colour, e)
+        if reply.move not in board.legal_moves:
+            return finish(~colour, ILLEGAL_MOVE, f"{_colour(colour)} makes an illegal move: {reply.text or reply.move}")
+        if not clock.spend(reply.elapsed):
+            return finish(~colour, TIME_FORFEIT, f"{_colour(colour)} loses on time")
+        board.push(reply.move)
+        ply = len(record.moves)
+        record.moves.append(move_tuple(board.peek()))
+        record.comments[ply] = _comment(reply)
+        last_score[colour] = reply.score
+
+        # adjudication on the engines' own scores (men, from the mover's side)
+        if rules.resign is not None and reply.score is not None:
+            r = rules.resign
+            threshold = r.score / 100.0
+            other = last_score[~colour]
+            losing = reply.score <= -threshold
+            if r.twosided:
+                losing = losing and other is not None and other >= threshold
+            resign_run[colour] = resign_run[colour] + 1 if losing else 0
+            if resign_run[colour] >= r.movecount:
+                return finish(~colour, ADJUDICATION, f"{_colour(~colour)} wins by adjudication")
+        if rules.draw is not None:
+            d = rules.draw
+            if reply.score is not None and abs(reply.score) * 100.0 <= d.score:
+                draw_run += 1
+            else:
+                draw_run = 0
+            if board.ply >= 2 * d.movenumber and draw_run >= 2 * d.movecount:
+                return finish(None, ADJUDICATION, "Draw by adjudication")
+
+
+def record_board(record: GameRecord, variant: Variant) -> Board:
+    """The record's game replayed on a new board (raises IllegalMoveError if a move is not legal)."""
+    board = Opening.from_json(record.opening).board(variant)
+    for t in record.moves:
+        board.push(move_from_tuple(t))
+    return board
+
+
+def record_to_game(record: GameRecord, variant: Variant, configs: Sequence[EngineConfig],
+                   event: str = "?", site: str = "?"):
+    """The record as a `draughts.pdn.Game` (tags, moves and `{score/depth time}` comments)."""
+    from draughts import pdn
+
+    board = record_board(record, variant)
+    opening = Opening.from_json(record.opening)
+    book = len(opening.moves)
+    first_colour = variant.first
+    by_colour = {first_colour: record.first, ~first_colour: record.second}
+    white, black = configs[by_colour[Color.WHITE]], configs[by_colour[Color.BLACK]]
+    first_tok, draw_tok, second_tok = variant.result_tokens
+    result = {CUTE_RESULTS[0]: first_tok, CUTE_RESULTS[1]: draw_tok, CUTE_RESULTS[2]: second_tok}.get(record.result, "*")
+    headers = {"Event": event or "?", "Site": site or "?", "Date": record.date or "????.??.??",
+               "Round": str(record.index + 1), "White": white.name, "Black": black.name}
+    game = pdn.Game.from_board(board, headers, result=result)
+    wtc, btc = white.tc.text(), black.tc.text()
+    game.headers["TimeControl"] = wtc if wtc == btc else f"{wtc} / {btc}"
+    if wtc != btc:
+        game.headers["WhiteTimeControl"] = wtc
+        game.headers["BlackTimeControl"] = btc
+    game.headers["Termination"] = record.termination
+    if opening.name:
+        game.headers["Opening"] = opening.name
+    for ply, text in record.comments.items():
+        game.comments[book + ply] = text
+    return game

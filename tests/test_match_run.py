@@ -1,0 +1,210 @@
+"""Real matches of our engine against a weaker setting of itself: output
+lines, PDN that replays legally with the recorded results, JSON, the SPRT
+stop, and resuming after the runner is killed."""
+
+import io
+import json
+import re
+import subprocess
+import sys
+import time
+
+import pytest
+
+import draughts
+from draughts import pdn
+from draughts.match import cli
+from draughts.match.runner import Console, Match, progress_text
+
+MATCH = [sys.executable, "-m", "draughts", "match"]
+COMMENT = re.compile(r"[+-]\d+\.\d\d/\d+ \d+\.\d\ds\Z")
+FINISHED = re.compile(r"Finished game (\d+) \((\S+) vs (\S+)\): (1-0|0-1|1/2-1/2) \{(.+)\}\Z")
+
+
+def check_pdn_games(text, variant_name, expected):
+    games = list(pdn.read_games(text))                 # our parser checks every move
+    assert len(games) == expected
+    v = draughts.variant(variant_name)
+    for g in games:
+        assert g.variant == v
+        assert g.headers["GameType"] == v.pdn_gametype
+        for tag in ("Event", "Site", "Date", "Round", "White", "Black", "Result", "Termination",
+                    "TimeControl"):
+            assert g.headers.get(tag), tag
+        end = g.end()                                  # replays legally
+        if g.headers["Termination"] == "normal":
+            assert end.outcome() is not None and end.result() == g.result
+        else:
+            assert g.result in v.result_tokens
+        book = 3 if variant_name == "american" else 0
+        for ply in range(book, len(g.moves)):
+            assert COMMENT.match(g.comments[ply]), g.comments[ply]
+    return games
+
+
+def test_a_short_match_of_our_engine_against_a_weaker_self(tmp_path):
+    pdn_path, json_path = tmp_path / "games.pdn", tmp_path / "match.json"
+    run = subprocess.run(MATCH + ["-variant", "american", "-games", "6", "-repeat",
+                                  "-engine", "name=full", "cmd=draughts", "arg=hub", "depth=5",
+                                  "-engine", "name=weak", "cmd=draughts", "arg=hub", "depth=5", "option.level=6",
+                                  "-openings", "file=acf-3move", "order=random", "-srand", "42",
+                                  "-pdnout", str(pdn_path), "-jsonout", str(json_path), "-ratinginterval", "0"],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    started = [l for l in lines if l.startswith("Started game")]
+    finished = [FINISHED.match(l) for l in lines if l.startswith("Finished game")]
+    assert started[0] == "Started game 1 of 6 (full vs weak)"
+    assert all(finished) and len(finished) == 6
+    assert re.match(r"Score of full vs weak: \d+ - \d+ - \d+  \[\d\.\d{3}\] 6\Z", lines[-4])
+    assert re.match(r"Elo difference: \S+ \+/- \S+, LOS: \d+\.\d %, DrawRatio: \d+\.\d %\Z", lines[-3])
+    assert lines[-2].startswith("Ptnml(0-2): [")
+    assert lines[-1] == "Finished match"
+    games = check_pdn_games(pdn_path.read_text(), "american", 6)
+    summary = json.loads(json_path.read_text())
+    s = summary["summary"]
+    # the totals agree with the PDN results (full's side: 1-0 is a Black win)
+    wins = sum(1 for g in games if (g.result == "1-0" and g.headers["Black"] == "full")
+               or (g.result == "0-1" and g.headers["White"] == "full"))
+    draws = sum(1 for g in games if g.result == "1/2-1/2")
+    assert (s["wins"], s["draws"], s["losses"]) == (wins, draws, 6 - wins - draws)
+    assert s["pairs"] == 3 and sum(s["pentanomial"]) == 3
+    # the openings: a pair plays one ballot with colours swapped
+    for a, b in zip(games[::2], games[1::2]):
+        assert a.headers["Opening"] == b.headers["Opening"]
+        assert a.moves[:3] == b.moves[:3]
+        assert (a.headers["White"], a.headers["Black"]) == (b.headers["Black"], b.headers["White"])
+    for m, g in zip(finished, games):
+        first = g.headers["Black"]                      # american: Black moves first
+        assert m.group(2) == first
+        assert {"1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2"}[m.group(4)] == g.result
+
+
+def test_the_built_in_pairing_needs_no_engine(tmp_path):
+    run = subprocess.run(MATCH + ["-variant", "american", "-games", "4", "-concurrency", "2"],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "Started game 1 of 4 (draughts vs draughts-level10)" in run.stdout
+    assert "Score of draughts vs draughts-level10: " in run.stdout
+    assert run.stdout.rstrip().endswith("Finished match")
+
+
+def test_sprt_stops_the_match_with_a_verdict(tmp_path):
+    out = io.StringIO()
+    settings = cli.settings_from_options(cli.split_options(
+        ["-variant", "american", "-games", "200", "-repeat", "-engine", "name=strong", "proto=builtin", "depth=6",
+         "-engine", "name=weak", "proto=builtin", "depth=1", "-sprt", "elo0=0", "elo1=300",
+         "-openings", "file=acf-3move", "-state", str(tmp_path / "s.json")]))
+    result = Match(settings, console=Console(out, io.StringIO(), progress=False)).run()
+    text = out.getvalue()
+    assert len(result.records) < 200 and not result.complete
+    assert result.stopped == "SPRT: H1 was accepted"
+    sprt_line = [l for l in text.splitlines() if l.startswith("SPRT: llr ")][-1]
+    assert sprt_line.endswith("- H1 was accepted")
+    assert result.summary.sprt["llr"] >= result.summary.sprt["ubound"]
+    # a resumed match that the SPRT has decided plays nothing more
+    out2 = io.StringIO()
+    cli.run_match(["-resume", str(tmp_path / "s.json"), "-progress", "off"], out=out2, err=io.StringIO())
+    assert "Started game" not in out2.getvalue() and "H1 was accepted" in out2.getvalue()
+
+
+def test_more_engines_print_a_ranking():
+    out = io.StringIO()
+    settings = cli.settings_from_options(cli.split_options(
+        ["-variant", "russian", "-games", "2", "-each", "proto=builtin", "depth=3",
+         "-engine", "name=a", "-engine", "name=b", "depth=1", "-engine", "name=c", "depth=2",
+         "-tournament", "round-robin"]))
+    result = Match(settings, console=Console(out, io.StringIO(), progress=False)).run()
+    assert len(result.records) == 6
+    lines = out.getvalue().splitlines()
+    head = lines.index(next(l for l in lines if l.startswith("Rank Name")))
+    assert [l.split()[1] for l in lines[head + 1:head + 4]][0] in ("a", "b", "c")
+    assert sum(int(l.split()[4]) for l in lines[head + 1:head + 4]) == 12
+
+
+def test_progress_bar_shows_games_score_and_eta():
+    text = progress_text(5, 20, 3.5, 5, 10.0, 5)
+    assert "5/20 games" in text and "score 3.5/5 (70.0%)" in text and "ETA 00:00:30" in text
+    err = io.StringIO()
+    console = Console(io.StringIO(), err, progress=True)
+    console.bar(text)
+    console.line("Finished game 1 (a vs b): 1-0 {x}")
+    console.end_bar()
+    assert err.getvalue().count("5/20 games") == 2        # drawn again below the line
+
+
+def test_command_line_errors():
+    with pytest.raises(draughts.DraughtsError, match="unknown option"):
+        cli.split_options(["-gmaes", "3"])
+    with pytest.raises(draughts.DraughtsError, match="one value"):
+        cli.split_options(["-games", "3", "4"])
+    with pytest.raises(draughts.DraughtsError, match="two -engine"):
+        cli.settings_from_options(cli.split_options(["-engine", "cmd=x", "depth=1"]))
+    with pytest.raises(draughts.DraughtsError, match="sprt"):
+        cli.settings_from_options(cli.split_options(["-sprt", "elo0=5", "elo1=5"]))
+    run = subprocess.run(MATCH + ["-games", "x"], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2 and "whole number" in run.stderr
+    run = subprocess.run(MATCH + ["-help"], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0 and "-engine" in run.stdout and "-sprt" in run.stdout
+
+
+def test_resume_after_killing_the_runner(tmp_path):
+    """The runner is killed mid-match; the resumed match ends with the same
+    schedule and totals as an uninterrupted one (deterministic engines)."""
+    args = ["-variant", "american", "-games", "8", "-repeat",
+            "-engine", "name=deep", "cmd=draughts", "arg=hub", "depth=4",
+            "-engine", "name=shallow", "cmd=draughts", "arg=hub", "depth=2",
+            "-openings", "file=acf-3move", "order=random", "-srand", "9", "-ratinginterval", "0"]
+    state, games = tmp_path / "state.json", tmp_path / "games.pdn"
+    proc = subprocess.Popen(MATCH + args + ["-state", str(state), "-pdnout", str(games)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    done = 0
+    deadline = time.time() + 60
+    while time.time() < deadline and proc.poll() is None:
+        try:
+            done = len(json.loads(state.read_text())["records"])
+        except (OSError, ValueError, KeyError):
+            done = 0
+        if done >= 2:
+            break
+        time.sleep(0.01)
+    proc.kill()
+    proc.wait()
+    saved = json.loads(state.read_text())
+    assert 2 <= len(saved["records"]) < 8, "the runner must be killed part-way"
+    resumed = subprocess.run(MATCH + ["-resume", str(state)], capture_output=True, text=True, timeout=120)
+    assert resumed.returncode == 0, resumed.stderr
+    started = [l for l in resumed.stdout.splitlines() if l.startswith("Started game")]
+    assert len(started) == 8 - len(saved["records"])
+
+    straight = tmp_path / "straight.json"
+    run = subprocess.run(MATCH + args + ["-state", str(straight)], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    a, b = json.loads(state.read_text()), json.loads(straight.read_text())
+    assert a["complete"] and b["complete"]
+
+    def key(d):
+        return sorted((r["index"], r["first"], r["second"], r["opening"]["name"], r["result"])
+                      for r in d["records"])
+
+    assert key(a) == key(b)
+    assert resumed.stdout.splitlines()[-4] == run.stdout.splitlines()[-4]    # the Score line
+    assert resumed.stdout.splitlines()[-3] == run.stdout.splitlines()[-3]    # Elo difference
+    check_pdn_games(games.read_text(), "american", 8)
+    rounds = sorted(int(g.headers["Round"]) for g in pdn.read_games(games.read_text()))
+    assert rounds == list(range(1, 9))                   # every game once, none twice
+
+
+def test_resume_refuses_a_changed_opening_book(tmp_path):
+    book = tmp_path / "book.fen"
+    book.write_text("B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,15\n")
+    state = tmp_path / "s.json"
+    argv = ["-variant", "american", "-games", "2", "-engine", "name=a", "proto=builtin", "depth=2",
+            "-engine", "name=b", "proto=builtin", "depth=1", "-openings", f"file={book}", "format=fen",
+            "-state", str(state), "-progress", "off"]
+    assert cli.run_match(argv, out=io.StringIO(), err=io.StringIO()) == 0
+    saved = json.loads(state.read_text())
+    assert [r["opening"]["fen"] for r in saved["records"]] == [book.read_text().strip()] * 2
+    book.write_text("B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,16\n")
+    with pytest.raises(draughts.DraughtsError, match="openings file has changed"):
+        cli.run_match(["-resume", str(state)], out=io.StringIO(), err=io.StringIO())
