@@ -405,7 +405,7 @@ cdef class Searcher:
         bestidx = -1
         # futility: near the horizon, quiet moves of a position far below alpha
         # are not searched once one move has been (never in PV nodes, never
-        # when captures are on the board)
+        # when captures are on the board, never a move that offers a capture)
         fut = False
         if (self.futility and not pvnode and 0 < depth <= 2 and ml.moves[0].ncapt == 0
                 and alpha > -WIN_MIN and alpha < WIN_MIN):
@@ -416,11 +416,11 @@ cdef class Searcher:
             m = &ml.moves[i]
             if depth <= 0 and m.ncapt == 0:
                 continue                        # house rule: only captures at the horizon
-            if fut and i > 0 and m.ncapt == 0 and not m.promo:
-                continue
             ckey = key_after(p, key, m)
             tt_prefetch(&self.tt, ckey)
             make_move(p, m, &child)
+            if fut and i > 0 and m.ncapt == 0 and not m.promo and not has_capture(&self.r, &child):
+                continue                        # (a move offering a capture may be a shot: searched)
             is_king = (p.kings >> m.frm) & 1
             crev = 0 if (m.ncapt or not is_king) else rev + 1
             ccp = 0 if (m.ncapt or m.promo) else cp + 1
