@@ -62,6 +62,7 @@ def test_engine_takes_the_last_piece(variant, fen, winning):
     result = Engine(variant, tt_mb=1).search(board, depth=3)
     assert board.move_text(result.move) == winning
     assert result.win_in == 1
+    assert result.score == 99.99           # 100 less a hundredth per ply, as the Hub protocol
     child = board.copy()
     child.push(result.move)
     assert child.outcome().winner == board.turn

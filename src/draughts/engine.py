@@ -5,8 +5,9 @@
     >>> result.move, result.score
 
 Scores are in men from the side to move (1.00 = one man).  A won position
-scores WIN_SCORE - plies to the win (in centi-men, so about +300.00 men) and
-`SearchResult.win_in` tells the plies.
+scores 100 less a hundredth per ply to the win (Scan's convention, as the Hub
+protocol reports it: 99.97 wins in 3 plies) and `SearchResult.win_in` tells
+the plies (negative: the side to move loses).
 """
 
 from __future__ import annotations
@@ -87,10 +88,13 @@ class SearchResult:
 
 
 def _score_men(score: int) -> Tuple[float, Optional[int]]:
+    """(score in men, plies to the end when the game is won or lost)."""
     if score >= WIN_THRESHOLD:
-        return score / 100.0, WIN_SCORE - score
+        plies = WIN_SCORE - score
+        return round(100.0 - plies / 100.0, 2), plies
     if score <= -WIN_THRESHOLD:
-        return score / 100.0, -(WIN_SCORE + score)
+        plies = WIN_SCORE + score
+        return round(-100.0 + plies / 100.0, 2), -plies
     return score / 100.0, None
 
 
