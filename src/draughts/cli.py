@@ -22,14 +22,23 @@ _COMMAND_MODULES = (
 )
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} must be at least 1")
-    return value
+def int_at_least(minimum: int, unit: str = ""):
+    """An argparse type: a whole number >= minimum (`unit` names it in errors)."""
+    what = f"whole number of {unit}" if unit else "whole number"
+
+    def convert(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a {what}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{value} must be at least {minimum}")
+        return value
+
+    return convert
+
+
+_positive_int = int_at_least(1)
 
 
 def _variant_arg(args):

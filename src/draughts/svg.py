@@ -179,14 +179,8 @@ def cmd_svg(args) -> int:
 
 
 def _size_arg(text: str) -> int:
-    import argparse
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of pixels") from None
-    if value < 16:
-        raise argparse.ArgumentTypeError(f"{value} is too small (16 pixels at least)")
-    return value
+    from draughts.cli import int_at_least
+    return int_at_least(16, "pixels")(text)
 
 
 def register(subparsers) -> None:

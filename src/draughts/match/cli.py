@@ -375,13 +375,8 @@ def cmd_openings(args) -> int:
 
 
 def _positive(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"{n} must be at least 1")
-    return n
+    from draughts.cli import _positive_int
+    return _positive_int(text)
 
 
 def register(subparsers) -> None:
