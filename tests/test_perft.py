@@ -70,6 +70,8 @@ def test_perft_depth_zero_and_bad_arguments():
         board.perft(-1)
     with pytest.raises(ValueError):
         board.perft(3, duplicates="sometimes")
+    with pytest.raises(ValueError, match="from 0 to 64"):
+        draughts.Board("W:WK1:BK50").perft(1000)     # deeper would overflow the stack
 
 
 def test_house_rule_counts_more_moves():

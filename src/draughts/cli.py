@@ -147,9 +147,15 @@ def main(argv: Optional[List[str]] = None) -> int:
         return 2
     try:
         return args.func(args)
-    except DraughtsError as e:
+    except (DraughtsError, ValueError) as e:       # every bad-input error is a ValueError
         print(f"draughts: error: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:                          # e.g. piped into `head`
+        try:
+            sys.stdout = open(os.devnull, "w")
+        except OSError:
+            pass
+        return 0
     except KeyboardInterrupt:
         print("draughts: interrupted", file=sys.stderr)
         return 130

@@ -21,6 +21,10 @@ RULE_FIELDS = ("size", "men_back", "flying", "men_take_kings", "majority",
 
 _IDENTITY = {8: list(range(32)), 10: list(range(50))}
 
+# perft keeps one move list a ply on the stack: deeper than this would not
+# finish anyway, and must not overflow a thread's stack
+MAX_PERFT_DEPTH = 64
+
 
 cdef class CoreRules:
     """A Variant's move rules packed into the C struct the core reads."""
@@ -247,8 +251,8 @@ cdef class Position:
     def perft(self, int depth, bint keep=False):
         """Leaf count at depth (the GIL is released while counting)."""
         cdef u64 n
-        if depth < 0:
-            raise ValueError("depth must be >= 0")
+        if not 0 <= depth <= MAX_PERFT_DEPTH:
+            raise ValueError(f"perft depth must be from 0 to {MAX_PERFT_DEPTH}, not {depth}")
         with nogil:
             n = c_perft(&self.rules.r, &self.pos, depth, keep)
         return n
@@ -259,8 +263,8 @@ cdef class Position:
         cdef PEntry* entries = table.entries
         cdef u64 mask = table.mask
         cdef u64 key = full_key(&self.pos)
-        if depth < 0:
-            raise ValueError("depth must be >= 0")
+        if not 0 <= depth <= MAX_PERFT_DEPTH:
+            raise ValueError(f"perft depth must be from 0 to {MAX_PERFT_DEPTH}, not {depth}")
         with nogil:
             n = perft_hashed(&self.rules.r, &self.pos, key, depth, keep, entries, mask)
         return n

@@ -24,7 +24,7 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from draughts_core.bitboard cimport u64, ctz, popcount, bit_of_square, square_of_bit
 from draughts_core.rules cimport Rules
-from draughts_core.movegen cimport Pos, CMove, MoveList, gen_moves, make_move, has_capture
+from draughts_core.movegen cimport Pos, CMove, MoveList, MAX_MOVES, gen_moves, make_move, has_capture
 from draughts_core.zobrist cimport full_key, key_after
 from draughts_core.tt cimport (TTable, TTEntry, tt_alloc, tt_free, tt_clear, tt_probe, tt_store,
                                tt_hashfull, tt_prefetch, fold16, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT)
@@ -81,7 +81,7 @@ cdef class Searcher:
     cdef EvalW w
     cdef TTable tt
     cdef MoveList* lists
-    cdef int scores[MAX_PLY][256]
+    cdef int scores[MAX_PLY][MAX_MOVES]
     cdef volatile int stop_flag
     cdef u64 nodes
     cdef u64 node_limit
@@ -373,8 +373,6 @@ cdef class Searcher:
         n = gen_moves(&self.r, p, ml, False, NULL)
         if n == 0:
             return -WIN + ply
-        if n > 256:
-            n = ml.n = 256
         if depth <= 0:
             if n == 1 and ply < MAX_PLY // 2:
                 depth = 1                       # a forced reply is played out
