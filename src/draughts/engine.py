@@ -225,7 +225,9 @@ class Engine:
         self.set_variant(board.variant)
         soft = hard = 0.0
         if movetime is not None:
-            soft = hard = max(0.001, movetime) * 1000.0
+            # keep a little back for the answer's way out (up to 20 ms, 10 %)
+            ms = max(0.001, movetime) * 1000.0
+            soft = hard = max(1.0, ms - min(20.0, ms * 0.1))
         elif time is not None:
             s, h = self.time_budget(time, inc or 0.0, moves_to_go)
             soft, hard = s * 1000.0, h * 1000.0
