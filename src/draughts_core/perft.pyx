@@ -8,6 +8,7 @@ from draughts_core.bitboard cimport u64
 from draughts_core.rules cimport Rules
 from draughts_core.movegen cimport Pos, MoveList, gen_moves, count_moves, make_move
 from draughts_core.zobrist cimport full_key, key_after
+from draughts_core.alloc cimport dr_table_alloc
 
 
 cdef u64 perft(const Rules* r, const Pos* p, int depth, bint keep) noexcept nogil:
@@ -66,7 +67,7 @@ cdef class PerftTable:
             raise ValueError("a perft table needs at least 1 MiB")
         while slots * 2 <= n:
             slots *= 2
-        self.entries = <PEntry*>calloc(slots * 2, sizeof(PEntry))
+        self.entries = <PEntry*>dr_table_alloc(slots * 2 * sizeof(PEntry))
         if self.entries == NULL:
             raise MemoryError(f"cannot allocate a {megabytes} MiB perft table")
         self.mask = slots - 1
