@@ -2,7 +2,8 @@ from draughts_core.bitboard cimport u64
 from draughts_core.rules cimport Rules
 from draughts_core.movegen cimport Pos
 
-# A perft hash entry: `check` is key ^ data, `data` is count << 8 | depth.
+# A perft hash entry: `check` is key ^ data, `data` is count << 8 | depth;
+# four entries make a bucket.
 # A reader accepts an entry only when check ^ data equals its full key, so a
 # torn write from another thread (or any other position) never matches.
 ctypedef struct PEntry:

@@ -32,13 +32,13 @@ cdef u64 perft_hashed(const Rules* r, const Pos* p, u64 key, int depth, bint kee
     cdef MoveList ml
     cdef Pos child
     cdef u64 total = 0, data, check
-    cdef int i, n
+    cdef int i, n, victim
     cdef PEntry* e
     if depth <= 2:
         return perft(r, p, depth, keep)
-    # two entries per slot: [0] keeps the deeper count, [1] the latest
-    e = &table[(key & mask) * 2]
-    for i in range(2):
+    # a bucket of four entries (one cache line); a full key check on every hit
+    e = &table[(key & mask) * 4]
+    for i in range(4):
         data = e[i].data
         check = e[i].check
         if (check ^ data) == key and (data & 0xFF) == <u64>depth:
@@ -48,12 +48,17 @@ cdef u64 perft_hashed(const Rules* r, const Pos* p, u64 key, int depth, bint kee
         make_move(p, &ml.moves[i], &child)
         total += perft_hashed(r, &child, key_after(p, key, &ml.moves[i]), depth - 1, keep, table, mask)
     data = (total << 8) | <u64>depth
-    if <int>(e[0].data & 0xFF) <= depth:
-        e[0].check = key ^ data
-        e[0].data = data
-    else:
-        e[1].check = key ^ data
-        e[1].data = data
+    # replace the entry of this position if there is one, else the shallowest
+    # (a deep count saves the most work)
+    victim = 0
+    for i in range(4):
+        if (e[i].check ^ e[i].data) == key:
+            victim = i
+            break
+        if (e[i].data & 0xFF) < (e[victim].data & 0xFF):
+            victim = i
+    e[victim].check = key ^ data
+    e[victim].data = data
     return total
 
 
@@ -61,13 +66,13 @@ cdef class PerftTable:
     """A perft hash table shared by the threads of one run (one convention)."""
 
     def __cinit__(self, u64 megabytes):
-        cdef u64 n = (megabytes << 20) // (2 * sizeof(PEntry))
+        cdef u64 n = (megabytes << 20) // (4 * sizeof(PEntry))
         cdef u64 slots = 1
         if megabytes < 1:
             raise ValueError("a perft table needs at least 1 MiB")
         while slots * 2 <= n:
             slots *= 2
-        self.entries = <PEntry*>dr_table_alloc(slots * 2 * sizeof(PEntry))
+        self.entries = <PEntry*>dr_table_alloc(slots * 4 * sizeof(PEntry))
         if self.entries == NULL:
             raise MemoryError(f"cannot allocate a {megabytes} MiB perft table")
         self.mask = slots - 1
@@ -77,4 +82,4 @@ cdef class PerftTable:
         free(self.entries)
 
     def clear(self):
-        memset(self.entries, 0, (self.mask + 1) * 2 * sizeof(PEntry))
+        memset(self.entries, 0, (self.mask + 1) * 4 * sizeof(PEntry))
