@@ -48,6 +48,7 @@ def test_engine_returns_a_legal_move_on_random_positions(variant):
         if child.is_game_over():
             ends += 1
     assert singles > 20, "the sample should hold positions with one legal move"
+    assert ends > 0, "the sample should hold positions one move from the end"
 
 
 @pytest.mark.parametrize("variant,fen,winning", [
