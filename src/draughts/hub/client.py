@@ -456,6 +456,14 @@ class AsyncHubEngine:
         shell would) and complete the handshake (`hub` ... `wait`, the `params`,
         `init` ... `ready`) within `startup_timeout` seconds."""
         transport = await SubprocessTransport.start(command, cwd=cwd, env=env, stderr_path=stderr_path)
+        return await cls.over(transport, params=params, startup_timeout=startup_timeout,
+                              timeout=timeout, time_margin=time_margin)
+
+    @classmethod
+    async def over(cls, transport: "Transport", *, params: Optional[Mapping[str, Any]] = None,
+                   startup_timeout: float = 10.0, timeout: float = 10.0,
+                   time_margin: float = 0.05) -> "AsyncHubEngine":
+        """A client over a started transport, handshake done (closed again if it fails)."""
         engine = cls(transport, timeout=timeout, time_margin=time_margin)
         try:
             await engine.start(params=params, timeout=startup_timeout)
@@ -997,18 +1005,10 @@ class HubEngine:
         """A client over any transport (MemoryTransport for an in-process engine)."""
         self = cls.__new__(cls)
         self._thread = _LoopThread()
-
-        async def make():
-            engine = AsyncHubEngine(transport, timeout=timeout, time_margin=time_margin)
-            try:
-                await engine.start(params=params, timeout=startup_timeout)
-            except BaseException:
-                await engine.close()
-                raise
-            return engine
-
         try:
-            self._engine = self._thread.run(make())
+            self._engine = self._thread.run(AsyncHubEngine.over(
+                transport, params=params, startup_timeout=startup_timeout, timeout=timeout,
+                time_margin=time_margin))
         except BaseException:
             self._thread.close()
             raise
