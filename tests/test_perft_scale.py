@@ -155,3 +155,13 @@ def test_distributed_perft_equals_plain(ray_cluster):
     run = perft.run(board, 5, cluster=ray_cluster, divide=True, progress_enabled=False)
     assert run.nodes == board.perft(5)
     assert run.divide == board.divide(5)
+
+
+def test_a_table_larger_than_memory_is_an_error_not_a_kill():
+    from draughts._memory import physical_mib
+    too_big = physical_mib() + 1024
+    with pytest.raises(draughts.DraughtsError, match="does not fit"):
+        perft.run(draughts.Board(), 3, hash_mb=too_big)
+    if too_big <= 65536:                 # the engine's own cap is 64 GiB
+        with pytest.raises(draughts.DraughtsError, match="does not fit"):
+            draughts.Engine(tt_mb=too_big)

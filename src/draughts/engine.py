@@ -17,6 +17,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Callable, List, Optional, Tuple, Union
 
+from draughts._memory import check_table_size
 from draughts.board import Board, Move
 from draughts.errors import DraughtsError
 from draughts.variants import Variant, variant as get_variant
@@ -125,6 +126,7 @@ class Engine:
     def _check_tt(tt_mb) -> int:
         if not isinstance(tt_mb, int) or isinstance(tt_mb, bool) or not 1 <= tt_mb <= 65536:
             raise DraughtsError(f"tt_mb must be a whole number of MiB from 1 to 65536, not {tt_mb!r}")
+        check_table_size(tt_mb, "transposition table")
         return tt_mb
 
     def _weights(self) -> EvalWeights:

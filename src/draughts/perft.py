@@ -17,6 +17,7 @@ from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Tuple
 
+from draughts._memory import check_table_size
 from draughts.board import Board, Move
 from draughts.errors import DraughtsError
 from draughts.variants import Variant
@@ -209,6 +210,8 @@ def run(board: Board, depth: int, *, duplicates: str = "drop", hash_mb: int = 0,
         raise DraughtsError(f"threads must be at least 1, not {threads}")
     if hash_mb < 0:
         raise DraughtsError(f"hash size must be >= 0 MiB, not {hash_mb}")
+    if hash_mb:
+        check_table_size(hash_mb, "perft table")
     keep = duplicates == "keep"
     t0 = time.perf_counter()
     plain = (threads == 1 and not cluster and not checkpoint and not resume and split is None)

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional
 
 import draughts
+from draughts._memory import check_table_size
 from draughts.board import Board
 from draughts.engine import LEVEL_MAX, Engine, Info, SearchResult
 from draughts.errors import DraughtsError
@@ -245,11 +246,12 @@ class HubServer:
         if p is None:
             raise CommandError(f"unknown parameter {name!r}; known: {', '.join(self.params)}")
         value = p.parse(args["value"])
+        if name == "tt-size":
+            check_table_size(value, "transposition table")
         if name == "tt-size" and self._engine is not None and value != p.value:
             try:
-                self._engine.resize(value)
+                self._engine.resize(value)          # on failure the old table stays
             except MemoryError:
-                self._engine.resize(p.value)
                 raise CommandError(f"cannot allocate a {value} MiB table; keeping {p.value} MiB") from None
         if name == "level" and self._engine is not None:
             self._engine.set_level(value)
