@@ -12,7 +12,7 @@ the plies (negative: the side to move loses).
 
 from __future__ import annotations
 
-import random
+import os
 import threading
 from dataclasses import dataclass, field
 from typing import Callable, List, Optional, Tuple, Union
@@ -118,7 +118,7 @@ class Engine:
         self._searcher = Searcher(self.variant.core_rules, self._weights().packed(), self._tt_mb)
         self._configure_rules()
         self._lock = threading.Lock()
-        self._seed = seed if seed is not None else random.randrange(1 << 62)
+        self._seed = seed if seed is not None else int.from_bytes(os.urandom(8), "little") >> 2
         self.level = LEVEL_MAX
         self.set_level(level)
 
