@@ -51,6 +51,21 @@ def test_engine_returns_a_legal_move_on_random_positions(variant):
     assert ends > 0, "the sample should hold positions one move from the end"
 
 
+@pytest.mark.parametrize("name", ["american", "russian", "italian"])
+def test_engine_returns_a_legal_move_under_the_house_rule(name):
+    """Captures optional: the horizon may stand pat, and every move is still legal."""
+    variant = draughts.variant(name, mandatory_capture=False)
+    engine = Engine(variant, tt_mb=4)
+    declined = 0
+    for board in random_positions(variant, 300, seed=7):
+        result = engine.search(board, depth=3)
+        assert result.move in board.legal_moves, (board.fen(), result.move)
+        moves = list(board.legal_moves)
+        if any(m.captured for m in moves) and not result.move.captured:
+            declined += 1
+    assert declined > 0, "somewhere declining a capture should be best"
+
+
 @pytest.mark.parametrize("variant,fen,winning", [
     # one move from the end: the capture takes the last piece
     ("international", "W:W28:B23", "28x19"),
