@@ -165,3 +165,10 @@ def test_a_table_larger_than_memory_is_an_error_not_a_kill():
     if too_big <= 65536:                 # the engine's own cap is 64 GiB
         with pytest.raises(draughts.DraughtsError, match="does not fit"):
             draughts.Engine(tt_mb=too_big)
+
+
+def test_a_one_thread_run_shows_progress_when_asked(capsys):
+    run = perft.run(draughts.Board(variant="american"), 9, progress_enabled=True)
+    assert run.nodes == 3963680
+    err = capsys.readouterr().err
+    assert f"{run.units}/{run.units} subtrees" in err and run.units > 7 and err.endswith("done\n")

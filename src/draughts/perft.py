@@ -153,9 +153,10 @@ class Progress:
         self.t0 = time.perf_counter()
         self.start_done = 0
         self.last = 0.0
+        self.closed = False
 
     def update(self, done: int, nodes: int, force: bool = False) -> None:
-        if not self.enabled or self.total == 0:
+        if not self.enabled or self.total == 0 or self.closed:
             return
         now = time.perf_counter()
         if not force and now - self.last < 0.2 and done < self.total:
@@ -174,6 +175,7 @@ class Progress:
                           f"{nodes} nodes ETA {eta_text}")
         if done >= self.total:
             self.stream.write("\n")
+            self.closed = True
         self.stream.flush()
 
 
@@ -215,7 +217,10 @@ def run(board: Board, depth: int, *, duplicates: str = "drop", hash_mb: int = 0,
     keep = duplicates == "keep"
     t0 = time.perf_counter()
     plain = (threads == 1 and not cluster and not checkpoint and not resume and split is None)
-    if depth == 0 or (plain and not divide):
+    # a progress bar needs subtrees to count: then even a one-thread run is split at the root
+    shows_progress = progress is not None or (
+        progress_enabled if progress_enabled is not None else sys.stderr.isatty())
+    if depth == 0 or (plain and not divide and not (shows_progress and depth >= 3)):
         if hash_mb and depth > 0:
             nodes = board.position.perft_with_table(depth, keep, PerftTable(hash_mb))
         else:
@@ -226,7 +231,8 @@ def run(board: Board, depth: int, *, duplicates: str = "drop", hash_mb: int = 0,
     if split is None and resume:
         split = Checkpoint.peek_split(resume)
     if split is None:
-        split = 1 if plain else choose_split(board, depth, workers, keep)
+        # a run split only for its progress bar: enough subtrees for a useful ETA
+        split = choose_split(board, depth, 4 if plain else workers, keep)
     if not 1 <= split <= depth:
         raise DraughtsError(f"split must be between 1 and the depth ({depth}), not {split}")
     roots, units = split_units(board, depth, split, keep)
