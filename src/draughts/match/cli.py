@@ -8,6 +8,7 @@ import sys
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from draughts.errors import DraughtsError
+from draughts.match.engines import whole_number
 
 MATCH_USAGE = """\
 usage: draughts match [-engine SETTINGS...]... [-each SETTINGS...] [OPTIONS]
@@ -123,13 +124,7 @@ def _kv(option: str, tokens: Sequence[str], known: Sequence[str]) -> Dict[str, s
 
 
 def _int(option: str, text: str, low: int = 0) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise DraughtsError(f"{option} takes a whole number, not {text!r}") from None
-    if n < low:
-        raise DraughtsError(f"{option} must be at least {low}, not {n}")
-    return n
+    return whole_number(option, text, low)
 
 
 def _float(option: str, text: str) -> float:

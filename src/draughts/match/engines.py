@@ -113,14 +113,19 @@ def _onoff(key: str, text: str) -> bool:
     raise DraughtsError(f"{key}= takes on or off, not {text!r}")
 
 
-def _whole(key: str, text: str, low: int = 1) -> int:
+def whole_number(label: str, text: str, low: int = 0) -> int:
+    """A whole number >= low read from option text; errors name the option `label`."""
     try:
         n = int(text)
     except ValueError:
-        raise DraughtsError(f"{key}= takes a whole number, not {text!r}") from None
+        raise DraughtsError(f"{label} takes a whole number, not {text!r}") from None
     if n < low:
-        raise DraughtsError(f"{key}= must be at least {low}, not {n}")
+        raise DraughtsError(f"{label} must be at least {low}, not {n}")
     return n
+
+
+def _whole(key: str, text: str, low: int = 1) -> int:
+    return whole_number(f"{key}=", text, low)
 
 
 def split_token(token: str) -> Tuple[str, str]:
