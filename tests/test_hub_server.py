@@ -48,6 +48,7 @@ def test_handshake(hub):
         < param name=tt-size value=64 type=int min=1 max=65536
         < param name=ponder value=false type=bool
         < param name=level value=20 type=int min=1 max=20
+        < param name=move-overhead value=20 type=int min=0 max=5000
         < wait
         > set-param name=tt-size value=8
         > set-param name=ponder value=true
@@ -64,7 +65,7 @@ def test_handshake(hub):
 def test_set_param_answers_bad_values_with_an_error(hub):
     hub.transcript("""
         > set-param name=threads value=4
-        < error message="unknown parameter 'threads'; known: variant, mandatory-capture, tt-size, ponder, level"
+        < error message="unknown parameter 'threads'; known: variant, mandatory-capture, tt-size, ponder, level, move-overhead"
         > set-param name=ponder value=maybe
         < error message="ponder takes true or false, not 'maybe'"
         > set-param name=tt-size value=0
@@ -198,9 +199,9 @@ def test_level_forms_and_errors(hub):
         > level move-time=-1
         < error message="level move-time= is out of range: '-1'"
         > level time=nan
-        < error message="level time= is out of range: 'nan'"
+        < error message="level time= takes a number, not 'nan'"
         > level time=inf
-        < error message="level time= is out of range: 'inf'"
+        < error message="level time= takes a number, not 'inf'"
         > level inc=1
         < error message="level moves= and inc= need time="
         > ping
@@ -400,11 +401,13 @@ def test_perft_matches_the_board(hub, variant, depth):
 def test_perft_errors(hub):
     hub.transcript("""
         > perft
-        < error message="perft depth= takes a whole number from 0 to 30, not ''"
+        < error message="perft depth= takes a whole number from 0 to 64, not ''"
         > perft depth=-1
-        < error message="perft depth= takes a whole number from 0 to 30, not '-1'"
-        > perft depth=31
-        < error message="perft depth= takes a whole number from 0 to 30, not '31'"
+        < error message="perft depth= takes a whole number from 0 to 64, not '-1'"
+        > perft depth=65
+        < error message="perft depth= takes a whole number from 0 to 64, not '65'"
+        > perft depth=٣
+        < error message="perft depth= takes a whole number from 0 to 64, not '٣'"
         > perft depth=1 duplicates=maybe
         < error message="perft duplicates= takes drop or keep, not 'maybe'"
         > perft depth=0

@@ -194,11 +194,11 @@ def test_man_not_on_the_far_row_stays_a_man():
 # A player with no pieces, or no legal move on their turn, loses.
 @pytest.mark.parametrize("variant", ALL)
 def test_side_with_no_pieces_loses(variant):
-    board = make("W:W:B1", variant)
+    board = make("W:W:BK1", variant)
     outcome = board.outcome()
     assert outcome.termination == Termination.NO_PIECES
     assert outcome.winner == BLACK
-    board = make("B:W1:B", variant)
+    board = make("B:WK1:B", variant)
     assert board.outcome().termination == Termination.NO_PIECES
     assert board.outcome().winner == WHITE
 
@@ -624,7 +624,7 @@ def test_stop_and_pass_agree_where_men_capture_only_forward(variant):
     assert [m.promotion for m in stop.legal_moves] == [m.promotion for m in passing.legal_moves] == [True]
     if variant in ("american", "czech"):
         # men of both sides near their far rows, with captures onto it
-        for near in ("W:W5,6,7,8:B1,14,15,16", "B:W25,26,27,28:B17,18,19,31,32"):
+        for near in ("W:W5,6,7,8:B1,14,15,16", "B:W25,26,27,28:B17,18,19,K31,K32"):
             assert make(near, variant).perft(4) == make(near, variant, crown_during_capture="pass").perft(4)
 
 
@@ -853,13 +853,13 @@ def test_playing_squares_and_colouring(variant):
 @pytest.mark.parametrize("variant", ["russian", "brazilian", "czech"])
 def test_algebraic_names_and_american_grid_numbers(variant):
     # 1 = b8, 4 = h8, 5 = a7, 29 = a1, 32 = g1
-    board = make("W:W1,4,5,29,32:B", variant)
-    assert board.fen() == "W:Wb8,h8,a7,a1,g1:B"
-    assert board.fen(numeric=True) == "W:W1,4,5,29,32:B"
+    board = make("W:WK1,K4,5,29,32:B", variant)
+    assert board.fen() == "W:WKb8,Kh8,a7,a1,g1:B"
+    assert board.fen(numeric=True) == "W:WK1,K4,5,29,32:B"
     for name, number in (("b8", 1), ("h8", 4), ("a7", 5), ("a1", 29), ("g1", 32)):
-        assert board.piece_at(name) == board.piece_at(number) == Piece(WHITE, False)
+        assert board.piece_at(name) == board.piece_at(number) == Piece(WHITE, number in (1, 4))
     # the same position from algebraic names
-    assert make("W:Wb8,h8,a7,a1,g1:B", variant).pieces() == board.pieces()
+    assert make("W:WKb8,Kh8,a7,a1,g1:B", variant).pieces() == board.pieces()
 
 
 @pytest.mark.parametrize("variant,white,black", [
@@ -965,7 +965,7 @@ def test_move_text_full_path_international():
 def test_move_text_full_path_russian():
     # the king on d8 takes e7 and either e5 (via f6, landing c3) or g3 (via h4,
     # landing e1), and then b4, ending on a5 both ways.
-    board = make("W:WKd8:Bb4,e5,a1,e7,g3", "russian")
+    board = make("W:WKd8:Bb4,e5,Ka1,e7,g3", "russian")
     assert texts(board) == ["d8:f6:c3:a5", "d8:h4:e1:a5"]
     assert set(board.parse_move("d8:f6:c3:a5").captured) == {7, 15, 17}
     assert set(board.parse_move("d8:h4:e1:a5").captured) == {7, 24, 17}
@@ -981,7 +981,7 @@ def test_ambiguous_short_form_is_an_error_naming_the_candidates():
     assert sorted(info.value.candidates, key=lambda m: m.path) == sorted(board.legal_moves, key=lambda m: m.path)
     assert "26x17x10" in str(info.value) and "26x19x10" in str(info.value)
     assert isinstance(info.value, ValueError)
-    board = make("W:WKd8:Bb4,e5,a1,e7,g3", "russian")
+    board = make("W:WKd8:Bb4,e5,Ka1,e7,g3", "russian")
     with pytest.raises(draughts.AmbiguousMoveError) as info:
         board.parse_move("d8:a5")
     assert len(info.value.candidates) == 2

@@ -114,11 +114,13 @@ def is_crown(c):
 
 # (variant, fen, {square label: (row, col) from RULES.md}, bottom-left corner playable?)
 CASES = [
-    ("american", "B:W32,K1:B29,K4", {"32": (7, 6), "1": (0, 1), "29": (7, 0), "4": (0, 7)}, True),
-    ("italian", "W:W32,K1:B29,K4", {"32": (7, 7), "1": (0, 0), "29": (7, 1), "4": (0, 6)}, False),
-    ("spanish", "W:W32,K1:B29,K4", {"32": (0, 0), "1": (7, 7), "29": (0, 6), "4": (7, 1)}, False),
-    ("international", "W:W50,K1:B46,K5", {"50": (9, 8), "1": (0, 1), "46": (9, 0), "5": (0, 9)}, True),
-    ("russian", "W:Wg1,Kb8:Ba1,Kh8", {"g1": (7, 6), "b8": (0, 1), "a1": (7, 0), "h8": (0, 7)}, True),
+    # men on their own side, kings in the far corners (a man on the row where
+    # it is crowned is no position)
+    ("american", "B:W32,K1:BK29,4", {"32": (7, 6), "1": (0, 1), "4": (0, 7), "29": (7, 0)}, True),
+    ("italian", "W:W32,K1:BK29,4", {"32": (7, 7), "1": (0, 0), "4": (0, 6), "29": (7, 1)}, False),
+    ("spanish", "W:WK32,1:B29,K4", {"1": (7, 7), "32": (0, 0), "29": (0, 6), "4": (7, 1)}, False),
+    ("international", "W:W50,K1:BK46,5", {"50": (9, 8), "1": (0, 1), "5": (0, 9), "46": (9, 0)}, True),
+    ("russian", "W:Wg1,Kb8:BKa1,h8", {"g1": (7, 6), "b8": (0, 1), "h8": (0, 7), "a1": (7, 0)}, True),
 ]
 
 
@@ -207,7 +209,7 @@ def test_bad_arguments():
 def test_svg_command(tmp_path):
     out = tmp_path / "b.svg"
     run = subprocess.run([sys.executable, "-m", "draughts", "svg", "--variant", "italian",
-                          "--fen", "W:W32,K1:B29,K4", "-o", str(out), "--size", "320"],
+                          "--fen", "W:W32,K1:BK29,4", "-o", str(out), "--size", "320"],
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
     pic = Picture(out.read_text(), 8)

@@ -8,7 +8,7 @@ tests/test_engine.py; a commit that changes it says `Bench: N`.
 from __future__ import annotations
 
 import time
-from typing import Callable, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 from draughts.board import Board
 from draughts.engine import Engine
@@ -43,25 +43,51 @@ POSITIONS: List[Tuple[str, str]] = [
 ]
 
 
+class Bench:
+    """The bench as an object, so that another thread can stop() it."""
+
+    def __init__(self, depth: int = DEFAULT_DEPTH, tt_mb: int = DEFAULT_TT_MB):
+        self.depth = depth
+        self.tt_mb = tt_mb
+        self.stopped = False
+        self._engine: Optional[Engine] = None
+
+    def stop(self) -> None:
+        """End the bench: the running search stops and no other begins."""
+        self.stopped = True
+        engine = self._engine
+        if engine is not None:
+            engine.stop()
+
+    def run(self, report: Optional[Callable[[str], None]] = None) -> Tuple[int, float]:
+        """Search every bench position; returns (total nodes, seconds)."""
+        engines: Dict[str, Engine] = {}
+        total = 0
+        elapsed = 0.0
+        for i, (name, fen) in enumerate(POSITIONS, start=1):
+            engine = engines.get(name)
+            if engine is None:
+                engine = engines[name] = Engine(name, tt_mb=self.tt_mb)
+            engine.new_game()
+            board = Board(fen, variant=name)
+            engine.arm()
+            self._engine = engine
+            if self.stopped:
+                break
+            t0 = time.perf_counter()
+            result = engine.search(board, depth=self.depth, arm=False)
+            dt = time.perf_counter() - t0
+            total += result.nodes
+            elapsed += dt
+            if report:
+                move = board.move_text(result.move) if result.move else "none"
+                report(f"Position {i}/{len(POSITIONS)} {name} {fen}: best {move} "
+                       f"score {result.score:+.2f} nodes {result.nodes}")
+        self._engine = None
+        return total, elapsed
+
+
 def run(depth: int = DEFAULT_DEPTH, tt_mb: int = DEFAULT_TT_MB,
         report: Optional[Callable[[str], None]] = None) -> Tuple[int, float]:
     """Search every bench position; returns (total nodes, seconds)."""
-    engines = {}
-    total = 0
-    elapsed = 0.0
-    for i, (name, fen) in enumerate(POSITIONS, start=1):
-        engine = engines.get(name)
-        if engine is None:
-            engine = engines[name] = Engine(name, tt_mb=tt_mb)
-        engine.new_game()
-        board = Board(fen, variant=name)
-        t0 = time.perf_counter()
-        result = engine.search(board, depth=depth)
-        dt = time.perf_counter() - t0
-        total += result.nodes
-        elapsed += dt
-        if report:
-            move = board.move_text(result.move) if result.move else "none"
-            report(f"Position {i}/{len(POSITIONS)} {name} {fen}: best {move} "
-                   f"score {result.score:+.2f} nodes {result.nodes}")
-    return total, elapsed
+    return Bench(depth, tt_mb).run(report)

@@ -12,10 +12,12 @@ import re
 from dataclasses import dataclass
 from typing import Dict, Iterator, List, NamedTuple, Optional, Tuple, Union
 
-from draughts.errors import AmbiguousMoveError, FenError, IllegalMoveError, InvalidMoveError
+from draughts.errors import (AmbiguousMoveError, DraughtsError, FenError, IllegalMoveError,
+                             InvalidMoveError, PerftStopped)
 from draughts.notation import format_fen, parse_fen, square_text, squares_of, start_squares
 from draughts.variants import BLACK, WHITE, Color, Variant, variant as get_variant
-from draughts_core.position import Position
+from draughts_core.perft import StopFlag
+from draughts_core.position import MAX_PERFT_DEPTH, Position
 
 
 class Piece(NamedTuple):
@@ -220,11 +222,25 @@ class Board:
     def set_fen(self, fen: str) -> None:
         """Set up a position from a FEN; the history is cleared."""
         white, black, kings, turn = parse_fen(fen, self.variant)
+        self._check_men(fen, white, black, kings)
         try:
             pos = Position(self.variant.core_rules, white, black, kings, int(turn))
         except ValueError as e:
             raise FenError(f"bad FEN {fen!r}: {e}", fen) from None
         self._set_position(pos)
+
+    def _check_men(self, fen: str, white, black, kings) -> None:
+        """No man stands on the row where it would have been crowned."""
+        per_row = self.variant.size // 2
+        last = self.variant.size - 1
+        crowned = set(kings)
+        for squares, row, name in ((white, 0, "White"), (black, last, "Black")):
+            for s in squares:
+                if s not in crowned and s // per_row == row:
+                    where = square_text(self.variant, s)
+                    raise FenError(f"bad FEN {fen!r}: a {name} man on square {where}, on the row "
+                                   f"where it is crowned (a man there is a king: write K{where})",
+                                   fen, where)
 
     def clear(self, turn: Color = WHITE) -> None:
         """An empty board."""
@@ -640,28 +656,47 @@ class Board:
         return self._quiet
 
     # --- perft ----------------------------------------------------------------
-    def perft(self, depth: int, duplicates: str = "drop") -> int:
+    def perft(self, depth: int, duplicates: str = "drop", *, stop: Optional[StopFlag] = None) -> int:
         """Number of move paths of length `depth` (leaves only).
 
         duplicates="drop" counts captures with the same start, end and captured
-        set once; "keep" counts every capture path.
+        set once; "keep" counts every capture path.  Setting `stop` (a
+        `draughts_core.perft.StopFlag`) from another thread ends the count
+        early with PerftStopped.
         """
-        if duplicates not in ("drop", "keep"):
-            raise ValueError(f"duplicates must be 'drop' or 'keep', not {duplicates!r}")
-        if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
-            raise ValueError(f"depth must be a whole number >= 0, not {depth!r}")
-        return self._pos.perft(depth, duplicates == "keep")
+        keep = _duplicates_keep(duplicates)
+        n = self._pos.perft(check_perft_depth(depth), keep, stop)
+        if n is None:
+            raise PerftStopped(f"perft({depth}) was stopped")
+        return n
 
-    def divide(self, depth: int, duplicates: str = "drop") -> List[Tuple[Move, int]]:
+    def divide(self, depth: int, duplicates: str = "drop", *,
+               stop: Optional[StopFlag] = None) -> List[Tuple[Move, int]]:
         """perft(depth - 1) below every legal move."""
-        if depth < 1:
-            raise ValueError("divide needs depth >= 1")
-        keep = duplicates == "keep"
-        sq = self._squares.internal
+        keep = _duplicates_keep(duplicates)
+        if check_perft_depth(depth) < 1:
+            raise DraughtsError("divide needs depth >= 1")
         num = self._squares.number
         out = []
         for f, t, capt, promo, path in self._pos.moves(keep):
             child = self._pos.play(f, t, capt, promo)
             m = Move(num[f], num[t], tuple(num[s] for s in path), tuple(num[s] for s in capt), promo)
-            out.append((m, child.perft(depth - 1, keep)))
+            n = child.perft(depth - 1, keep, stop)
+            if n is None:
+                raise PerftStopped(f"divide({depth}) was stopped")
+            out.append((m, n))
         return out
+
+
+def check_perft_depth(depth) -> int:
+    """`depth` if it is a perft depth the core takes (0 to MAX_PERFT_DEPTH),
+    else DraughtsError: the one limit and message of every perft."""
+    if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_PERFT_DEPTH:
+        raise DraughtsError(f"perft depth must be a whole number from 0 to {MAX_PERFT_DEPTH}, not {depth!r}")
+    return depth
+
+
+def _duplicates_keep(duplicates: str) -> bool:
+    if duplicates not in ("drop", "keep"):
+        raise DraughtsError(f"duplicates must be 'drop' or 'keep', not {duplicates!r}")
+    return duplicates == "keep"

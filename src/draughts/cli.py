@@ -9,6 +9,7 @@ import sys
 import time
 from typing import List, Optional
 
+from draughts._args import parse_int
 from draughts.board import Board
 from draughts.errors import DraughtsError
 from draughts.variants import VARIANTS, variant as get_variant
@@ -28,7 +29,7 @@ def int_at_least(minimum: int, unit: str = ""):
 
     def convert(text: str) -> int:
         try:
-            value = int(text)
+            value = parse_int(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{text!r} is not a {what}") from None
         if value < minimum:
@@ -61,8 +62,6 @@ def cmd_perft(args) -> int:
     v = _variant_arg(args)
     board = Board(args.fen, variant=v) if args.fen else Board(variant=v)
     depth = args.depth
-    if depth < 0:
-        raise DraughtsError(f"--depth must be >= 0, not {depth}")
     progress = None if not args.progress else (args.progress == "on")
     try:
         run = perft.run(board, depth, duplicates=args.duplicates, hash_mb=args.hash_mb,
@@ -74,7 +73,7 @@ def cmd_perft(args) -> int:
         hint = f"; resume with --resume {where}" if where else ""
         print(f"draughts: perft interrupted{hint}", file=sys.stderr, flush=True)
         sys.stdout.flush()
-        os._exit(130)          # subtrees still running in native threads are abandoned
+        os._exit(130)
     for move, n in run.divide:
         print(f"{board.move_text(move)} {n}")
     nps = run.nodes / run.seconds if run.seconds > 0 else 0.0

@@ -3,16 +3,48 @@ as tasks on an existing Ray cluster.  Used by perft and by the match runner."""
 
 from __future__ import annotations
 
+import socket
+import time
+from typing import Optional, Tuple
+
 from draughts.errors import DraughtsError
 
 
 _connected = None
+#: seconds a cluster's head may take to accept a connection
+CONNECT_TIMEOUT = 5.0
+
+
+def _head(address: str) -> Optional[Tuple[str, int]]:
+    """(host, port) of a HOST:PORT or ray://HOST:PORT address; None for
+    "auto" and "local" (Ray finds those itself)."""
+    if address in ("auto", "local"):
+        return None
+    a = address[len("ray://"):] if address.startswith("ray://") else address
+    host, sep, port = a.rpartition(":")
+    if not sep or not host or not (port.isascii() and port.isdigit()) or not 0 < int(port) < 65536:
+        raise DraughtsError(f"cluster address {address!r} is not HOST:PORT, ray://HOST:PORT or auto")
+    return host.strip("[]"), int(port)
+
+
+def reachable(address: str, timeout: float = CONNECT_TIMEOUT) -> Optional[str]:
+    """None when something accepts connections at the address's head, else why not."""
+    head = _head(address)
+    if head is None:
+        return None
+    try:
+        socket.create_connection(head, timeout=timeout).close()
+    except OSError as e:
+        return e.strerror or str(e) or type(e).__name__
+    return None
 
 
 def connect(address: str):
     """Connect to the Ray cluster at `address` ("auto" finds a running one).
 
-    A connection to another address made earlier in the process is closed first.
+    A connection to another address made earlier in the process is closed
+    first.  An address where nothing listens is an error within a few
+    seconds (Ray itself would retry for minutes).
     """
     global _connected
     try:
@@ -22,6 +54,9 @@ def connect(address: str):
     if ray.is_initialized() and _connected != address:
         ray.shutdown()
     if not ray.is_initialized():
+        why = reachable(address)
+        if why is not None:
+            raise DraughtsError(f"cannot connect to the Ray cluster at {address!r}: {why}")
         try:
             ray.init(address=address, ignore_reinit_error=True, log_to_driver=False,
                      logging_level="ERROR")
@@ -29,3 +64,36 @@ def connect(address: str):
             raise DraughtsError(f"cannot connect to the Ray cluster at {address!r}: {e}") from None
         _connected = address
     return ray
+
+
+class Watch:
+    """Notices a cluster whose head has gone: `check()` raises ClusterLost
+    once the head has refused connections for `grace` seconds (checked at
+    most every `every` seconds)."""
+
+    def __init__(self, address: str, grace: float = 5.0, every: float = 1.0):
+        self.address = address
+        self.grace = grace
+        self.every = every
+        self._last_check = 0.0
+        self._down_since: Optional[float] = None
+        self.lost = False
+
+    def check(self) -> None:
+        now = time.monotonic()
+        if now - self._last_check < self.every:
+            return
+        self._last_check = now
+        why = reachable(self.address, timeout=min(2.0, self.grace))
+        if why is None:
+            self._down_since = None
+            return
+        if self._down_since is None:
+            self._down_since = now
+        if now - self._down_since >= self.grace:
+            self.lost = True
+            raise ClusterLost(f"lost the Ray cluster at {self.address!r}: {why}")
+
+
+class ClusterLost(DraughtsError):
+    """The cluster's head stopped answering during a run."""

@@ -12,6 +12,7 @@ the plies (negative: the side to move loses).
 
 from __future__ import annotations
 
+import math
 import os
 import threading
 from dataclasses import dataclass, field
@@ -19,11 +20,19 @@ from typing import Callable, List, Optional, Tuple, Union
 
 from draughts._memory import check_table_size
 from draughts.board import Board, Move
-from draughts.errors import DraughtsError
+from draughts.errors import DraughtsError, TableMemoryError
 from draughts.variants import Variant, variant as get_variant
-from draughts_core.search import WIN_SCORE, WIN_THRESHOLD, Searcher
+from draughts_core.search import WIN_SCORE, WIN_THRESHOLD, Searcher, clock
 
 LEVEL_MAX = 20
+#: seconds kept back from every timed move for the way of the answer to the
+#: caller: the pipe both ways, the process being scheduled on a loaded
+#: machine, the Python work before and after the search.  Chosen from the
+#: latencies measured in benchmarks/README.md ("Time losses").
+DEFAULT_MOVE_OVERHEAD = 0.020
+#: the largest depth and node count a search takes
+DEPTH_MAX = 1000
+NODES_MAX = (1 << 63) - 1
 
 
 @dataclass(frozen=True)
@@ -111,11 +120,16 @@ class Engine:
 
     def __init__(self, variant: Union[str, Variant] = "international", *, tt_mb: int = 64,
                  level: int = LEVEL_MAX, weights: Optional[EvalWeights] = None,
-                 seed: Optional[int] = None):
+                 seed: Optional[int] = None, move_overhead: float = DEFAULT_MOVE_OVERHEAD):
         self.variant = get_variant(variant)
         self._weights_override = weights
         self._tt_mb = self._check_tt(tt_mb)
-        self._searcher = Searcher(self.variant.core_rules, self._weights().packed(), self._tt_mb)
+        #: seconds kept back from every timed move (see DEFAULT_MOVE_OVERHEAD)
+        self.move_overhead = self._check_overhead(move_overhead)
+        try:
+            self._searcher = Searcher(self.variant.core_rules, self._weights().packed(), self._tt_mb)
+        except MemoryError:
+            raise TableMemoryError(f"cannot allocate a {tt_mb} MiB transposition table") from None
         self._configure_rules()
         self._lock = threading.Lock()
         self._seed = seed if seed is not None else int.from_bytes(os.urandom(8), "little") >> 2
@@ -128,6 +142,13 @@ class Engine:
             raise DraughtsError(f"tt_mb must be a whole number of MiB from 1 to 65536, not {tt_mb!r}")
         check_table_size(tt_mb, "transposition table")
         return tt_mb
+
+    @staticmethod
+    def _check_overhead(seconds) -> float:
+        if (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
+                or not math.isfinite(seconds) or not 0 <= seconds <= 60):
+            raise DraughtsError(f"move_overhead must be a number of seconds from 0 to 60, not {seconds!r}")
+        return float(seconds)
 
     def _weights(self) -> EvalWeights:
         return self._weights_override or default_weights(self.variant)
@@ -165,8 +186,19 @@ class Engine:
         self._searcher.set_noise(noise, self._seed)
 
     def resize(self, tt_mb: int) -> None:
-        self._tt_mb = self._check_tt(tt_mb)
-        self._searcher.resize(self._tt_mb)
+        """A new transposition table of tt_mb MiB; if it cannot be had, the
+        old table stays (and `tt_mb` still says its size)."""
+        size = self._check_tt(tt_mb)
+        try:
+            self._searcher.resize(size)
+        except MemoryError:
+            raise TableMemoryError(f"cannot allocate a {size} MiB transposition table; "
+                                   f"keeping the {self._tt_mb} MiB one") from None
+        self._tt_mb = size
+
+    def set_move_overhead(self, seconds: float) -> None:
+        """Seconds kept back from every timed move."""
+        self.move_overhead = self._check_overhead(seconds)
 
     @property
     def tt_mb(self) -> int:
@@ -193,46 +225,67 @@ class Engine:
         return self._searcher.evaluate(board.position) / 100.0
 
     @staticmethod
-    def time_budget(time: float, inc: float = 0.0, moves_to_go: Optional[int] = None) -> Tuple[float, float]:
-        """(soft, hard) seconds for a move with `time` left on the clock."""
-        if time <= 0:
-            return 0.005, 0.01
-        mtg = moves_to_go if moves_to_go and moves_to_go > 0 else 30
-        mtg = min(mtg, 50)
-        target = time / mtg + 0.75 * (inc or 0.0)
-        hard_cap = max(0.01, time * 0.5 - 0.05) if mtg > 1 else max(0.01, time * 0.8 - 0.05)
-        target = min(target, hard_cap)
-        return target * 0.6, min(target * 2.5, hard_cap)
+    def time_budget(time: float, inc: float = 0.0, moves_to_go: Optional[int] = None,
+                    overhead: float = DEFAULT_MOVE_OVERHEAD) -> Tuple[float, float]:
+        """(soft, hard) seconds of search for a move with `time` on the clock
+        before this move's increment `inc` (Hub's convention: the increment
+        is added before the move).  No new iteration starts after the soft
+        limit; the search stops at the hard one.  `overhead` is kept back for
+        the answer's way to the caller, so the hard limit plus the overhead
+        never exceeds what the clock allows."""
+        usable = time + inc - overhead
+        if usable <= 0.002:
+            return 0.001, 0.001                      # answer at once: depth 1
+        mtg = min(moves_to_go, 50) if moves_to_go and moves_to_go > 0 else 30
+        cap = usable * (0.8 if mtg == 1 else 0.5)
+        target = min(max(time - overhead, 0.0) / mtg + 0.75 * inc, cap)
+        return min(target * 0.6, cap), min(target * 2.5, cap)
+
+    def move_budget(self, movetime: Optional[float] = None, time: Optional[float] = None,
+                    inc: Optional[float] = None, moves_to_go: Optional[int] = None) -> Tuple[float, float]:
+        """(soft, hard) seconds of search under a move time or a clock, less
+        this engine's move overhead; (0, 0) when neither is given."""
+        if movetime is not None:
+            hard = max(0.001, movetime - self.move_overhead)
+            return hard, hard
+        if time is not None:
+            return self.time_budget(time, inc or 0.0, moves_to_go, self.move_overhead)
+        return 0.0, 0.0
+
+    @staticmethod
+    def clock() -> float:
+        """The search's clock (seconds): pass a reading as `search(start=...)`."""
+        return clock()
 
     def search(self, board: Board, *, depth: Optional[int] = None, nodes: Optional[int] = None,
                movetime: Optional[float] = None, time: Optional[float] = None,
                inc: Optional[float] = None, moves_to_go: Optional[int] = None,
                infinite: bool = False, on_info: Optional[Callable[[Info], None]] = None,
-               arm: bool = True) -> SearchResult:
+               arm: bool = True, start: Optional[float] = None) -> SearchResult:
         """Search the board's position and return the best move found.
 
         With no limit at all the search stops at depth 12 (use `infinite=True`
-        and `stop()` to search until told).  The GIL is released while searching.
+        and `stop()` to search until told).  `time` is the clock before this
+        move's increment `inc`.  Times count from `start` (an `Engine.clock()`
+        reading taken when the move's clock started; default: now) and keep
+        `move_overhead` back.  The GIL is released while searching.
         A caller that starts the search on another thread calls `arm()` first
         and passes arm=False, so that a stop sent in between is not lost.
         """
-        for name, value in (("depth", depth), ("nodes", nodes), ("moves_to_go", moves_to_go)):
-            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
-                raise DraughtsError(f"{name} must be a whole number >= 1, not {value!r}")
-        for name, value in (("movetime", movetime), ("time", time), ("inc", inc)):
-            if value is not None and (not isinstance(value, (int, float)) or value < 0):
-                raise DraughtsError(f"{name} must be a number of seconds >= 0, not {value!r}")
+        for name, value, high in (("depth", depth, DEPTH_MAX), ("nodes", nodes, NODES_MAX),
+                                  ("moves_to_go", moves_to_go, 1 << 30)):
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool)
+                                      or not 1 <= value <= high):
+                raise DraughtsError(f"{name} must be a whole number from 1 to {high}, not {value!r}")
+        for name, value in (("movetime", movetime), ("time", time), ("inc", inc), ("start", start)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
+                                      or not math.isfinite(value) or value < 0):
+                raise DraughtsError(f"{name} must be a finite number of seconds >= 0, not {value!r}")
         if arm:
             self.arm()
         self.set_variant(board.variant)
-        soft = hard = 0.0
-        if movetime is not None:
-            # keep a little back for the answer's way out (up to 20 ms, 10 %)
-            ms = max(0.001, movetime) * 1000.0
-            soft = hard = max(1.0, ms - min(20.0, ms * 0.1))
-        elif time is not None:
-            s, h = self.time_budget(time, inc or 0.0, moves_to_go)
-            soft, hard = s * 1000.0, h * 1000.0
+        soft, hard = self.move_budget(movetime, time, inc, moves_to_go)
+        soft, hard = soft * 1000.0, hard * 1000.0
         max_depth = depth or 0
         cap, _ = level_settings(self.level)
         if cap:
@@ -252,7 +305,8 @@ class Engine:
         with self._lock:
             mv, score, d, sel, n, ms, pv = self._searcher.run(
                 board.position, history, max_depth, nodes or 0, soft, hard,
-                rev, board._capture_promo, board._endgame_plies, info_cb if on_info else None)
+                rev, board._capture_promo, board._endgame_plies, info_cb if on_info else None,
+                start or 0.0)
         legal = list(board.legal_moves)
         if mv is None and legal:
             mv_obj = legal[0]

@@ -45,3 +45,12 @@ class PdnError(DraughtsError):
         self.token = token
         self.text = text
         self.game = game
+
+
+class TableMemoryError(DraughtsError, MemoryError):
+    """A table (transposition, perft) that cannot be allocated; the old one,
+    if any, stays in use."""
+
+
+class PerftStopped(DraughtsError):
+    """A perft count stopped before it finished (its count is unknown)."""

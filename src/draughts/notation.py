@@ -50,14 +50,14 @@ class Squares:
     def parse(self, token: str) -> int:
         """Internal square of a number or an algebraic name; raises ValueError."""
         t = token.strip().lower()
-        if t.isdigit():
+        if t.isascii() and t.isdigit():
             num = int(t)
             if num not in self.internal:
                 raise ValueError(f"square {num} is not on the board (1-{self.count})")
             return self.internal[num]
         if t in self.by_name:
             return self.by_name[t]
-        if re.fullmatch(r"[a-j]\d{1,2}", t):
+        if re.fullmatch(r"[a-j][0-9]{1,2}", t):
             raise ValueError(f"{token!r} is not a playable square")
         raise ValueError(f"{token!r} is not a square")
 

@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Tuple
 
 from draughts._memory import check_table_size
-from draughts.board import Board, Move
-from draughts.errors import DraughtsError
+from draughts.board import Board, Move, check_perft_depth
+from draughts.errors import DraughtsError, PerftStopped, TableMemoryError
 from draughts.variants import Variant
-from draughts_core.perft import PerftTable
+from draughts_core.perft import PerftTable, StopFlag
 from draughts_core.position import Position
 
 CHECKPOINT_VERSION = 1
@@ -193,8 +193,16 @@ def _run_unit_remote(fields: Dict, pieces, turn: int, depth: int, keep: bool, ha
     white, black, kings = pieces
     pos = Position(variant.core_rules, white, black, kings, turn)
     if hash_mb:
-        return pos.perft_with_table(depth, keep, PerftTable(hash_mb))
+        return pos.perft_with_table(depth, keep, new_table(hash_mb))
     return pos.perft(depth, keep)
+
+
+def new_table(hash_mb: int) -> PerftTable:
+    """A perft table, or TableMemoryError when the memory cannot be had."""
+    try:
+        return PerftTable(hash_mb)
+    except MemoryError:
+        raise TableMemoryError(f"cannot allocate a {hash_mb} MiB perft table") from None
 
 
 def run(board: Board, depth: int, *, duplicates: str = "drop", hash_mb: int = 0, threads: int = 1,
@@ -206,8 +214,7 @@ def run(board: Board, depth: int, *, duplicates: str = "drop", hash_mb: int = 0,
     a Ray cluster, a checkpoint file, a per-root-move breakdown."""
     if duplicates not in ("drop", "keep"):
         raise DraughtsError(f"duplicates must be 'drop' or 'keep', not {duplicates!r}")
-    if not isinstance(depth, int) or depth < 0:
-        raise DraughtsError(f"depth must be a whole number >= 0, not {depth!r}")
+    check_perft_depth(depth)
     if threads < 1:
         raise DraughtsError(f"threads must be at least 1, not {threads}")
     if hash_mb < 0:
@@ -222,7 +229,7 @@ def run(board: Board, depth: int, *, duplicates: str = "drop", hash_mb: int = 0,
         progress_enabled if progress_enabled is not None else sys.stderr.isatty())
     if depth == 0 or (plain and not divide and not (shows_progress and depth >= 3)):
         if hash_mb and depth > 0:
-            nodes = board.position.perft_with_table(depth, keep, PerftTable(hash_mb))
+            nodes = board.position.perft_with_table(depth, keep, new_table(hash_mb))
         else:
             nodes = board.position.perft(depth, keep)
         return PerftRun(depth, nodes, time.perf_counter() - t0)
@@ -265,7 +272,9 @@ def run(board: Board, depth: int, *, duplicates: str = "drop", hash_mb: int = 0,
         bar.update(len(counts), sum(counts.values()))
 
     if cluster:
-        ray = __import__("draughts.cluster", fromlist=["connect"]).connect(cluster)
+        from draughts import cluster as ray_cluster
+        ray = ray_cluster.connect(cluster)
+        watch = ray_cluster.Watch(cluster)
         remote = ray.remote(_run_unit_remote)
         fields = header["variant"]
         pending = {}
@@ -274,20 +283,36 @@ def run(board: Board, depth: int, *, duplicates: str = "drop", hash_mb: int = 0,
             pending[ref] = u.index
         try:
             while pending:
-                ready, _ = ray.wait(list(pending), num_returns=1)
+                ready, _ = ray.wait(list(pending), num_returns=1, timeout=0.5)
                 for ref in ready:
-                    finished(pending.pop(ref), int(ray.get(ref)))
+                    try:
+                        count = int(ray.get(ref, timeout=30))
+                    except Exception as e:          # the task, its node or the head died
+                        raise ray_cluster.ClusterLost(f"subtree {pending[ref]} failed on the Ray "
+                                                      f"cluster at {cluster!r}: {e}") from None
+                    finished(pending.pop(ref), count)
+                if not ready:
+                    watch.check()
         except KeyboardInterrupt:
             for ref in pending:
                 ray.cancel(ref, force=True)
             raise
+        except ray_cluster.ClusterLost as e:
+            where = checkpoint or resume
+            hint = f"; {len(counts)} subtrees are kept in {where}: resume with --resume {where}" if where else ""
+            raise ray_cluster.ClusterLost(f"{e}{hint}") from None
     else:
-        table = PerftTable(hash_mb) if hash_mb else None
+        table = new_table(hash_mb) if hash_mb else None
+        stop = StopFlag()               # set on an interrupt: the running subtrees end at once
 
         def work(u: Unit) -> int:
             if table is not None:
-                return u.position.perft_with_table(remaining_depth, keep, table)
-            return u.position.perft(remaining_depth, keep)
+                n = u.position.perft_with_table(remaining_depth, keep, table, stop)
+            else:
+                n = u.position.perft(remaining_depth, keep, stop)
+            if n is None:
+                raise PerftStopped(f"subtree {u.index} was stopped")
+            return n
 
         pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="perft")
         futures = {}
@@ -301,10 +326,12 @@ def run(board: Board, depth: int, *, duplicates: str = "drop", hash_mb: int = 0,
                 for f in done:
                     finished(futures.pop(f), f.result())
         except KeyboardInterrupt:
+            stop.set()
             for f in futures:
                 f.cancel()
             raise
         finally:
+            stop.set()
             pool.shutdown(wait=True, cancel_futures=True)
     bar.update(len(counts), sum(counts.values()), force=True)
     per_root = [0] * len(roots)

@@ -10,9 +10,15 @@ ctypedef struct PEntry:
     u64 check
     u64 data
 
-cdef u64 perft(const Rules* r, const Pos* p, int depth, bint keep) noexcept nogil
+# `stop` (NULL: none) is watched at interior nodes: once it is set the call
+# returns early with a meaningless count, and a hashed count stores nothing.
+cdef u64 perft(const Rules* r, const Pos* p, int depth, bint keep,
+               volatile int* stop) noexcept nogil
 cdef u64 perft_hashed(const Rules* r, const Pos* p, u64 key, int depth, bint keep,
-                      PEntry* table, u64 mask) noexcept nogil
+                      PEntry* table, u64 mask, volatile int* stop) noexcept nogil
+
+cdef class StopFlag:
+    cdef volatile int flag
 
 cdef class PerftTable:
     cdef PEntry* entries

@@ -11,7 +11,8 @@ from draughts_core.zobrist cimport full_key, key_after
 from draughts_core.alloc cimport dr_table_alloc
 
 
-cdef u64 perft(const Rules* r, const Pos* p, int depth, bint keep) noexcept nogil:
+cdef u64 perft(const Rules* r, const Pos* p, int depth, bint keep,
+               volatile int* stop) noexcept nogil:
     cdef MoveList ml
     cdef Pos child
     cdef u64 total = 0
@@ -20,22 +21,26 @@ cdef u64 perft(const Rules* r, const Pos* p, int depth, bint keep) noexcept nogi
         return 1
     if depth == 1:
         return count_moves(r, p, keep, &ml)
+    if depth >= 3 and stop != NULL and stop[0]:
+        return 0                    # stopped: the count is thrown away
     n = gen_moves(r, p, &ml, keep, NULL)
     for i in range(n):
         make_move(p, &ml.moves[i], &child)
-        total += perft(r, &child, depth - 1, keep)
+        total += perft(r, &child, depth - 1, keep, stop)
     return total
 
 
 cdef u64 perft_hashed(const Rules* r, const Pos* p, u64 key, int depth, bint keep,
-                      PEntry* table, u64 mask) noexcept nogil:
+                      PEntry* table, u64 mask, volatile int* stop) noexcept nogil:
     cdef MoveList ml
     cdef Pos child
     cdef u64 total = 0, data, check
     cdef int i, n, victim
     cdef PEntry* e
     if depth <= 2:
-        return perft(r, p, depth, keep)
+        return perft(r, p, depth, keep, NULL)
+    if stop != NULL and stop[0]:
+        return 0                    # stopped: nothing is stored
     # a bucket of four entries (one cache line); a full key check on every hit
     e = &table[(key & mask) * 4]
     for i in range(4):
@@ -46,7 +51,10 @@ cdef u64 perft_hashed(const Rules* r, const Pos* p, u64 key, int depth, bint kee
     n = gen_moves(r, p, &ml, keep, NULL)
     for i in range(n):
         make_move(p, &ml.moves[i], &child)
-        total += perft_hashed(r, &child, key_after(p, key, &ml.moves[i]), depth - 1, keep, table, mask)
+        total += perft_hashed(r, &child, key_after(p, key, &ml.moves[i]), depth - 1, keep, table, mask,
+                              stop)
+    if stop != NULL and stop[0]:
+        return 0                    # a partial count must not reach the table
     data = (total << 8) | <u64>depth
     # replace the entry of this position if there is one, else the shallowest
     # (a deep count saves the most work)
@@ -60,6 +68,21 @@ cdef u64 perft_hashed(const Rules* r, const Pos* p, u64 key, int depth, bint kee
     e[victim].check = key ^ data
     e[victim].data = data
     return total
+
+
+cdef class StopFlag:
+    """A flag that ends the perft counts watching it (set from any thread).
+    A count that was stopped is meaningless: its caller raises PerftStopped."""
+
+    def set(self):
+        self.flag = 1
+
+    def clear(self):
+        self.flag = 0
+
+    @property
+    def is_set(self):
+        return self.flag != 0
 
 
 cdef class PerftTable:

@@ -11,7 +11,7 @@ from draughts_core.bitboard cimport u64, G8, G10, step, bit_of_square, square_of
 from draughts_core.rules cimport Rules
 from draughts_core.movegen cimport (Pos, CMove, MoveList, PathList, gen_moves,
                                     count_moves, make_move, has_capture)
-from draughts_core.perft cimport perft as c_perft, perft_hashed, PEntry, PerftTable
+from draughts_core.perft cimport perft as c_perft, perft_hashed, PEntry, PerftTable, StopFlag
 from draughts_core.zobrist cimport full_key
 
 RULE_FIELDS = ("size", "men_back", "flying", "men_take_kings", "majority",
@@ -24,6 +24,13 @@ _IDENTITY = {8: list(range(32)), 10: list(range(50))}
 # perft keeps one move list a ply on the stack: deeper than this would not
 # finish anyway, and must not overflow a thread's stack
 MAX_PERFT_DEPTH = 64
+
+
+def check_perft_depth(depth):
+    """The depth as an int, or ValueError naming the one limit."""
+    if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_PERFT_DEPTH:
+        raise ValueError(f"perft depth must be a whole number from 0 to {MAX_PERFT_DEPTH}, not {depth!r}")
+    return depth
 
 
 cdef class CoreRules:
@@ -248,25 +255,31 @@ cdef class Position:
         make_move(&self.pos, &m, &c.pos)
         return c
 
-    def perft(self, int depth, bint keep=False):
-        """Leaf count at depth (the GIL is released while counting)."""
+    def perft(self, depth, bint keep=False, StopFlag stop=None):
+        """Leaf count at depth (the GIL is released while counting); None
+        when `stop` was set before the count finished."""
         cdef u64 n
-        if not 0 <= depth <= MAX_PERFT_DEPTH:
-            raise ValueError(f"perft depth must be from 0 to {MAX_PERFT_DEPTH}, not {depth}")
+        cdef int d = check_perft_depth(depth)
+        cdef volatile int* flag = &stop.flag if stop is not None else NULL
         with nogil:
-            n = c_perft(&self.rules.r, &self.pos, depth, keep)
+            n = c_perft(&self.rules.r, &self.pos, d, keep, flag)
+        if stop is not None and stop.flag:
+            return None
         return n
 
-    def perft_with_table(self, int depth, bint keep, PerftTable table not None):
-        """perft with a shared draughts_core.perft.PerftTable (GIL released)."""
+    def perft_with_table(self, depth, bint keep, PerftTable table not None, StopFlag stop=None):
+        """perft with a shared draughts_core.perft.PerftTable (GIL released);
+        None when `stop` was set before the count finished."""
         cdef u64 n
         cdef PEntry* entries = table.entries
         cdef u64 mask = table.mask
         cdef u64 key = full_key(&self.pos)
-        if not 0 <= depth <= MAX_PERFT_DEPTH:
-            raise ValueError(f"perft depth must be from 0 to {MAX_PERFT_DEPTH}, not {depth}")
+        cdef int d = check_perft_depth(depth)
+        cdef volatile int* flag = &stop.flag if stop is not None else NULL
         with nogil:
-            n = perft_hashed(&self.rules.r, &self.pos, key, depth, keep, entries, mask)
+            n = perft_hashed(&self.rules.r, &self.pos, key, d, keep, entries, mask, flag)
+        if stop is not None and stop.flag:
+            return None
         return n
 
     def zobrist(self):

@@ -48,6 +48,12 @@ cdef inline double now_ms() noexcept nogil:
     return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6
 
 
+def clock():
+    """The search's clock in seconds (monotonic): a time taken with it can be
+    passed to `Searcher.run` as the moment the move's clock started."""
+    return now_ms() / 1000.0
+
+
 cdef inline int score_to_tt(int s, int ply) noexcept nogil:
     if s >= WIN_MIN:
         return s + ply
@@ -490,12 +496,14 @@ cdef class Searcher:
 
     # --- the driver -------------------------------------------------------------
     def run(self, Position root, history, int max_depth=0, u64 nodes=0, double soft_ms=0,
-            double hard_ms=0, int rev=0, int cp=0, int egp=0, callback=None):
+            double hard_ms=0, int rev=0, int cp=0, int egp=0, callback=None, double start=0):
         """Search `root` by iterative deepening.
 
         history: positions of the game before root (oldest first) since the last
         irreversible move, for repetitions.  max_depth 0 = no depth limit;
-        soft_ms: do not start a new iteration after this; hard_ms: stop.
+        soft_ms: do not start a new iteration after this; hard_ms: stop; both
+        count from `start` (a `clock()` reading; 0: now), and so does the time
+        reported.
         callback(depth, seldepth, score, nodes, ms, pv) is called after every
         iteration with the GIL held.  Returns (best move tuple or None, score,
         depth, seldepth, nodes, ms, pv list).
@@ -527,6 +535,8 @@ cdef class Searcher:
         self.seldepth = 0
         self.hard_ms = hard_ms
         self.t0 = now_ms()
+        if start > 0 and start * 1000.0 < self.t0:
+            self.t0 = start * 1000.0
         self.tt.generation = (self.tt.generation + 1) & 63
         memset(self.killers, 0, sizeof(self.killers))
         egc = self.eg_class(&p)

@@ -9,12 +9,16 @@ game, as told by its first argument:
     crash     exits with code 3 in the middle of the game
     stall     stops answering (but exits when its input closes)
     late      answers 0.6 s after the time it was given
+    slowclear takes 0.5 s over every new-game (as a large table clear does)
+    flood     writes info lines without end instead of a move (until stop)
+    emptydone answers `done` without a move
 
     python scripted.py MODE [AFTER]
 """
 
 import os
 import sys
+import threading
 import time
 
 from draughts.board import Board
@@ -25,13 +29,26 @@ MODE = sys.argv[1] if len(sys.argv) > 1 else "ok"
 AFTER = int(sys.argv[2]) if len(sys.argv) > 2 else 3
 
 
+_OUT = threading.Lock()
+
+
 def say(line):
-    sys.stdout.write(line + "\n")
-    sys.stdout.flush()
+    with _OUT:
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+
+
+def flood(stopped):
+    """Info lines without end, until `stopped` is set (then the move)."""
+    n = 0
+    while not stopped.is_set():
+        n += 1
+        say(format_line("info", [("depth", n % 50 + 1), ("score", "0.00"), ("nodes", n)]))
 
 
 def main():
     variant = get_variant("international")
+    flooding = None
     board = None
     level = {}
     moves_this_game = 0
@@ -49,8 +66,16 @@ def main():
             say("ready")
         elif command == "ping":
             say("pong")
+        elif command == "stop":
+            if flooding is not None:
+                flooding[0].set()
+                flooding[1].join()
+                say(format_line("done", [("move", flooding[2])]))
+                flooding = None
         elif command == "new-game":
             moves_this_game = 0
+            if MODE == "slowclear":
+                time.sleep(0.5)
         elif command == "pos":
             board = board_from_position(args["pos"], variant) if "pos" in args else Board(variant=variant)
             for text in args.get("moves", "").split():
@@ -69,6 +94,15 @@ def main():
                     continue
                 if MODE == "nonsense":
                     say("done move=banana")
+                    continue
+                if MODE == "emptydone":
+                    say("done")
+                    continue
+                if MODE == "flood":
+                    stopped = threading.Event()
+                    worker = threading.Thread(target=flood, args=(stopped,), daemon=True)
+                    worker.start()
+                    flooding = (stopped, worker, move.hub())
                     continue
                 if MODE == "crash":
                     sys.stderr.write("scripted engine: crashing on purpose\n")

@@ -8,7 +8,8 @@ shared line codec (`draughts.hub.protocol`).
 """
 
 from draughts.hub.client import (Analysis, AsyncAnalysis, AsyncHubEngine, EngineCommandError,
-                                 EngineError, EngineProtocolError, EngineTerminatedError,
+                                 EngineError, EngineNoMoveError, EngineOvertimeError,
+                                 EngineProtocolError, EngineTerminatedError,
                                  EngineTimeoutError, HubEngine, Limit, MemoryTransport, Param,
                                  PlayResult, SubprocessTransport, Transport, parse_info)
 from draughts.hub.protocol import (HubError, HubPositionError, HubSyntaxError, format_line,
@@ -18,7 +19,7 @@ from draughts.hub.protocol import (HubError, HubPositionError, HubSyntaxError, f
 __all__ = [
     "HubEngine", "AsyncHubEngine", "Analysis", "AsyncAnalysis", "Limit", "PlayResult", "Param",
     "EngineError", "EngineTerminatedError", "EngineTimeoutError", "EngineProtocolError",
-    "EngineCommandError", "Transport", "SubprocessTransport", "MemoryTransport", "parse_info",
+    "EngineCommandError", "EngineOvertimeError", "EngineNoMoveError", "Transport", "SubprocessTransport", "MemoryTransport", "parse_info",
     "HubError", "HubSyntaxError", "HubPositionError", "parse_line", "format_line",
     "parse_position", "format_position", "parse_move", "match_move",
 ]

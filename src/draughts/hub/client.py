@@ -30,6 +30,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import (Any, Callable, Deque, Dict, List, Mapping, Optional, Sequence, Tuple, Union)
 
+from draughts._args import is_int, parse_int, parse_real
 from draughts.board import Board, Move
 from draughts.errors import DraughtsError
 from draughts.hub.protocol import (HubError, format_line, format_position, format_value,
@@ -38,7 +39,7 @@ from draughts.variants import variant as get_variant
 
 __all__ = [
     "EngineError", "EngineTerminatedError", "EngineTimeoutError", "EngineProtocolError",
-    "EngineCommandError", "Limit", "PlayResult", "Param", "Transport", "SubprocessTransport",
+    "EngineCommandError", "EngineOvertimeError", "EngineNoMoveError", "Limit", "PlayResult", "Param", "Transport", "SubprocessTransport",
     "MemoryTransport", "AsyncHubEngine", "AsyncAnalysis", "HubEngine", "Analysis", "parse_info",
 ]
 
@@ -74,12 +75,25 @@ class EngineTimeoutError(EngineError, TimeoutError):
         self.waiting_for = waiting_for
 
 
+class EngineOvertimeError(EngineTimeoutError):
+    """The engine kept talking (`lines` lines since `go`) but sent no move by
+    the time it was waited for: it is over its time, not silent."""
+
+    def __init__(self, message: str, waited: float = 0.0, waiting_for: str = "", lines: int = 0):
+        super().__init__(message, waited, waiting_for)
+        self.lines = lines
+
+
 class EngineProtocolError(EngineError):
     """The engine wrote something wrong: `line` is its exact line."""
 
     def __init__(self, message: str, line: str = ""):
         super().__init__(message)
         self.line = line
+
+
+class EngineNoMoveError(EngineProtocolError):
+    """The engine answered `done` without a move."""
 
 
 class EngineCommandError(EngineProtocolError):
@@ -141,8 +155,19 @@ class PlayResult:
     move: Move
     ponder: Optional[Move]
     info: Dict[str, Any]
+    #: seconds from writing `go` to reading `done`
     elapsed: float = 0.0
     late: bool = False
+
+    @property
+    def latency(self) -> Optional[float]:
+        """Seconds the move took beyond the engine's own last reported time
+        (the pipe both ways, scheduling, this side's reading); None when the
+        engine reported no time."""
+        t = self.info.get("time")
+        if isinstance(t, (int, float)) and not isinstance(t, bool):
+            return self.elapsed - float(t)
+        return None
 
 
 @dataclass
@@ -161,7 +186,7 @@ class Param:
         def num(key):
             try:
                 text = args[key]
-                return int(text) if text.lstrip("+-").isdigit() else float(text)
+                return parse_int(text) if is_int(text) else parse_real(text)
             except (KeyError, ValueError):
                 return None
         return cls(args.get("name", ""), args.get("type", "string"), args.get("value", ""),
@@ -176,9 +201,9 @@ def parse_info(args: Mapping[str, str], board: Optional[Board] = None) -> Dict[s
     for key, value in args.items():
         try:
             if key in ("depth", "nodes"):
-                out[key] = int(value)
+                out[key] = parse_int(value)
             elif key in ("mean-depth", "score", "time", "nps"):
-                out[key] = float(value)
+                out[key] = parse_real(value)
             elif key == "pv" and board is not None:
                 out[key] = _pv_moves(board, value)
             else:
@@ -628,10 +653,14 @@ class AsyncHubEngine:
         await self._sync("ping", timeout)
         return loop.time() - t0
 
-    async def new_game(self) -> None:
-        """The next search is unrelated to the last (`new-game`)."""
+    async def new_game(self, timeout: Optional[float] = None) -> None:
+        """The next search is unrelated to the last (`new-game`); returns once
+        the engine has answered a `ping` after it, so that whatever it does for
+        a new game (clearing a large table) is not charged to the first move."""
         self._check_idle()
+        self._drain_stale()
         self._send("new-game")
+        await self._sync("new-game", timeout)
 
     async def _sync_rules(self, board: Board) -> None:
         """Set the engine's `variant` and `mandatory-capture` to the board's."""
@@ -699,24 +728,36 @@ class AsyncHubEngine:
         self._send("go think")
         budget = limit.budget()
         deadline = t0 + budget + timeout if budget is not None else None
-        info: Dict[str, Any] = {}
+        raw_info: Dict[str, str] = {}        # read once the move is in: a flood stays cheap
         doing = "waiting for the move (done)"
+        lines = 0
+        last_line = t0
         while True:
-            if deadline is not None:
-                command, args, line = await self._read(doing, deadline=deadline)
-            else:
-                command, args, line = await self._read(doing, timeout=timeout)
+            try:
+                if deadline is not None:
+                    command, args, line = await self._read(doing, deadline=deadline)
+                else:
+                    command, args, line = await self._read(doing, timeout=timeout)
+            except EngineTimeoutError as e:
+                if lines and loop.time() - last_line < min(1.0, timeout) and await self._resync():
+                    raise EngineOvertimeError(
+                        f"the engine sent {lines} lines but no move in {loop.time() - t0:.2f} s",
+                        e.waited, doing, lines) from None
+                raise
+            lines += 1
+            last_line = loop.time()
             if command == "info":
-                info.update(parse_info(args, board))
+                raw_info.update(args)
             elif command == "done":
                 break
             elif command == "error":
                 await self._resync()
                 raise EngineCommandError(f"the engine rejected the search: {args.get('message', line)}", line)
         elapsed = loop.time() - t0
+        info = parse_info(raw_info, board)
         text = args.get("move", "")
         if not text:
-            raise EngineProtocolError(f"the engine answered without a move: {line!r}", line)
+            raise EngineNoMoveError(f"the engine answered `done` without a move: {line!r}", line)
         try:
             move = match_move(board, text)
         except DraughtsError as e:
@@ -733,17 +774,32 @@ class AsyncHubEngine:
         late = budget is not None and elapsed > budget + self.time_margin
         return PlayResult(move, ponder, info, elapsed, late)
 
-    async def _resync(self) -> None:
-        """After an unexpected answer: stop, then read up to a pong (errors ignored)."""
+    async def _resync(self) -> bool:
+        """After an unexpected answer: stop, then read up to a pong (errors
+        ignored); False when no pong came."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + min(self.timeout, 2.0)
         try:
             self._send("stop")
             self._send("ping")
-            while True:
-                command, _, _ = await self._read("resynchronising", timeout=min(self.timeout, 2.0))
-                if command == "pong":
-                    return
         except EngineError:
-            pass
+            return False
+        # lines are skipped unparsed, the queued ones without waiting: an
+        # engine that flooded may have left very many
+        while not self._eof:
+            if self._queue.empty():
+                try:
+                    item = await asyncio.wait_for(self._queue.get(), max(0.0, deadline - loop.time()))
+                except asyncio.TimeoutError:
+                    return False
+            else:
+                item = self._queue.get_nowait()
+            if item is _EOF:
+                self._eof = True
+                return False
+            if item.strip() == "pong":
+                return True
+        return False
 
     async def analysis(self, board: Board, limit: Optional[Limit] = None, *,
                        timeout: Optional[float] = None) -> "AsyncAnalysis":
@@ -1058,8 +1114,8 @@ class HubEngine:
     def ping(self, timeout: Optional[float] = None) -> float:
         return self._thread.run(self._engine.ping(timeout))
 
-    def new_game(self) -> None:
-        self._thread.run(self._engine.new_game())
+    def new_game(self, timeout: Optional[float] = None) -> None:
+        self._thread.run(self._engine.new_game(timeout))
 
     def play(self, board: Board, limit: Limit, *, timeout: Optional[float] = None) -> PlayResult:
         return self._thread.run(self._engine.play(board, limit, timeout=timeout))

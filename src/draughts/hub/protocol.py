@@ -35,7 +35,7 @@ from draughts.variants import BLACK, WHITE, Color, Variant, variant as get_varia
 __all__ = [
     "HubError", "HubSyntaxError", "HubPositionError", "parse_line", "format_line", "format_value",
     "parse_position", "format_position", "board_from_position", "root_board", "parse_move",
-    "format_move", "match_move", "legal_matches", "parse_bool",
+    "format_move", "match_move", "legal_matches", "parse_bool", "quote",
 ]
 
 Args = Dict[str, str]
@@ -55,6 +55,20 @@ class HubPositionError(HubError):
 
 
 # --- lines -------------------------------------------------------------------
+
+def quote(text: str, limit: int = 40) -> str:
+    """`text` quoted for an error message, cut to its first `limit` characters
+    (an error names bad input; it never echoes a long line whole).
+
+    >>> quote("fly")
+    "'fly'"
+    >>> quote("x" * 100, 5)
+    "'xxxxx'... (100 characters)"
+    """
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text)} characters)"
+
 
 def parse_line(line: str) -> Tuple[str, Args]:
     """(command, args) of one protocol line; args keep their order.
@@ -248,8 +262,8 @@ def root_board(board: Board) -> Board:
 
 # --- moves -------------------------------------------------------------------
 
-_QUIET = re.compile(r"(\d{1,3})-(\d{1,3})")
-_CAPTURE = re.compile(r"\d{1,3}(?:[xX]\d{1,3})+")
+_QUIET = re.compile(r"([0-9]{1,3})-([0-9]{1,3})")
+_CAPTURE = re.compile(r"[0-9]{1,3}(?:[xX][0-9]{1,3})+")
 
 
 def parse_move(text: str) -> Tuple[int, int, Tuple[int, ...]]:

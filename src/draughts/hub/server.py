@@ -19,19 +19,25 @@ from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional
 
 import draughts
+from draughts import bench
+from draughts._args import is_int, parse_int, parse_real
 from draughts._memory import check_table_size
 from draughts.board import Board
-from draughts.engine import LEVEL_MAX, Engine, Info, SearchResult
-from draughts.errors import DraughtsError
+from draughts.engine import DEFAULT_MOVE_OVERHEAD, LEVEL_MAX, Engine, Info, SearchResult
+from draughts.errors import DraughtsError, PerftStopped
 from draughts.hub.protocol import (Args, HubError, board_from_position, format_line, match_move,
-                                   parse_bool, parse_line)
+                                   parse_bool, parse_line, quote)
+from draughts_core.perft import StopFlag
+from draughts_core.position import MAX_PERFT_DEPTH
 from draughts.variants import VARIANTS, Variant, variant as get_variant
 
 ENGINE_NAME = "draughts"
 ENGINE_AUTHOR = "the draughts developers"
 DEFAULT_TT_MB = 64
 TT_MB_MAX = 65536
-PERFT_DEPTH_MAX = 30
+#: longest error message written (bad input is quoted, never echoed whole)
+ERROR_MAX = 240
+MOVE_OVERHEAD_MAX = 5000
 #: Scan's convention for won positions: 100 men less a hundredth per ply to the win
 HUB_WIN = 100.0
 
@@ -66,10 +72,10 @@ class _Param:
             except ValueError:
                 raise CommandError(f"{self.name} takes true or false, not {text!r}") from None
         if self.type == "int":
-            t = text.strip()
-            if not (t.lstrip("+-").isdigit() and len(t) <= 12):
-                raise CommandError(f"{self.name} takes a whole number, not {text!r}")
-            n = int(t)
+            try:
+                n = parse_int(text)
+            except ValueError:
+                raise CommandError(f"{self.name} takes a whole number, not {quote(text)}") from None
             if not self.min <= n <= self.max:
                 raise CommandError(f"{self.name} must be from {self.min} to {self.max}, not {n}")
             return n
@@ -95,6 +101,11 @@ class _Job:
     timer: Optional[threading.Timer] = None
     thread: Optional[threading.Thread] = None
     args: Args = field(default_factory=dict)
+    #: when the `go` line was read (Engine.clock()): the move's clock started then
+    start: float = 0.0
+    #: ends a perft (set by stop and quit)
+    perft_stop: StopFlag = field(default_factory=StopFlag)
+    bench: Optional["bench.Bench"] = None
 
 
 class Writer:
@@ -142,7 +153,15 @@ class HubServer:
             _Param("tt-size", "int", DEFAULT_TT_MB, 1, TT_MB_MAX),
             _Param("ponder", "bool", False),
             _Param("level", "int", LEVEL_MAX, 1, LEVEL_MAX),
+            _Param("move-overhead", "int", round(DEFAULT_MOVE_OVERHEAD * 1000), 0, MOVE_OVERHEAD_MAX),
         )}
+        #: the last accepted `pos` (its position argument and move texts), so
+        #: that the next one, the same game a move or two on, plays only the new moves
+        self._pos_key: Optional[tuple] = None
+        self._pos_board: Optional[Board] = None
+        self._pos_moves: List[str] = []
+        #: when the line being handled was read (Engine.clock())
+        self._received = 0.0
         self.board: Optional[Board] = Board(variant=self.variant)
         #: the search limits of the last `level` (Engine.search keywords)
         self.level: Dict = {"movetime": 1.0}
@@ -176,16 +195,21 @@ class HubServer:
             self._out(line)
 
     def _error(self, message: str) -> None:
+        if len(message) > ERROR_MAX:
+            message = message[:ERROR_MAX - 3] + "..."
         self._write(format_line("error", {"message": message}))
 
     def engine(self) -> Engine:
         if self._engine is None:
             self._engine = Engine(self.variant, tt_mb=self.params["tt-size"].value,
-                                  level=self.params["level"].value)
+                                  level=self.params["level"].value,
+                                  move_overhead=self.params["move-overhead"].value / 1000.0)
         return self._engine
 
-    def handle_line(self, line: str) -> bool:
-        """Handle one input line; False once the engine has quit."""
+    def handle_line(self, line: str, received: Optional[float] = None) -> bool:
+        """Handle one input line (read at `received`, an Engine.clock()
+        reading; default now); False once the engine has quit."""
+        self._received = received if received is not None else Engine.clock()
         if self._closed:
             return False
         try:
@@ -197,7 +221,7 @@ class HubServer:
             return True
         handler = self._commands.get(command)
         if handler is None:
-            self._error(f"unknown command {command!r}")
+            self._error(f"unknown command {quote(command)}")
             return True
         try:
             with self._lock:
@@ -255,6 +279,8 @@ class HubServer:
                 raise CommandError(f"cannot allocate a {value} MiB table; keeping {p.value} MiB") from None
         if name == "level" and self._engine is not None:
             self._engine.set_level(value)
+        if name == "move-overhead" and self._engine is not None:
+            self._engine.set_move_overhead(value / 1000.0)
         p.value = value
         if name in ("variant", "mandatory-capture"):
             self.board = Board(variant=self.variant)
@@ -285,21 +311,32 @@ class HubServer:
                                f"pos takes one of pos=, fen= or start, not {' and '.join(given)}")
         v = self.variant
         self.board = None                     # a rejected pos leaves no position to search
-        try:
-            if "pos" in args:
-                board = board_from_position(args["pos"], v)
-            elif "fen" in args:
-                board = Board(args["fen"], variant=v)
-            else:
-                board = Board(variant=v)
-        except DraughtsError as e:
-            raise CommandError(f"bad position: {e}") from None
-        for n, text in enumerate(args.get("moves", "").split(), start=1):
+        key = (given[0], args.get(given[0], ""), v)
+        moves = args.get("moves", "").split()
+        known = self._pos_moves
+        if key == self._pos_key and self._pos_board is not None and moves[:len(known)] == known:
+            # the same game some moves on (what GUIs and match runners send
+            # every move): play only the new moves
+            board, first = self._pos_board, len(known)
+        else:
+            first = 0
+            try:
+                if "pos" in args:
+                    board = board_from_position(args["pos"], v)
+                elif "fen" in args:
+                    board = Board(args["fen"], variant=v)
+                else:
+                    board = Board(variant=v)
+            except DraughtsError as e:
+                raise CommandError(f"bad position: {e}") from None
+        self._pos_key, self._pos_board, self._pos_moves = None, None, []
+        for n, text in enumerate(moves[first:], start=first + 1):
             try:
                 board.push(match_move(board, text))
             except DraughtsError as e:
                 raise CommandError(f"move {n} of moves: {e}") from None
         self.board = board
+        self._pos_key, self._pos_board, self._pos_moves = key, board, moves
 
     def _level(self, args: Args) -> None:
         level: Dict = {}
@@ -307,11 +344,11 @@ class HubServer:
         def number(name, kind):
             text = args[name]
             try:
-                value = kind(text)
+                value = parse_int(text) if kind is int else parse_real(text)
             except ValueError:
-                raise CommandError(f"level {name}= takes a number, not {text!r}") from None
-            if not math.isfinite(value) or value < (1 if kind is int else 0):
-                raise CommandError(f"level {name}= is out of range: {text!r}")
+                raise CommandError(f"level {name}= takes a number, not {quote(text)}") from None
+            if value < (1 if kind is int else 0):
+                raise CommandError(f"level {name}= is out of range: {quote(text)}")
             return value
 
         if "depth" in args:
@@ -351,7 +388,7 @@ class HubServer:
         if not board.legal_moves:
             raise CommandError(f"the game is over: no legal move in {board.fen(numeric=True)}")
         self.engine()                             # a table that cannot be had is an error now
-        job = _Job(kind, board.copy(), dict(self.level))
+        job = _Job(kind, board.copy(), dict(self.level), start=self._received)
         hold = kind in ("ponder", "analyze") or (kind == "think" and job.level.get("infinite"))
         if not hold:
             job.release.set()
@@ -361,20 +398,22 @@ class HubServer:
     def _perft(self, args: Args) -> None:
         board = self._need_board()
         text = args.get("depth", "")
-        if not text.isdigit() or int(text) > PERFT_DEPTH_MAX:
-            raise CommandError(f"perft depth= takes a whole number from 0 to {PERFT_DEPTH_MAX}, not {text!r}")
+        if not (is_int(text) and 0 <= parse_int(text) <= MAX_PERFT_DEPTH):
+            raise CommandError(f"perft depth= takes a whole number from 0 to {MAX_PERFT_DEPTH}, "
+                               f"not {quote(text)}")
         dup = args.get("duplicates", "drop")
         if dup not in ("drop", "keep"):
-            raise CommandError(f"perft duplicates= takes drop or keep, not {dup!r}")
+            raise CommandError(f"perft duplicates= takes drop or keep, not {quote(dup)}")
         job = _Job("perft", board.copy(), args=dict(args))
         job.release.set()
         self._start(job, self._run_perft)
 
     def _bench(self, args: Args) -> None:
         text = args.get("depth")
-        if text is not None and not (text.isdigit() and 1 <= int(text) <= 64):
+        if text is not None and not (is_int(text) and 1 <= parse_int(text) <= 64):
             raise CommandError(f"bench depth= takes a whole number from 1 to 64, not {text!r}")
         job = _Job("bench", args=dict(args))
+        job.bench = bench.Bench(parse_int(text) if text is not None else bench.DEFAULT_DEPTH, bench.DEFAULT_TT_MB)
         job.release.set()
         self._start(job, self._run_bench)
 
@@ -405,6 +444,9 @@ class HubServer:
     def _request_stop(self, job: _Job) -> None:
         job.stop_requested = True
         job.release.set()
+        job.perft_stop.set()
+        if job.bench is not None:
+            job.bench.stop()
         if job.kind in ("think", "ponder", "analyze") and self._engine is not None:
             self._engine.stop()
 
@@ -421,12 +463,13 @@ class HubServer:
         job.ponder_hit = True
         level = job.level
         budget = None
-        if "movetime" in level:
-            budget = level["movetime"]
-        elif "time" in level:
-            inc = level.get("inc", 0.0)
-            soft, hard = Engine.time_budget(level["time"] + inc, inc, level.get("moves_to_go"))
-            budget = min(hard, 1.5 * soft)
+        engine = self.engine()
+        if "movetime" in level or "time" in level:
+            soft, hard = engine.move_budget(level.get("movetime"), level.get("time"), level.get("inc"),
+                                            level.get("moves_to_go"))
+            budget = hard if "movetime" in level else min(hard, 1.5 * soft)
+            # the clock started when ponder-hit was read
+            budget = max(0.0, budget - (Engine.clock() - self._received))
         if budget is not None:
             job.timer = threading.Timer(budget, self._time_up, args=(job,))
             job.timer.daemon = True
@@ -448,45 +491,55 @@ class HubServer:
             limits = {k: level[k] for k in ("depth", "nodes") if k in level}
             limits["infinite"] = True
             return limits
-        limits = {k: level[k] for k in ("depth", "nodes", "movetime", "infinite") if k in level}
-        if "time" in level:
-            inc = level.get("inc", 0.0)
-            limits["time"] = level["time"] + inc            # the increment is added before the move
-            limits["inc"] = inc
-            if "moves_to_go" in level:
-                limits["moves_to_go"] = level["moves_to_go"]
+        limits = {k: level[k] for k in ("depth", "nodes", "movetime", "time", "inc", "moves_to_go",
+                                        "infinite") if k in level}
+        limits["start"] = job.start
         return limits
 
     def _search(self, job: _Job) -> List[str]:
         engine = self.engine()
+        last: List[Info] = []
 
         def on_info(info: Info) -> None:
+            last[:] = [info]
             self._write(info_line(info))
 
         # armed at `go`: a stop sent since then stops this search when it begins
         result = engine.search(job.board, on_info=on_info, arm=False, **self._search_limits(job))
-        return [done_line(job.board, result)]
+        lines = []
+        if result.move is not None and (not last or last[0].nodes != result.nodes):
+            # the whole search's time and nodes (a stopped iteration has no
+            # info line of its own): what a runner compares its clock with
+            lines.append(info_line(Info(result.depth, result.seldepth, result.score, result.nodes,
+                                        result.time, result.nps, result.pv, result.win_in)))
+        lines.append(done_line(job.board, result))
+        return lines
 
     def _run_perft(self, job: _Job) -> List[str]:
-        depth = int(job.args["depth"])
+        depth = parse_int(job.args["depth"])
         dup = job.args.get("duplicates", "drop")
         t0 = time.perf_counter()
         lines = []
-        if "divide" in job.args and depth >= 1:
-            total = 0
-            for move, n in job.board.divide(depth, dup):
-                lines.append(format_line("divide", [("move", move.hub()), ("nodes", n)]))
-                total += n
-        else:
-            total = job.board.perft(depth, dup)
+        try:
+            if "divide" in job.args and depth >= 1:
+                total = 0
+                for move, n in job.board.divide(depth, dup, stop=job.perft_stop):
+                    lines.append(format_line("divide", [("move", move.hub()), ("nodes", n)]))
+                    total += n
+            else:
+                total = job.board.perft(depth, dup, stop=job.perft_stop)
+        except PerftStopped:
+            lines = [format_line("perft", [("depth", depth), ("interrupted", None),
+                                           ("time", f"{time.perf_counter() - t0:.3f}")])]
+            return lines
         dt = time.perf_counter() - t0
         lines.append(format_line("perft", [("depth", depth), ("nodes", total), ("time", f"{dt:.3f}")]))
         return lines
 
     def _run_bench(self, job: _Job) -> List[str]:
-        from draughts import bench
-        depth = int(job.args.get("depth", bench.DEFAULT_DEPTH))
-        nodes, seconds = bench.run(depth, bench.DEFAULT_TT_MB)
+        nodes, seconds = job.bench.run()
+        if job.bench.stopped:
+            return [format_line("bench", [("interrupted", None), ("time", f"{seconds:.3f}")])]
         nps = nodes / seconds / 1e6 if seconds > 0 else 0.0
         return [format_line("bench", [("nodes", nodes), ("time", f"{seconds:.3f}"), ("nps", f"{nps:.2f}")])]
 
@@ -532,8 +585,9 @@ def serve(stdin=None, stdout=None) -> int:
             raw = source.readline()
             if not raw:
                 break                                # end of input: exit at once
+            received = Engine.clock()
             line = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
-            if not server.handle_line(line):
+            if not server.handle_line(line, received):
                 break
     except KeyboardInterrupt:
         pass

@@ -7,6 +7,7 @@ import os
 import sys
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from draughts._args import parse_real
 from draughts.errors import DraughtsError
 from draughts.match.engines import whole_number
 
@@ -54,6 +55,9 @@ Output and state:
   -resume FILE            continue the match saved in FILE (and keep saving there)
   -progress on|off        progress bar on stderr (default: when stderr is a terminal)
   -debug                  log every line to and from the engines on stderr
+  -show-latency           after every game and at the end, each engine's latency: the
+                          runner's time for a move less the engine's own reported time
+                          (the pipes, scheduling, the runner; always in -jsonout)
   -cluster ADDRESS        play the games as Ray tasks on the cluster at ADDRESS ('auto')
 """
 
@@ -61,10 +65,11 @@ _MULTI = {"engine", "each", "openings", "draw", "resign", "sprt"}
 _SINGLE = {"variant", "games", "rounds", "tournament", "concurrency", "srand", "maxmoves", "pdnout",
            "pgnout", "jsonout", "state", "resume", "cluster", "event", "site", "ratinginterval",
            "progress"}
-_FLAGS = {"recover", "no-mandatory-capture", "help", "h", "debug"}
+_FLAGS = {"recover", "no-mandatory-capture", "help", "h", "debug", "show-latency"}
 _OPTIONAL_VALUE = {"repeat"}
 #: options a resumed match may change
-_RESUME_FREE = {"resume", "concurrency", "cluster", "progress", "recover", "ratinginterval", "debug"}
+_RESUME_FREE = {"resume", "concurrency", "cluster", "progress", "recover", "ratinginterval", "debug",
+                "show-latency"}
 
 
 def _is_option(token: str) -> bool:
@@ -129,7 +134,7 @@ def _int(option: str, text: str, low: int = 0) -> int:
 
 def _float(option: str, text: str) -> float:
     try:
-        return float(text)
+        return parse_real(text)
     except ValueError:
         raise DraughtsError(f"{option} takes a number, not {text!r}") from None
 
@@ -254,7 +259,8 @@ def settings_from_options(opts: List[Tuple[str, List[str]]]):
         pdnout=_path(single.get("pdnout")), jsonout=_path(single.get("jsonout")),
         state=_path(single.get("state")),
         ratinginterval=_int("-ratinginterval", single.get("ratinginterval", "10")),
-        cluster=single.get("cluster"), mandatory_capture="no-mandatory-capture" not in flags)
+        cluster=single.get("cluster"), mandatory_capture="no-mandatory-capture" not in flags,
+        show_latency="show-latency" in flags)
 
 
 def run_match(argv: Sequence[str], out=None, err=None) -> int:
@@ -288,6 +294,8 @@ def run_match(argv: Sequence[str], out=None, err=None) -> int:
             settings.recover = True
         if "ratinginterval" in single:
             settings.ratinginterval = _int("-ratinginterval", single["ratinginterval"])
+        if "show-latency" in names:
+            settings.show_latency = True
         argv = resume_state.get("argv", list(argv))
     else:
         settings = settings_from_options([(n, v) for n, v in opts if n != "progress"])

@@ -26,6 +26,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from draughts._args import parse_int
 from draughts.board import Board, Move
 from draughts.errors import DraughtsError
 from draughts.match.timecontrol import TimeControl, parse_seconds, parse_tc
@@ -60,6 +61,18 @@ class EngineIllegal(EngineFailure):
     pass
 
 
+class EngineNoMove(EngineIllegal):
+    """The engine answered `done` without a move."""
+
+
+class EngineOvertime(EngineFailure):
+    """The engine kept sending lines (`lines` of them) but no move in time."""
+
+    def __init__(self, message: str, lines: int = 0):
+        super().__init__(message)
+        self.lines = lines
+
+
 @dataclass
 class Reply:
     move: Move
@@ -67,6 +80,8 @@ class Reply:
     score: Optional[float] = None      # men, from the mover's side
     depth: Optional[int] = None
     text: str = ""
+    #: seconds beyond the engine's own reported time (None: it reported none)
+    latency: Optional[float] = None
 
 
 @dataclass(frozen=True)
@@ -116,7 +131,7 @@ def _onoff(key: str, text: str) -> bool:
 def whole_number(label: str, text: str, low: int = 0) -> int:
     """A whole number >= low read from option text; errors name the option `label`."""
     try:
-        n = int(text)
+        n = parse_int(text)
     except ValueError:
         raise DraughtsError(f"{label} takes a whole number, not {text!r}") from None
     if n < low:
@@ -241,8 +256,8 @@ class InProcessPlayer:
 
         opts = config.option_dict()
         try:
-            level = int(opts.get("level", LEVEL_MAX))
-            tt = int(opts.get("tt-size", 16))
+            level = parse_int(str(opts.get("level", LEVEL_MAX)))
+            tt = parse_int(str(opts.get("tt-size", 16)))
         except ValueError as e:
             raise DraughtsError(f"engine {config.name}: {e}") from None
         self.name = config.name
@@ -260,8 +275,9 @@ class InProcessPlayer:
         result = self._engine.search(board, **kwargs)
         elapsed = time.perf_counter() - t0
         if result.move is None:
-            raise EngineIllegal("the engine found no move", None)
-        return Reply(result.move, elapsed, result.score, result.depth, result.move.hub())
+            raise EngineNoMove("the engine found no move", None)
+        return Reply(result.move, elapsed, result.score, result.depth, result.move.hub(),
+                     elapsed - result.time)
 
     def close(self) -> None:
         self.alive = False
@@ -311,9 +327,14 @@ class HubPlayer:
         except hub.EngineTerminatedError as e:
             self.alive = False
             raise EngineCrashed(str(e) or "the engine exited") from None
+        except hub.EngineOvertimeError as e:
+            # it answered the stop that followed (the client checks): still usable
+            raise EngineOvertime(str(e), e.lines) from None
         except hub.EngineTimeoutError as e:
             self.alive = False             # it is not trusted again: closing kills it
             raise EngineStalled(str(e) or "the engine stopped answering") from None
+        except hub.EngineNoMoveError as e:
+            raise EngineNoMove(str(e), getattr(e, "line", None) or None) from None
         except hub.EngineProtocolError as e:
             raise EngineIllegal(str(e), getattr(e, "line", None) or None) from None
         except hub.EngineError as e:
@@ -335,7 +356,7 @@ class HubPlayer:
         depth = info.get("depth")
         return Reply(result.move, float(result.elapsed),
                      float(score) if isinstance(score, (int, float)) else None,
-                     int(depth) if isinstance(depth, int) else None, result.move.hub())
+                     int(depth) if isinstance(depth, int) else None, result.move.hub(), result.latency)
 
     def close(self) -> None:
         engine = getattr(self, "_engine", None)

@@ -15,8 +15,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from draughts.board import Board
-from draughts.match.engines import (EngineConfig, EngineCrashed, EngineFailure, EngineStalled,
-                                    stall_grace)
+from draughts.match.engines import (EngineConfig, EngineCrashed, EngineFailure, EngineNoMove,
+                                    EngineOvertime, EngineStalled, stall_grace)
 from draughts.match.openings import Opening, move_from_tuple, move_tuple
 from draughts.match.timecontrol import Clock
 from draughts.variants import Color, Variant
@@ -115,6 +115,9 @@ class GameRecord:
     failed: List[int] = field(default_factory=list)     # engines that crashed or stalled
     date: str = ""
     duration: float = 0.0
+    #: engine index (as text, for JSON) -> each move's latency in ms: the
+    #: runner's time for the move less the engine's own reported time
+    latency: Dict[str, List[float]] = field(default_factory=dict)
 
     def to_json(self) -> Dict:
         d = asdict(self)
@@ -197,6 +200,11 @@ def play_game(job: GameJob, players: Sequence, configs: Sequence[EngineConfig], 
         if isinstance(exc, EngineStalled):
             record.failed.append(engine_of[colour])
             return finish(~colour, STALLED, f"{name}'s connection stalls")
+        if isinstance(exc, EngineOvertime):
+            return finish(~colour, TIME_FORFEIT, f"{name} loses on time (it sent {exc.lines} lines "
+                          f"but no move)")
+        if isinstance(exc, EngineNoMove):
+            return finish(~colour, ILLEGAL_MOVE, f"{name} sends no move (a done without a move)")
         return finish(~colour, ILLEGAL_MOVE, f"{name} makes an illegal move: {_move_word(exc)}")
 
     for colour in (first_colour, ~first_colour):
@@ -224,6 +232,8 @@ def play_game(job: GameJob, players: Sequence, configs: Sequence[EngineConfig], 
             reply = player.play(board.copy(), limit, stall_grace(clock.tc, available, config))
         except EngineFailure as e:
             return fault(colour, e)
+        if reply.latency is not None:
+            record.latency.setdefault(str(engine_of[colour]), []).append(round(reply.latency * 1000.0, 2))
         if reply.move not in board.legal_moves:
             return finish(~colour, ILLEGAL_MOVE, f"{_colour(colour)} makes an illegal move: {reply.text or reply.move}")
         if not clock.spend(reply.elapsed):

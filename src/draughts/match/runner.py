@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import os
 import random
 import shutil
@@ -26,6 +27,7 @@ from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, TextIO, Tuple
 
+from draughts.cluster import ClusterLost
 from draughts.errors import DraughtsError
 from draughts.match import openings as op
 from draughts.match import schedule as sched
@@ -36,6 +38,9 @@ from draughts.match.game import GameJob, GameRecord, Rules, play_game, record_to
 from draughts.variants import Variant, variant as get_variant
 
 STATE_VERSION = 1
+#: seconds between the interpreter's thread switches while games run (the
+#: default 5 ms would add up to that to a move's measured time)
+SWITCH_INTERVAL = 0.0005
 #: times a game is played again after its Ray worker died
 RAY_RETRIES = 3
 
@@ -75,6 +80,8 @@ class MatchSettings:
     ratinginterval: int = 10
     cluster: Optional[str] = None
     mandatory_capture: bool = True
+    #: print each game's and the match's latency figures
+    show_latency: bool = False
 
     def variant_value(self) -> Variant:
         v = get_variant(self.variant)
@@ -91,6 +98,7 @@ class MatchSettings:
             "sprt": dataclasses.asdict(self.sprt) if self.sprt else None,
             "event": self.event, "site": self.site, "pdnout": self.pdnout, "jsonout": self.jsonout,
             "state": self.state, "ratinginterval": self.ratinginterval, "cluster": self.cluster,
+            "show_latency": self.show_latency,
         }
 
     @classmethod
@@ -104,7 +112,8 @@ class MatchSettings:
             rules=Rules.from_json(d["rules"]), recover=d["recover"],
             sprt=stats.Sprt(**d["sprt"]) if d.get("sprt") else None,
             event=d["event"], site=d["site"], pdnout=d["pdnout"], jsonout=d["jsonout"],
-            state=d["state"], ratinginterval=d["ratinginterval"], cluster=d.get("cluster"))
+            state=d["state"], ratinginterval=d["ratinginterval"], cluster=d.get("cluster"),
+            show_latency=bool(d.get("show_latency", False)))
 
 
 # --- output ----------------------------------------------------------------------
@@ -327,9 +336,10 @@ class GameWorker:
 
 class RayExecutor:
     def __init__(self, settings: MatchSettings, address: str):
-        from draughts.cluster import connect
+        from draughts.cluster import Watch, connect
 
         self.ray = connect(address)
+        self._watch = Watch(address)
         ray = self.ray
         cpus = int(ray.cluster_resources().get("CPU", 1))
         self.slots = max(1, min(settings.concurrency or cpus, cpus))
@@ -355,6 +365,8 @@ class RayExecutor:
     def next_done(self) -> List[Tuple[GameJob, Optional[GameRecord]]]:
         ray = self.ray
         ready, _ = ray.wait(list(self._pending), num_returns=1, timeout=0.5)
+        if not ready:
+            self._watch.check()              # a head that has gone ends the match (the state is kept)
         out = []
         for ref in ready:
             actor, job = self._pending.pop(ref)
@@ -379,6 +391,8 @@ class RayExecutor:
 
     def close(self, abandon: bool = False) -> None:
         ray = self.ray
+        if self._watch.lost:
+            return                          # nothing to tell a cluster that has gone
         try:
             if not abandon:
                 ray.get([a.close.remote() for a in self.actors], timeout=30)
@@ -582,6 +596,8 @@ class Match:
             "summary": s.to_json() if s else None,
             "standings": stats.json_number(self.standings()),
             "terminations": terminations,
+            "latency": {self.settings.engines[i].name: latency_figures(ms)
+                        for i, ms in sorted(self.latencies().items())},
             "games": [{"game": r.index + 1, "round": r.round + 1,
                        "first": self.settings.engines[r.first].name,
                        "second": self.settings.engines[r.second].name,
@@ -590,6 +606,24 @@ class Match:
                        "opening": r.opening.get("name", ""), "duration": r.duration}
                       for r in (self.records[i] for i in sorted(self.records))],
         }
+
+    def latencies(self, records: Optional[Sequence[GameRecord]] = None) -> Dict[int, List[float]]:
+        """Engine index -> the latency (ms) of each of its moves in `records`
+        (default: every game), in the order played."""
+        out: Dict[int, List[float]] = {}
+        for r in records if records is not None else (self.records[i] for i in sorted(self.records)):
+            for key, ms in r.latency.items():
+                out.setdefault(int(key), []).extend(ms)
+        return out
+
+    def _latency_lines(self, records: Optional[Sequence[GameRecord]] = None) -> List[str]:
+        lines = []
+        for i, ms in sorted(self.latencies(records).items()):
+            f = latency_figures(ms)
+            lines.append(f"Latency of {self.settings.engines[i].name}: {f['moves']} moves, "
+                         f"mean {f['mean_ms']:.1f} ms, median {f['median_ms']:.1f} ms, "
+                         f"p99 {f['p99_ms']:.1f} ms, max {f['max_ms']:.1f} ms")
+        return lines
 
     # --- running ---
     def _names(self, job) -> str:
@@ -614,6 +648,10 @@ class Match:
         self.t0 = time.time()
         self._progress(resumed)
         abandon = False
+        # games run on threads of this process: a short switch interval keeps
+        # one game's Python work from delaying the reading of another's move
+        switch = sys.getswitchinterval()
+        sys.setswitchinterval(min(switch, SWITCH_INTERVAL))
         try:
             while (todo and stop_reason is None) or executor.busy():
                 while todo and stop_reason is None and executor.free() > 0:
@@ -635,7 +673,14 @@ class Match:
             self.stopped = "interrupted"
             self.save_state()
             raise
+        except ClusterLost as e:
+            abandon = True
+            self.stopped = str(e)
+            self.save_state()
+            hint = f"; {len(self.records)} games are kept: resume with -resume {s.state}" if s.state else ""
+            raise ClusterLost(f"{e}{hint}") from None
         finally:
+            sys.setswitchinterval(switch)
             self.console.end_bar()
             executor.close(abandon=abandon)
         self.stopped = stop_reason
@@ -643,6 +688,9 @@ class Match:
         if len(s.engines) == 2 and len(self.records) == resumed:   # no game ended in this run
             self.console.line(self._score_line())
         self._report()
+        if s.show_latency:
+            for line in self._latency_lines():
+                self.console.line(line)
         self.console.line("Finished match")
         if s.jsonout:
             tmp = s.jsonout + ".tmp"
@@ -671,6 +719,9 @@ class Match:
         self._append_pdn(record)
         self.save_state()
         self.console.line(f"Finished game {record.index + 1} ({self._names(job)}): {record.result} {{{record.reason}}}")
+        if self.settings.show_latency:
+            for line in self._latency_lines([record]):
+                self.console.line(line)
         if len(self.settings.engines) == 2:
             self.console.line(self._score_line())
         n = len(self.records)
@@ -688,6 +739,20 @@ class Match:
                 and not self.complete and not reason):
             self._report()
         return reason
+
+
+def latency_figures(ms: Sequence[float]) -> Dict:
+    """moves, mean, median, 99th percentile and largest of latencies in ms."""
+    if not ms:
+        return {"moves": 0, "mean_ms": 0.0, "median_ms": 0.0, "p99_ms": 0.0, "max_ms": 0.0}
+    ordered = sorted(ms)
+    n = len(ordered)
+
+    def rank(q: float) -> float:                 # nearest rank
+        return ordered[min(n - 1, max(0, math.ceil(q * n) - 1))]
+
+    return {"moves": n, "mean_ms": sum(ordered) / n, "median_ms": rank(0.5), "p99_ms": rank(0.99),
+            "max_ms": ordered[-1]}
 
 
 def load_state(path: str) -> Dict:

@@ -248,15 +248,21 @@ def fmt_number(x: float, digits: int = 2) -> str:
     return f"{x:.{digits}f}"
 
 
+def _margin(error: float) -> str:
+    """` +/- E`, or nothing when the interval has no finite width (too few
+    games, or a score of 0 or 1 within it)."""
+    return f" +/- {error:.2f}" if math.isfinite(error) else ""
+
+
 def report_lines(name1: str, name2: str, s: Summary, *, paired: bool = False) -> List[str]:
     """cutechess-cli's closing lines (and fastchess's pentanomial ones)."""
     lines = [f"Score of {name1} vs {name2}: {s.wins} - {s.losses} - {s.draws}  [{s.score:.3f}] {s.games}",
-             f"Elo difference: {fmt_number(s.elo)} +/- {fmt_number(s.elo_error)}, "
+             f"Elo difference: {fmt_number(s.elo)}{_margin(s.elo_error)}, "
              f"LOS: {s.los * 100:.1f} %, DrawRatio: {s.draw_ratio * 100:.1f} %"]
     if paired and s.pairs:
         p = s.pentanomial
         lines.append(f"Ptnml(0-2): [{p[0]}, {p[1]}, {p[2]}, {p[3]}, {p[4]}], "
-                     f"nElo: {fmt_number(s.nelo)} +/- {fmt_number(s.nelo_error)}")
+                     f"nElo: {fmt_number(s.nelo)}{_margin(s.nelo_error)}")
     if s.sprt is not None:
         llr, lb, ub = s.sprt["llr"], s.sprt["lbound"], s.sprt["ubound"]
         pct = llr / ub * 100.0 if llr >= 0 else llr / lb * 100.0

@@ -19,9 +19,10 @@ import re
 from dataclasses import dataclass
 from typing import Dict, Optional
 
+from draughts._args import parse_real
 from draughts.errors import DraughtsError
 
-_TC = re.compile(r"(?:(\d+)/)?([0-9:.]+)(?:\+([0-9.]+))?\Z")
+_TC = re.compile(r"(?:([0-9]+)/)?([0-9:.]+)(?:\+([0-9.]+))?\Z")
 
 
 def parse_seconds(text: str, what: str = "time") -> float:
@@ -31,7 +32,7 @@ def parse_seconds(text: str, what: str = "time") -> float:
     try:
         if len(parts) > 3 or any(p == "" for p in parts):
             raise ValueError
-        values = [float(p) for p in parts]
+        values = [parse_real(p) for p in parts]
     except ValueError:
         raise DraughtsError(f"{what} {text!r} is not a time (seconds, m:ss or h:mm:ss)") from None
     total = 0.0
@@ -107,7 +108,7 @@ def parse_tc(text: str) -> Dict:
         raise DraughtsError(f"tc={text!r} is not a time control (moves/time+inc, time+inc, time or inf)")
     moves = int(m.group(1)) if m.group(1) else 0
     time = parse_seconds(m.group(2), "tc time")
-    inc = float(m.group(3)) if m.group(3) else 0.0
+    inc = parse_seconds(m.group(3), "tc increment") if m.group(3) else 0.0
     if time <= 0:
         raise DraughtsError(f"tc={text!r}: the time must be more than 0")
     if m.group(1) is not None and moves < 1:
