@@ -1,6 +1,8 @@
 """Shared fixtures."""
 
+import contextlib
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -16,10 +18,11 @@ def _free_port():
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def ray_cluster():
+@contextlib.contextmanager
+def ray_head(num_cpus=2):
     """A real local Ray runtime on loopback: `ray start --head --block` in a
-    child process of its own (stopping it stops only this cluster)."""
+    child process of its own (stopping it stops only this cluster).  Yields
+    (address, stop), where stop() kills the head at once."""
     import ray                      # the [cluster] extra; CI installs it
     port = _free_port()
     env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0")
@@ -28,10 +31,20 @@ def ray_cluster():
     temp_dir = tempfile.mkdtemp(prefix="ray-", dir="/tmp" if os.path.isdir("/tmp") else None)
     log = open(os.path.join(temp_dir, "head.log"), "w")
     head = subprocess.Popen([ray_bin, "start", "--head", "--block", f"--port={port}",
-                             "--node-ip-address=127.0.0.1", "--num-cpus=2", "--include-dashboard=false",
-                             "--disable-usage-stats", f"--temp-dir={temp_dir}"],
+                             "--node-ip-address=127.0.0.1", f"--num-cpus={num_cpus}",
+                             "--include-dashboard=false", "--disable-usage-stats",
+                             f"--temp-dir={temp_dir}"],
                             stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
     address = f"127.0.0.1:{port}"
+
+    def stop():
+        if head.poll() is None:
+            try:
+                os.killpg(head.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            head.wait(30)
+
     try:
         deadline = time.time() + 120
         while True:
@@ -42,7 +55,7 @@ def ray_cluster():
                 break
             assert time.time() < deadline, status.stdout + status.stderr
             time.sleep(0.5)
-        yield address
+        yield address, stop
     finally:
         if ray.is_initialized():
             ray.shutdown()
@@ -50,6 +63,14 @@ def ray_cluster():
         try:
             head.wait(60)
         except subprocess.TimeoutExpired:
-            os.killpg(head.pid, 9)
-            head.wait(10)
+            stop()
+        # the head's group may leave workers behind once it is killed
+        subprocess.run(["pkill", "-9", "-f", temp_dir], capture_output=True)
         log.close()
+
+
+@pytest.fixture(scope="session")
+def ray_cluster():
+    """A Ray head shared by the session's cluster tests."""
+    with ray_head() as (address, _):
+        yield address

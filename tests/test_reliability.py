@@ -406,3 +406,74 @@ def test_a_cluster_address_where_nothing_listens_is_an_error_at_once(argv):
     assert run.returncode != 0
     assert "cannot connect to the Ray cluster at '127.0.0.1:1'" in run.stderr, run.stderr[-2000:]
     assert time.monotonic() - t0 < 30
+
+
+def _wait_for(predicate, timeout, what):
+    end = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < end, f"gave up waiting for {what}"
+        time.sleep(0.1)
+
+
+def test_perft_on_a_cluster_whose_head_dies_keeps_its_checkpoint_and_resumes(tmp_path):
+    from conftest import ray_head
+
+    cp = tmp_path / "cp.json"
+    base = [sys.executable, "-m", "draughts", "perft", "--variant", "international", "--depth", "11",
+            "--progress", "off"]
+
+    def done():
+        try:
+            return len(json.loads(cp.read_text())["done"])
+        except (OSError, ValueError, KeyError):
+            return 0
+
+    with ray_head(num_cpus=1) as (address, kill):
+        run = subprocess.Popen(base + ["--cluster", address, "--checkpoint", str(cp)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        _wait_for(lambda: done() >= 1 or run.poll() is not None, 180, "a finished subtree")
+        kill()
+        out, err = run.communicate(timeout=90)
+    assert run.returncode != 0, out
+    assert "lost the Ray cluster" in err or "failed on the Ray cluster" in err, err[-3000:]
+    assert f"--resume {cp}" in err
+    kept = done()
+    assert 1 <= kept < 9                                   # 9 subtrees, one per root move
+    resumed = subprocess.run(base + ["--resume", str(cp), "--threads", "2", "--hash-mb", "64"],
+                             capture_output=True, text=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr
+    # DCTL's and Aart Bik's international perft(11), duplicates merged
+    assert "perft depth=11 nodes=1665861398 " in resumed.stdout
+
+
+def test_a_match_on_a_cluster_whose_head_dies_keeps_its_games_and_resumes(tmp_path):
+    from conftest import ray_head
+
+    state = tmp_path / "state.json"
+    argv = [sys.executable, "-m", "draughts", "match", "-variant", "american", "-games", "6",
+            "-engine", "name=a", "cmd=draughts", "arg=hub", "depth=5",
+            "-engine", "name=b", "cmd=draughts", "arg=hub", "depth=5", "-progress", "off"]
+
+    def games():
+        try:
+            return len(json.loads(state.read_text())["records"])
+        except (OSError, ValueError, KeyError):
+            return 0
+
+    with ray_head(num_cpus=1) as (address, kill):
+        run = subprocess.Popen(argv + ["-cluster", address, "-state", str(state)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        _wait_for(lambda: games() >= 1 or run.poll() is not None, 180, "a finished game")
+        kill()
+        out, err = run.communicate(timeout=90)
+    assert run.returncode != 0
+    assert "lost the Ray cluster" in err, err[-3000:]
+    assert f"-resume {state}" in err
+    kept = games()
+    assert 1 <= kept < 6
+    resumed = subprocess.run([sys.executable, "-m", "draughts", "match", "-resume", str(state),
+                              "-cluster", "none", "-progress", "off"],
+                             capture_output=True, text=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr
+    saved = json.loads(state.read_text())
+    assert saved["complete"] and sorted(r["index"] for r in saved["records"]) == list(range(6))

@@ -58,7 +58,8 @@ Output and state:
   -show-latency           after every game and at the end, each engine's latency: the
                           runner's time for a move less the engine's own reported time
                           (the pipes, scheduling, the runner; always in -jsonout)
-  -cluster ADDRESS        play the games as Ray tasks on the cluster at ADDRESS ('auto')
+  -cluster ADDRESS        play the games as Ray tasks on the cluster at ADDRESS ('auto');
+                          with -resume, 'none' plays the rest on this machine
 """
 
 _MULTI = {"engine", "each", "openings", "draw", "resign", "sprt"}
@@ -289,7 +290,8 @@ def run_match(argv: Sequence[str], out=None, err=None) -> int:
         if "concurrency" in single:
             settings.concurrency = _int("-concurrency", single["concurrency"], 1)
         if "cluster" in single:
-            settings.cluster = single["cluster"]
+            # `-cluster none` plays the rest here (the cluster it ran on has gone)
+            settings.cluster = None if single["cluster"].lower() in ("none", "off") else single["cluster"]
         if "recover" in names:
             settings.recover = True
         if "ratinginterval" in single:
