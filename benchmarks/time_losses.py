@@ -13,7 +13,12 @@ time losses (per 1,000 games), other faults, and the runner's latency figures
 Setting names: `st<S>-c<N>` (S seconds a move), `tc<T>+<I>-c<N>` (a clock),
 with `-tt<M>` for M MiB tables; `-o<MS>` sets the engines' move overhead.
 It prints the machine's load average before and after each match: the
-figures mean little without it.
+figures mean little without it.  On a machine shared with other work,
+`--priority N` (Linux, root) gives the match and its engines the scheduling
+weight of nice N: each engine runs in a session of its own, and under the
+kernel's automatic session groups (`/proc/sys/kernel/sched_autogroup_enabled`)
+only a group's own nice value (`/proc/PID/autogroup`) ranks it against other
+sessions' work, so the harness sets that of every process of the match.
 """
 
 from __future__ import annotations
@@ -25,15 +30,16 @@ import re
 import subprocess
 import sys
 import tempfile
+import threading
 import time
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 DEFAULT_SETTINGS = ["st0.05-c2", "tc1+0.01-c2", "st0.1-c1-tt256", "st0.1-c2-tt256"]
 _SETTING = re.compile(r"(?:st(?P<st>[0-9.]+)|tc(?P<tc>[0-9.:/+]+))-c(?P<c>\d+)"
                       r"(?:-tt(?P<tt>\d+))?(?:-o(?P<o>\d+))?\Z")
 
 
-def match_args(setting: str, games: int, variant: str) -> List[str]:
+def match_args(setting: str, games: int, variant: str, maxmoves: int = 0) -> List[str]:
     m = _SETTING.match(setting)
     if not m:
         raise SystemExit(f"bad setting {setting!r} (st0.05-c2, tc1+0.01-c2, st0.1-c1-tt256, ...-o20)")
@@ -46,27 +52,65 @@ def match_args(setting: str, games: int, variant: str) -> List[str]:
     book = ["-openings", "file=acf-3move", "order=random"] if variant == "american" else []
     return (["-variant", variant, "-engine", "name=A", *engine, "-engine", "name=B", *engine,
              "-each", limit, "-games", str(games), "-repeat", "-concurrency", m["c"],
-             "-srand", "1", *book])
+             "-srand", "1", *book, *(["-maxmoves", str(maxmoves)] if maxmoves else [])])
 
 
-def run(setting: str, games: int, variant: str) -> Dict:
+def _descendants(pid: int) -> List[int]:
+    children: Dict[int, List[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    ppid = int(fh.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            children.setdefault(ppid, []).append(int(entry))
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        todo.extend(children.get(p, []))
+    return out
+
+
+def _prioritise(proc: subprocess.Popen, nice: int, done: threading.Event) -> None:
+    """Keep setting the autogroup nice of the match and its engines."""
+    while not done.wait(0.2):
+        for pid in _descendants(proc.pid):
+            try:
+                with open(f"/proc/{pid}/autogroup", "w") as fh:
+                    fh.write(str(nice))
+                os.setpriority(os.PRIO_PROCESS, pid, nice)
+            except OSError:
+                pass
+
+
+def run(setting: str, games: int, variant: str, maxmoves: int = 0,
+        priority: Optional[int] = None) -> Dict:
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "match.json")
-        argv = [sys.executable, "-m", "draughts", "match", *match_args(setting, games, variant),
+        argv = [sys.executable, "-m", "draughts", "match", *match_args(setting, games, variant, maxmoves),
                 "-jsonout", out, "-ratinginterval", "0", "-progress", "off"]
         load0 = os.getloadavg()[0]
         t0 = time.time()
-        proc = subprocess.run(argv, capture_output=True, text=True)
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                start_new_session=priority is not None)
+        done = threading.Event()
+        if priority is not None:
+            threading.Thread(target=_prioritise, args=(proc, priority, done), daemon=True).start()
+        stdout, stderr = proc.communicate()
+        done.set()
         if proc.returncode != 0:
-            raise SystemExit(f"{setting}: the match failed:\n{proc.stderr[-2000:]}")
+            raise SystemExit(f"{setting}: the match failed:\n{stderr[-2000:]}")
         with open(out) as fh:
             summary = json.load(fh)
     terms = summary["terminations"]
     played = summary["games_played"]
     losses = terms.get("time forfeit", 0)
     lat = summary.get("latency", {})
+    moves = sum(g["plies"] for g in summary["games"])
     return {"setting": setting, "variant": variant, "games": played, "time_losses": losses,
-            "per_1000": 1000.0 * losses / played if played else 0.0,
+            "per_1000": 1000.0 * losses / played if played else 0.0, "plies": moves,
             "other_faults": {k: v for k, v in terms.items()
                              if k not in ("normal", "adjudication", "time forfeit")},
             "latency": lat, "seconds": time.time() - t0,
@@ -78,13 +122,17 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=200, help="games per setting (default 200)")
     ap.add_argument("--variant", default="american")
     ap.add_argument("--settings", nargs="+", default=DEFAULT_SETTINGS)
+    ap.add_argument("--maxmoves", type=int, default=0,
+                    help="adjudicate a draw after this many moves (0: play out)")
     ap.add_argument("--json", help="write every row as JSON here too")
+    ap.add_argument("--priority", type=int, default=None,
+                    help="run the match and its engines at this nice value (Linux, root)")
     args = ap.parse_args()
     rows = []
     print(f"{'setting':<22} {'games':>6} {'lost on time':>13} {'per 1000':>9} "
           f"{'latency p50/p99/max ms':>24} {'load':>10} {'s':>6}")
     for setting in args.settings:
-        r = run(setting, args.games, args.variant)
+        r = run(setting, args.games, args.variant, args.maxmoves, args.priority)
         rows.append(r)
         lat = list(r["latency"].values())
         moves = sum(x["moves"] for x in lat)

@@ -98,7 +98,9 @@ def test_our_client_drives_dame_through_a_game(interop_python):
             result = engine.play(board, Limit(depth=3) if board.ply % 2 else Limit(movetime=0.02))
             assert result.move in board.legal_moves
             board.push(result.move)
-        with engine.analyse(board if board.legal_moves else draughts.Board(), Limit(depth=4)) as analysis:
+        # the start position: the game's last one varies with the clock, and
+        # dame answers a bare `done` where its own rules end the game
+        with engine.analyse(draughts.Board(), Limit(depth=4)) as analysis:
             assert any(info.get("depth") == 4 for info in analysis)
         assert analysis.result.move is not None
         assert engine.ping() >= 0

@@ -19,7 +19,6 @@ from draughts.match.runner import Console, Match
 from draughts.match.timecontrol import TimeControl
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SCRIPTED = os.path.join(HERE, "match_engines", "scripted.py")
 
 
 def run(argv, tmp_path):
@@ -31,7 +30,7 @@ def run(argv, tmp_path):
 
 
 def scripted(mode, *extra):
-    return ["-engine", "name=bad", f"cmd={sys.executable}", f"arg={SCRIPTED}", f"arg={mode}", *extra]
+    return ["-engine", "name=bad", f"cmd={sys.executable}", "arg=-m", "arg=draughts.hub.testing", f"arg={mode}", *extra]
 
 
 GOOD = ["-engine", "name=good", "cmd=draughts", "arg=hub", "depth=2"]

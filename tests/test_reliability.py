@@ -27,8 +27,6 @@ from draughts.match import cli, stats
 from draughts.match.runner import Console, Match, latency_figures
 from hub_scripts.transcript import ServerSession
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SCRIPTED = os.path.join(HERE, "match_engines", "scripted.py")
 GOOD = ["-engine", "name=good", "cmd=draughts", "arg=hub", "depth=2"]
 
 
@@ -40,7 +38,7 @@ def run_match(argv):
 
 
 def scripted(mode, *extra):
-    return ["-engine", "name=bad", f"cmd={sys.executable}", f"arg={SCRIPTED}", f"arg={mode}", *extra]
+    return ["-engine", "name=bad", f"cmd={sys.executable}", "arg=-m", "arg=draughts.hub.testing", f"arg={mode}", *extra]
 
 
 # --- the runner waits for the engine before it starts a clock ------------------------

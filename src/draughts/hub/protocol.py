@@ -24,8 +24,10 @@ czech use the american grid's numbers).
 from __future__ import annotations
 
 import re
-from typing import Dict, Iterable, List, Mapping, Tuple, Union
+from dataclasses import dataclass, field
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union
 
+from draughts._args import is_int, parse_int, parse_real
 from draughts.board import Board, Move
 from draughts.errors import (AmbiguousMoveError, DraughtsError, IllegalMoveError,
                              InvalidMoveError)
@@ -35,7 +37,8 @@ from draughts.variants import BLACK, WHITE, Color, Variant, variant as get_varia
 __all__ = [
     "HubError", "HubSyntaxError", "HubPositionError", "parse_line", "format_line", "format_value",
     "parse_position", "format_position", "board_from_position", "root_board", "parse_move",
-    "format_move", "match_move", "legal_matches", "parse_bool", "quote",
+    "format_move", "match_move", "legal_matches", "parse_bool", "quote", "Param", "PlayResult",
+    "parse_info",
 ]
 
 Args = Dict[str, str]
@@ -323,3 +326,87 @@ def match_move(board: Board, text: str) -> Move:
         names = ", ".join("x".join(str(s) for s in m.path) for m in cands)
         raise AmbiguousMoveError(f"{text.strip()} is ambiguous: it matches {names}", cands)
     return cands[0]
+
+
+# --- values the client and the server share ------------------------------------------
+
+@dataclass
+class PlayResult:
+    """The engine's move; `late` when it came after the limit's time."""
+
+    move: Move
+    ponder: Optional[Move]
+    info: Dict[str, Any]
+    #: seconds from writing `go` to reading `done`
+    elapsed: float = 0.0
+    late: bool = False
+
+    @property
+    def latency(self) -> Optional[float]:
+        """Seconds the move took beyond the engine's own last reported time
+        (the pipe both ways, scheduling, this side's reading); None when the
+        engine reported no time."""
+        t = self.info.get("time")
+        if isinstance(t, (int, float)) and not isinstance(t, bool):
+            return self.elapsed - float(t)
+        return None
+
+
+@dataclass
+class Param:
+    """A parameter the engine declared (`param` line)."""
+
+    name: str
+    type: str
+    value: str
+    min: Optional[float] = None
+    max: Optional[float] = None
+    values: List[str] = field(default_factory=list)
+
+    @classmethod
+    def from_args(cls, args: Mapping[str, str]) -> "Param":
+        def num(key):
+            try:
+                text = args[key]
+                return parse_int(text) if is_int(text) else parse_real(text)
+            except (KeyError, ValueError):
+                return None
+        return cls(args.get("name", ""), args.get("type", "string"), args.get("value", ""),
+                   num("min"), num("max"), args.get("values", "").split())
+
+
+def parse_info(args: Mapping[str, str], board: Optional[Board] = None) -> Dict[str, Any]:
+    """An `info` line's values: numbers as numbers, `pv` as moves of `board`
+    (as far as they are legal); unknown values as text.  A score in Scan's
+    range for a won position (above 90 men) also gives `win_in` in plies."""
+    out: Dict[str, Any] = {}
+    for key, value in args.items():
+        try:
+            if key in ("depth", "nodes"):
+                out[key] = parse_int(value)
+            elif key in ("mean-depth", "score", "time", "nps"):
+                out[key] = parse_real(value)
+            elif key == "pv" and board is not None:
+                out[key] = _pv_moves(board, value)
+            else:
+                out[key] = value
+        except ValueError:
+            out[key] = value
+    score = out.get("score")
+    if isinstance(score, float) and 90.0 < abs(score) <= 100.0:
+        plies = round((100.0 - abs(score)) * 100)
+        out["win_in"] = plies if score > 0 else -plies
+    return out
+
+
+def _pv_moves(board: Board, text: str) -> List[Move]:
+    moves = []
+    b = board.copy(stack=False)
+    for word in text.split():
+        try:
+            m = match_move(b, word)
+        except DraughtsError:
+            break
+        moves.append(m)
+        b.push(m)
+    return moves

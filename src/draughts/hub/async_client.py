@@ -1,0 +1,569 @@
+"""The asyncio core of the Hub client: `AsyncHubEngine` drives one engine
+over a `Transport`; `AsyncAnalysis` is a running `go analyze`.
+
+Every read has a timeout.  An engine whose output ends (it crashed or quit)
+raises `EngineTerminatedError` with its exit code and the tail of its stderr;
+one that says nothing in time raises `EngineTimeoutError` (and one that kept
+talking but sent no move, `EngineOvertimeError`).  A move that arrives after
+the limit's time is returned with `late=True` and the time it took, so that a
+match runner can score a loss on time.  A move that is not legal, or not Hub
+move text, raises `EngineProtocolError` carrying the engine's exact line; an
+`error` answer raises `EngineCommandError`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+
+from draughts.board import Board
+from draughts.errors import DraughtsError
+from draughts.hub.errors import (EngineCommandError, EngineError, EngineNoMoveError,
+                                 EngineOvertimeError, EngineProtocolError, EngineTerminatedError,
+                                 EngineTimeoutError)
+from draughts.hub.protocol import (HubError, Param, PlayResult, format_line, format_position,
+                                   format_value, match_move, parse_bool, parse_info, parse_line,
+                                   root_board)
+from draughts.hub.transport import SubprocessTransport, Transport
+from draughts.limits import Limit
+from draughts.variants import variant as get_variant
+
+__all__ = ["AsyncHubEngine", "AsyncAnalysis", "QUIT_TIMEOUT"]
+
+LOG = logging.getLogger("draughts.hub")
+LOG.addHandler(logging.NullHandler())      # a library logs only where its user asks
+QUIT_TIMEOUT = 2.0
+
+
+_EOF = object()
+
+
+class AsyncHubEngine:
+    """The asyncio client of one Hub engine; create it with `await AsyncHubEngine.popen(...)`
+    or `AsyncHubEngine(transport)` then `await start()` (inside the event loop)."""
+
+    def __init__(self, transport: Transport, *, timeout: float = 10.0, time_margin: float = 0.05):
+        self.transport = transport
+        #: seconds to wait for an answer (beyond any time the limit grants)
+        self.timeout = timeout
+        #: seconds a move may come after its limit before it counts as late
+        self.time_margin = time_margin
+        self.id: Dict[str, str] = {}
+        self.params: Dict[str, Param] = {}
+        self._queue: asyncio.Queue = asyncio.Queue()
+        self._eof = False
+        self._busy: Optional[str] = None
+        self._analysis: Optional[AsyncAnalysis] = None
+        transport.attach(self._queue.put_nowait, lambda: self._queue.put_nowait(_EOF))
+
+    @classmethod
+    async def popen(cls, command: Union[str, Sequence[str]], *, cwd=None, env=None,
+                    params: Optional[Mapping[str, Any]] = None, startup_timeout: float = 10.0,
+                    timeout: float = 10.0, time_margin: float = 0.05,
+                    stderr_path: Optional[str] = None) -> "AsyncHubEngine":
+        """Start an engine program (a list of arguments, or a string split like a
+        shell would) and complete the handshake (`hub` ... `wait`, the `params`,
+        `init` ... `ready`) within `startup_timeout` seconds."""
+        transport = await SubprocessTransport.start(command, cwd=cwd, env=env, stderr_path=stderr_path)
+        return await cls.over(transport, params=params, startup_timeout=startup_timeout,
+                              timeout=timeout, time_margin=time_margin)
+
+    @classmethod
+    async def over(cls, transport: "Transport", *, params: Optional[Mapping[str, Any]] = None,
+                   startup_timeout: float = 10.0, timeout: float = 10.0,
+                   time_margin: float = 0.05) -> "AsyncHubEngine":
+        """A client over a started transport, handshake done (closed again if it fails)."""
+        engine = cls(transport, timeout=timeout, time_margin=time_margin)
+        try:
+            await engine.start(params=params, timeout=startup_timeout)
+        except BaseException:
+            await engine.close()
+            raise
+        return engine
+
+    @property
+    def stderr(self) -> List[str]:
+        """The engine's stderr lines so far (the last few thousand)."""
+        return list(self.transport.stderr)
+
+    @property
+    def returncode(self) -> Optional[int]:
+        return self.transport.returncode
+
+    @property
+    def name(self) -> str:
+        return self.id.get("name", "")
+
+    # --- reading and writing ---------------------------------------------------
+    def _send(self, line: str) -> None:
+        try:
+            self.transport.send(line)
+        except (BrokenPipeError, ConnectionError, OSError):
+            raise self._terminated(f"sending {line.split()[0] if line.split() else line!r}") from None
+
+    def _terminated(self, doing: str) -> EngineTerminatedError:
+        rc = self.transport.returncode
+        text = "the engine ended" + (f" with exit code {rc}" if rc is not None else "")
+        return EngineTerminatedError(f"{text} while {doing}", rc, list(self.transport.stderr)[-20:])
+
+    async def _eof_error(self, doing: str) -> EngineTerminatedError:
+        self._eof = True
+        await self.transport.wait(1.0)
+        return self._terminated(doing)
+
+    async def _next(self, timeout: Optional[float], doing: str):
+        """(command, args, line) of the next readable engine line, or None after
+        `timeout` seconds (None: no limit)."""
+        while True:
+            if self._eof:
+                raise self._terminated(doing)
+            if timeout is None:
+                item = await self._queue.get()
+            else:
+                try:
+                    item = await asyncio.wait_for(self._queue.get(), max(0.0, timeout))
+                except asyncio.TimeoutError:
+                    return None
+            if item is _EOF:
+                raise await self._eof_error(doing)
+            try:
+                command, args = parse_line(item)
+            except HubError as e:
+                LOG.warning("unreadable engine line %r: %s", item, e)
+                continue
+            if command:
+                return command, args, item
+
+    async def _read(self, doing: str, *, timeout: Optional[float] = None,
+                    deadline: Optional[float] = None):
+        """The next engine line within `timeout` seconds (or by the loop time
+        `deadline`); raises EngineTimeoutError or EngineTerminatedError."""
+        if deadline is not None:
+            wait = deadline - asyncio.get_running_loop().time()
+            if timeout is not None:
+                wait = min(wait, timeout)
+        else:
+            wait = self.timeout if timeout is None else timeout
+        got = await self._next(wait, doing)
+        if got is None:
+            raise EngineTimeoutError(f"the engine said nothing for {max(wait, 0.0):.2f} s while {doing}",
+                                     max(wait, 0.0), doing)
+        return got
+
+    def _drain_stale(self) -> None:
+        """Drop lines left from an earlier command (an info after a done...)."""
+        while not self._queue.empty():
+            item = self._queue.get_nowait()
+            if item is _EOF:
+                self._eof = True
+                return
+
+    def _check_idle(self) -> None:
+        if self._busy:
+            raise EngineError(f"the engine is busy with {self._busy}")
+
+    async def _sync(self, doing: str, timeout: Optional[float] = None) -> None:
+        """`ping` and wait for `pong`; an `error` before it raises EngineCommandError."""
+        self._send("ping")
+        error = None
+        while True:
+            command, args, line = await self._read(f"{doing} (waiting for pong)", timeout=timeout)
+            if command == "pong":
+                break
+            if command == "error" and error is None:
+                error = line
+        if error is not None:
+            raise EngineCommandError(f"the engine rejected {doing}: {parse_line(error)[1].get('message', error)}",
+                                     error)
+
+    # --- the handshake ---------------------------------------------------------
+    async def start(self, *, params: Optional[Mapping[str, Any]] = None, timeout: float = 10.0) -> None:
+        """`hub` ... `wait`, then `set-param` for `params`, then `init` ... `ready`."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        self._send("hub")
+        while True:
+            command, args, line = await self._read("starting (waiting for wait)", deadline=deadline)
+            if command == "id":
+                self.id.update(args)
+            elif command == "param" and args.get("name"):
+                self.params[args["name"]] = Param.from_args(args)
+            elif command == "wait":
+                break
+            elif command == "error":
+                raise EngineCommandError(f"the engine rejected hub: {args.get('message', line)}", line)
+        for name, value in self._param_pairs(params or {}):
+            self._send(format_line("set-param", [("name", name), ("value", format_value(value))]))
+            self.params[name].value = format_value(value)
+        self._send("init")
+        while True:
+            command, args, line = await self._read("starting (waiting for ready)", deadline=deadline)
+            if command == "ready":
+                break
+            if command == "error":
+                raise EngineCommandError(f"the engine failed to start: {args.get('message', line)}", line)
+
+    def _param_pairs(self, params: Mapping[str, Any]) -> List[Tuple[str, Any]]:
+        out = []
+        for key, value in params.items():
+            name = key if key in self.params else key.replace("_", "-")
+            if name not in self.params:
+                known = ", ".join(self.params) or "none"
+                raise EngineError(f"the engine has no parameter {name!r} (it has: {known})")
+            out.append((name, value))
+        return out
+
+    # --- commands ----------------------------------------------------------------
+    async def configure(self, **params: Any) -> None:
+        """Set parameters (`tt_size=32` sets `tt-size`); raises EngineCommandError
+        when the engine rejects a value."""
+        self._check_idle()
+        pairs = self._param_pairs(params)
+        if not pairs:
+            return
+        self._drain_stale()
+        for name, value in pairs:
+            self._send(format_line("set-param", [("name", name), ("value", format_value(value))]))
+        await self._sync("set-param " + ", ".join(name for name, _ in pairs))
+        for name, value in pairs:
+            self.params[name].value = format_value(value)
+
+    async def ping(self, timeout: Optional[float] = None) -> float:
+        """Round-trip seconds of `ping` ... `pong`."""
+        self._check_idle()
+        self._drain_stale()
+        loop = asyncio.get_running_loop()
+        t0 = loop.time()
+        await self._sync("ping", timeout)
+        return loop.time() - t0
+
+    async def new_game(self, timeout: Optional[float] = None) -> None:
+        """The next search is unrelated to the last (`new-game`); returns once
+        the engine has answered a `ping` after it, so that whatever it does for
+        a new game (clearing a large table) is not charged to the first move."""
+        self._check_idle()
+        self._drain_stale()
+        self._send("new-game")
+        await self._sync("new-game", timeout)
+
+    async def _sync_rules(self, board: Board) -> None:
+        """Set the engine's `variant` and `mandatory-capture` to the board's."""
+        v = board.variant
+        wanted: Dict[str, Any] = {}
+        p = self.params.get("variant")
+        if p is None:
+            if v.name != "international":
+                raise EngineError(f"the engine declares no variant parameter, so it plays only "
+                                  f"international draughts, not {v.name}")
+        else:
+            names = p.values
+            if not names or v.name in names:
+                choice = v.name
+            elif v.name == "international" and "normal" in names:
+                choice = "normal"
+            else:
+                raise EngineError(f"the engine does not play {v.name} (it plays {', '.join(names)})")
+            if _variant_name(p.value) != v.name:
+                wanted["variant"] = choice
+        mc = self.params.get("mandatory-capture")
+        if mc is None:
+            if not v.mandatory_capture:
+                raise EngineError("the engine has no mandatory-capture parameter for the house rule")
+        else:
+            try:
+                current = parse_bool(mc.value)
+            except ValueError:
+                current = None
+            if current != v.mandatory_capture:
+                wanted["mandatory-capture"] = v.mandatory_capture
+        if wanted:
+            await self.configure(**wanted)
+
+    def _pos_line(self, board: Board) -> str:
+        args: List[Tuple[str, Any]] = [("pos", format_position(root_board(board)))]
+        if board.move_stack:
+            args.append(("moves", " ".join(m.hub() for m in board.move_stack)))
+        return format_line("pos", args)
+
+    async def play(self, board: Board, limit: Limit, *, timeout: Optional[float] = None) -> PlayResult:
+        """The engine's move in the board's position (sent with its move history).
+
+        A move is awaited for the limit's time plus `timeout` seconds (the
+        engine's timeout by default); without a clock in the limit, each line
+        is awaited `timeout` seconds.
+        """
+        self._check_idle()
+        if not board.legal_moves:
+            raise ValueError(f"no legal move in {board.fen()}: the game is over")
+        level = format_line("level", limit.level_args())
+        await self._sync_rules(board)
+        self._busy = "play"
+        try:
+            return await self._play(board, limit, level, self.timeout if timeout is None else timeout)
+        finally:
+            self._busy = None
+
+    async def _play(self, board: Board, limit: Limit, level: str, timeout: float) -> PlayResult:
+        loop = asyncio.get_running_loop()
+        self._drain_stale()
+        self._send(self._pos_line(board))
+        self._send(level)
+        t0 = loop.time()
+        self._send("go think")
+        budget = limit.budget()
+        deadline = t0 + budget + timeout if budget is not None else None
+        raw_info: Dict[str, str] = {}        # read once the move is in: a flood stays cheap
+        doing = "waiting for the move (done)"
+        lines = 0
+        last_line = t0
+        while True:
+            try:
+                if deadline is not None:
+                    command, args, line = await self._read(doing, deadline=deadline)
+                else:
+                    command, args, line = await self._read(doing, timeout=timeout)
+            except EngineTimeoutError as e:
+                if lines and loop.time() - last_line < min(1.0, timeout) and await self._resync():
+                    raise EngineOvertimeError(
+                        f"the engine sent {lines} lines but no move in {loop.time() - t0:.2f} s",
+                        e.waited, doing, lines) from None
+                raise
+            lines += 1
+            last_line = loop.time()
+            if command == "info":
+                raw_info.update(args)
+            elif command == "done":
+                break
+            elif command == "error":
+                await self._resync()
+                raise EngineCommandError(f"the engine rejected the search: {args.get('message', line)}", line)
+        elapsed = loop.time() - t0
+        info = parse_info(raw_info, board)
+        text = args.get("move", "")
+        if not text:
+            raise EngineNoMoveError(f"the engine answered `done` without a move: {line!r}", line)
+        try:
+            move = match_move(board, text)
+        except DraughtsError as e:
+            raise EngineProtocolError(f"the engine played {text!r}, which is not a legal move: {e} "
+                                      f"(its line: {line!r})", line) from None
+        ponder = None
+        if args.get("ponder"):
+            after = board.copy(stack=False)
+            after.push(move)
+            try:
+                ponder = match_move(after, args["ponder"])
+            except DraughtsError:
+                LOG.info("engine's ponder move %r is not legal; ignored", args["ponder"])
+        late = budget is not None and elapsed > budget + self.time_margin
+        return PlayResult(move, ponder, info, elapsed, late)
+
+    async def _resync(self) -> bool:
+        """After an unexpected answer: stop, then read up to a pong (errors
+        ignored); False when no pong came."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + min(self.timeout, 2.0)
+        try:
+            self._send("stop")
+            self._send("ping")
+        except EngineError:
+            return False
+        # lines are skipped unparsed, the queued ones without waiting: an
+        # engine that flooded may have left very many
+        while not self._eof:
+            if self._queue.empty():
+                try:
+                    item = await asyncio.wait_for(self._queue.get(), max(0.0, deadline - loop.time()))
+                except asyncio.TimeoutError:
+                    return False
+            else:
+                item = self._queue.get_nowait()
+            if item is _EOF:
+                self._eof = True
+                return False
+            if item.strip() == "pong":
+                return True
+        return False
+
+    async def analysis(self, board: Board, limit: Optional[Limit] = None, *,
+                       timeout: Optional[float] = None) -> "AsyncAnalysis":
+        """Start `go analyze` (an infinite search).  The client sends `stop` itself
+        once `limit`'s depth, nodes or movetime is reached; otherwise call stop()."""
+        self._check_idle()
+        if not board.legal_moves:
+            raise ValueError(f"no legal move in {board.fen()}: the game is over")
+        await self._sync_rules(board)
+        self._drain_stale()
+        self._send(self._pos_line(board))
+        self._send("level infinite")
+        self._send("go analyze")
+        analysis = AsyncAnalysis(self, board, limit, self.timeout if timeout is None else timeout)
+        self._busy = "an analysis"
+        self._analysis = analysis
+        analysis._start()
+        return analysis
+
+    async def stop(self) -> None:
+        """Stop a running analysis (its result then arrives)."""
+        if self._analysis is not None:
+            self._analysis.stop()
+
+    async def quit(self, timeout: float = QUIT_TIMEOUT) -> Optional[int]:
+        """`quit`; an engine that has not exited after `timeout` seconds is
+        killed.  Returns the exit code."""
+        if self._analysis is not None:
+            self._analysis.stop()
+        try:
+            self._send("quit")
+            await self.transport.drain()
+        except (EngineError, ConnectionError, OSError):
+            pass
+        rc = await self.transport.wait(timeout)
+        if rc is None:
+            LOG.warning("the engine did not exit %.1f s after quit; killing it", timeout)
+            self.transport.kill()
+            rc = await self.transport.wait(5.0)
+        await self.transport.aclose()
+        return rc
+
+    async def close(self) -> None:
+        """Kill the engine at once."""
+        self.transport.kill()
+        await self.transport.aclose()
+
+
+def _variant_name(text: str) -> str:
+    try:
+        return get_variant(text).name
+    except DraughtsError:
+        return text
+
+
+class AsyncAnalysis:
+    """A running `go analyze`: iterate for info dicts; `result` once done."""
+
+    def __init__(self, engine: AsyncHubEngine, board: Board, limit: Optional[Limit], timeout: float):
+        self.engine = engine
+        self.board = board
+        self.limit = limit
+        self.timeout = timeout
+        #: every info line's values merged (the latest win)
+        self.info: Dict[str, Any] = {}
+        self.result: Optional[PlayResult] = None
+        self._items: asyncio.Queue = asyncio.Queue()
+        self._stopped = False
+        self._stop_deadline: Optional[float] = None
+        self._error: Optional[BaseException] = None
+        self._task: Optional[asyncio.Task] = None
+        self._ended = False
+
+    def _start(self) -> None:
+        self._task = asyncio.ensure_future(self._run())
+
+    def stop(self) -> None:
+        if self._stopped or self._ended:
+            return
+        self._stopped = True
+        self._stop_deadline = asyncio.get_running_loop().time() + self.engine.timeout
+        try:
+            self.engine._send("stop")
+        except EngineError:
+            pass
+
+    def _reached(self, info: Dict[str, Any]) -> bool:
+        lim = self.limit
+        if lim is None:
+            return False
+        if lim.depth is not None and isinstance(info.get("depth"), int) and info["depth"] >= lim.depth:
+            return True
+        if lim.nodes is not None and isinstance(info.get("nodes"), int) and info["nodes"] >= lim.nodes:
+            return True
+        return False
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        engine = self.engine
+        t0 = loop.time()
+        timer = None
+        if self.limit is not None and self.limit.movetime is not None:
+            timer = loop.call_later(self.limit.movetime, self.stop)
+        try:
+            while True:
+                if self._stopped:
+                    got = await engine._next(max(0.0, self._stop_deadline - loop.time()), "waiting for done after stop")
+                    if got is None:
+                        raise EngineTimeoutError(f"the engine did not answer stop within {engine.timeout:.1f} s",
+                                                 engine.timeout, "waiting for done after stop")
+                else:
+                    got = await engine._next(0.25, "analysing")
+                    if got is None:
+                        continue
+                command, args, line = got
+                if command == "info":
+                    info = parse_info(args, self.board)
+                    self.info.update(info)
+                    self._items.put_nowait(info)
+                    if self._reached(info):
+                        self.stop()
+                elif command == "done":
+                    text = args.get("move", "")
+                    try:
+                        move = match_move(self.board, text)
+                    except DraughtsError as e:
+                        raise EngineProtocolError(f"the engine's analysis ended with {text!r}, which is not "
+                                                  f"a legal move: {e} (its line: {line!r})", line) from None
+                    ponder = None
+                    if args.get("ponder"):
+                        after = self.board.copy(stack=False)
+                        after.push(move)
+                        try:
+                            ponder = match_move(after, args["ponder"])
+                        except DraughtsError:
+                            pass
+                    self.result = PlayResult(move, ponder, dict(self.info), loop.time() - t0, False)
+                    return
+                elif command == "error":
+                    raise EngineCommandError(f"the engine rejected the analysis: {args.get('message', line)}", line)
+        except BaseException as e:
+            self._error = e
+            if not isinstance(e, Exception):
+                raise
+        finally:
+            if timer is not None:
+                timer.cancel()
+            self._ended = True
+            engine._busy = None
+            engine._analysis = None
+            self._items.put_nowait(_EOF)
+
+    async def next(self, timeout: Optional[float] = None) -> Optional[Dict[str, Any]]:
+        """The next info dict, or None when the analysis has ended (raises what
+        ended it badly)."""
+        wait = self.timeout if timeout is None else timeout
+        try:
+            item = await asyncio.wait_for(self._items.get(), wait)
+        except asyncio.TimeoutError:
+            raise EngineTimeoutError(f"no analysis from the engine for {wait:.1f} s", wait, "analysing") from None
+        if item is _EOF:
+            self._items.put_nowait(_EOF)
+            if self._error is not None:
+                raise self._error
+            return None
+        return item
+
+    def __aiter__(self):
+        return self
+
+    async def __anext__(self):
+        item = await self.next()
+        if item is None:
+            raise StopAsyncIteration
+        return item
+
+    async def wait(self) -> PlayResult:
+        """The final result (call stop() first for an analysis without a limit)."""
+        await asyncio.shield(self._task)
+        if self._error is not None:
+            raise self._error
+        return self.result
