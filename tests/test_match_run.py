@@ -14,7 +14,8 @@ import pytest
 import draughts
 from draughts import pdn
 from draughts.match import cli
-from draughts.match.runner import Console, Match, progress_text
+from draughts.match.console import progress_text
+from draughts.match.runner import Console, Match
 
 MATCH = [sys.executable, "-m", "draughts", "match"]
 COMMENT = re.compile(r"[+-]\d+\.\d\d/\d+ \d+\.\d\ds\Z")

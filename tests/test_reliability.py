@@ -10,8 +10,6 @@ loses with a label that names what it did.
 import io
 import json
 import math
-import os
-import resource
 import subprocess
 import sys
 import time
@@ -21,7 +19,7 @@ import pytest
 import draughts
 from draughts import pdn
 from draughts.engine import DEFAULT_MOVE_OVERHEAD, Engine
-from draughts.errors import DraughtsError, TableMemoryError
+from draughts.errors import DraughtsError
 from draughts.hub.protocol import parse_line
 from draughts.match import cli, stats
 from draughts.match.runner import Console, Match, latency_figures
@@ -261,7 +259,7 @@ def test_a_table_that_cannot_be_had_is_a_draughts_error_and_the_old_one_stays():
     # a real allocation failure, under an address-space limit, in a child process
     code = """
 import resource, draughts
-from draughts.errors import DraughtsError, TableMemoryError
+from draughts.errors import DraughtsError
 engine = draughts.Engine("american", tt_mb=16)
 resource.setrlimit(resource.RLIMIT_AS, (1 << 31, 1 << 31))
 try:

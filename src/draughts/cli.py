@@ -6,7 +6,6 @@ import argparse
 import importlib
 import os
 import sys
-import time
 from typing import List, Optional
 
 from draughts._args import parse_int

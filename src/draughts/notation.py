@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Tuple
 
 from draughts.errors import FenError
 from draughts.variants import BLACK, WHITE, Color, Variant

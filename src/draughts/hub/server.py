@@ -9,7 +9,6 @@ flushes it; nothing else is written there (stray prints go to stderr).
 
 from __future__ import annotations
 
-import math
 import os
 import sys
 import threading

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from typing import Dict, List, Optional, Sequence, Tuple
