@@ -8,10 +8,10 @@ import os
 import sys
 from typing import List, Optional
 
-from draughts._args import parse_int
+from draughts import bench, perft
+from draughts._args import add_variant_options, positive_int, variant_from_args, whole_number
 from draughts.board import Board
 from draughts.errors import DraughtsError
-from draughts.variants import VARIANTS, variant as get_variant
 
 
 _COMMAND_MODULES = (
@@ -22,43 +22,9 @@ _COMMAND_MODULES = (
 )
 
 
-def int_at_least(minimum: int, unit: str = ""):
-    """An argparse type: a whole number >= minimum (`unit` names it in errors)."""
-    what = f"whole number of {unit}" if unit else "whole number"
-
-    def convert(text: str) -> int:
-        try:
-            value = parse_int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a {what}") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"{value} must be at least {minimum}")
-        return value
-
-    return convert
-
-
-_positive_int = int_at_least(1)
-
-
-def _variant_arg(args):
-    options = {}
-    if getattr(args, "no_mandatory_capture", False):
-        options["mandatory_capture"] = False
-    return get_variant(args.variant, **options)
-
-
-def _add_variant(p: argparse.ArgumentParser, default="international"):
-    p.add_argument("--variant", "-v", default=default,
-                   help=f"variant name or alias ({', '.join(VARIANTS)}); default {default}")
-    p.add_argument("--no-mandatory-capture", action="store_true",
-                   help="the house rule: capturing is optional (8x8)")
-
-
 def cmd_perft(args) -> int:
-    from draughts import perft
 
-    v = _variant_arg(args)
+    v = variant_from_args(args)
     board = Board(args.fen, variant=v) if args.fen else Board(variant=v)
     depth = args.depth
     progress = None if not args.progress else (args.progress == "on")
@@ -81,7 +47,6 @@ def cmd_perft(args) -> int:
 
 
 def cmd_bench(args) -> int:
-    from draughts import bench
 
     def report(line):
         print(line, file=sys.stderr, flush=True)
@@ -99,29 +64,29 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("perft", help="count move paths from a position")
-    _add_variant(p)
-    p.add_argument("--depth", "-d", type=int, default=6, help="plies to count (default 6)")
+    add_variant_options(p)
+    p.add_argument("--depth", "-d", type=whole_number, default=6, help="plies to count (default 6)")
     p.add_argument("--fen", help="start position (default: the variant's start)")
     p.add_argument("--divide", action="store_true", help="one line per root move")
     p.add_argument("--duplicates", choices=("drop", "keep"), default="drop",
                    help="count captures with the same start, end and captured set once (drop) or every path (keep)")
-    p.add_argument("--hash-mb", type=int, default=0, metavar="M",
+    p.add_argument("--hash-mb", type=whole_number, default=0, metavar="M",
                    help="a transposition table of M MiB (exact: full keys are checked)")
-    p.add_argument("--threads", "-t", type=_positive_int, default=1, help="native threads")
+    p.add_argument("--threads", "-t", type=positive_int, default=1, help="native threads")
     p.add_argument("--cluster", metavar="ADDRESS",
                    help="run subtrees as tasks on the Ray cluster at ADDRESS ('auto' finds one)")
     p.add_argument("--checkpoint", metavar="FILE", help="write finished subtrees to FILE")
     p.add_argument("--resume", metavar="FILE", help="resume the run saved in FILE (and keep saving there)")
-    p.add_argument("--split", type=_positive_int, default=None,
+    p.add_argument("--split", type=positive_int, default=None,
                    help="split the tree this many plies below the root (default: chosen for balance)")
     p.add_argument("--progress", choices=("on", "off"), default=None,
                    help="progress bar on stderr (default: when stderr is a terminal)")
     p.set_defaults(func=cmd_perft)
 
     p = sub.add_parser("bench", help="search the fixed bench positions; prints the node signature")
-    p.add_argument("--depth", "-d", type=_positive_int, default=None,
+    p.add_argument("--depth", "-d", type=positive_int, default=None,
                    help="search depth (default %(default)s: the pinned bench depth)")
-    p.add_argument("--tt-mb", type=_positive_int, default=None, help="table size in MiB")
+    p.add_argument("--tt-mb", type=positive_int, default=None, help="table size in MiB")
     p.add_argument("--quiet", "-q", action="store_true", help="no per-position lines on stderr")
     p.set_defaults(func=cmd_bench)
 

@@ -8,6 +8,7 @@ GIL is released inside the core) or as Ray tasks.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sys
@@ -17,6 +18,7 @@ from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Tuple
 
+from draughts import cluster as ray_cluster
 from draughts._memory import check_table_size
 from draughts.board import Board, Move, check_perft_depth
 from draughts.errors import DraughtsError, PerftStopped, TableMemoryError
@@ -180,16 +182,14 @@ class Progress:
 
 
 def _variant_fields(v: Variant) -> Dict:
-    import dataclasses
     return {f.name: getattr(v, f.name) for f in dataclasses.fields(v)}
 
 
 def _run_unit_remote(fields: Dict, pieces, turn: int, depth: int, keep: bool, hash_mb: int) -> int:
     """A Ray task: one subtree, with its own table."""
-    from draughts.variants import Variant as _V
     fields = dict(fields)
     fields["aliases"] = tuple(fields.get("aliases", ()))
-    variant = _V(**fields)
+    variant = Variant(**fields)
     white, black, kings = pieces
     pos = Position(variant.core_rules, white, black, kings, turn)
     if hash_mb:
@@ -272,7 +272,6 @@ def run(board: Board, depth: int, *, duplicates: str = "drop", hash_mb: int = 0,
         bar.update(len(counts), sum(counts.values()))
 
     if cluster:
-        from draughts import cluster as ray_cluster
         ray = ray_cluster.connect(cluster)
         watch = ray_cluster.Watch(cluster)
         remote = ray.remote(_run_unit_remote)

@@ -15,6 +15,7 @@ import sys
 import textwrap
 from typing import Callable, List, Optional, Sequence
 
+from draughts._args import add_variant_options, positive_int, variant_from_args
 from draughts.board import Board, Move, Outcome, Termination
 from draughts.engine import LEVEL_MAX, Engine, Info
 from draughts.errors import AmbiguousMoveError, DraughtsError, IllegalMoveError, InvalidMoveError
@@ -535,9 +536,8 @@ def format_info(board: Board, info: Info) -> str:
 
 
 def cmd_analyze(args) -> int:
-    from draughts.cli import _variant_arg
 
-    v = _variant_arg(args)
+    v = variant_from_args(args)
     board = Board(args.fen, variant=v) if args.fen else Board(variant=v)
     out = sys.stdout
     print(f"{v.name}: {board.fen()}, {colour_name(board.turn)} to move "
@@ -575,9 +575,8 @@ def _readline_input(prompt: str) -> str:
 
 
 def cmd_play(args) -> int:
-    from draughts.cli import _variant_arg
 
-    v = _variant_arg(args)
+    v = variant_from_args(args)
     board = Board(args.fen, variant=v) if args.fen else Board(variant=v)
     human = v.first if args.side is None else (WHITE if args.side == "white" else BLACK)
     engine = Engine(v, level=args.level, tt_mb=args.tt_mb, seed=args.seed)
@@ -618,7 +617,6 @@ def _seconds(text: str) -> float:
 
 
 def register(subparsers) -> None:
-    from draughts.cli import _add_variant, _positive_int
 
     p = subparsers.add_parser(
         "play", help="play a game against the engine in the terminal",
@@ -626,19 +624,19 @@ def register(subparsers) -> None:
         description="Play a game against the engine.  Type moves in the variant's notation; "
                     "type help during the game for the commands.",
         epilog=HELP.format(example="32-28, 28x19 or c3:e5"))
-    _add_variant(p)
+    add_variant_options(p)
     p.add_argument("--side", choices=("white", "black"), default=None,
                    help="the side you play (default: the side that moves first in the variant)")
     p.add_argument("--level", type=_level, default=LEVEL_MAX,
                    help=f"engine strength 1 (weakest) to {LEVEL_MAX} (default {LEVEL_MAX})")
     p.add_argument("--movetime", type=_seconds, default=DEFAULT_MOVETIME,
                    help=f"seconds the engine thinks per move (default {DEFAULT_MOVETIME:g})")
-    p.add_argument("--depth", type=_positive_int, default=None,
+    p.add_argument("--depth", type=positive_int, default=None,
                    help="search this many plies instead of a time per move")
     p.add_argument("--fen", help="start from this position instead of the variant's start")
     p.add_argument("--ascii", action="store_true",
                    help="letters w b (men) and W B (kings) instead of Unicode pieces")
-    p.add_argument("--tt-mb", type=_positive_int, default=64, help="engine table size in MiB (default 64)")
+    p.add_argument("--tt-mb", type=positive_int, default=64, help="engine table size in MiB (default 64)")
     p.add_argument("--seed", type=int, default=None,
                    help="seed of the engine's randomness at levels below the top (repeatable games)")
     p.set_defaults(func=cmd_play)
@@ -647,11 +645,11 @@ def register(subparsers) -> None:
         "analyze", help="analyse a position: depth, score and line per iteration, then the best move",
         description="Search a position and print each finished iteration (depth, score in men "
                     "for the side to move, nodes, speed and principal variation), then the best move.")
-    _add_variant(p)
+    add_variant_options(p)
     p.add_argument("--fen", help="the position (default: the variant's start)")
     limit = p.add_mutually_exclusive_group()
-    limit.add_argument("--depth", "-d", type=_positive_int, default=None, help="search this many plies")
+    limit.add_argument("--depth", "-d", type=positive_int, default=None, help="search this many plies")
     limit.add_argument("--movetime", "-t", type=_seconds, default=None,
                        help="search this many seconds (default 2 when no --depth)")
-    p.add_argument("--tt-mb", type=_positive_int, default=64, help="engine table size in MiB (default 64)")
+    p.add_argument("--tt-mb", type=positive_int, default=64, help="engine table size in MiB (default 64)")
     p.set_defaults(func=cmd_analyze)

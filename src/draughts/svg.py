@@ -19,6 +19,7 @@ import sys
 from typing import Dict, Optional, Tuple, Union
 from xml.sax.saxutils import escape
 
+from draughts._args import add_variant_options, int_at_least, variant_from_args
 from draughts.board import Board, Move
 from draughts.errors import DraughtsError
 from draughts.notation import square_text, squares_of
@@ -162,9 +163,8 @@ def board(board: Board, *, lastmove: Union[Move, str, bool, None] = None, flippe
 # --- the command -------------------------------------------------------------
 
 def cmd_svg(args) -> int:
-    from draughts.cli import _variant_arg
 
-    v = _variant_arg(args)
+    v = variant_from_args(args)
     b = Board(args.fen, variant=v) if args.fen else Board(variant=v)
     text = board(b, lastmove=args.lastmove, flipped=args.flip, size=args.size, labels=not args.no_labels)
     if args.output in (None, "-"):
@@ -179,18 +179,16 @@ def cmd_svg(args) -> int:
 
 
 def _size_arg(text: str) -> int:
-    from draughts.cli import int_at_least
     return int_at_least(16, "pixels")(text)
 
 
 def register(subparsers) -> None:
-    from draughts.cli import _add_variant
 
     p = subparsers.add_parser(
         "svg", help="draw a position as an SVG picture",
         description="Draw a position as an SVG picture: White at the bottom (--flip turns it), "
                     "square labels as the variant writes them, kings with a crown.")
-    _add_variant(p)
+    add_variant_options(p)
     p.add_argument("--fen", help="the position (default: the variant's start)")
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default: standard output)")
     p.add_argument("--size", type=_size_arg, default=400, help="width and height in pixels (default 400)")

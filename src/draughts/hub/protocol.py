@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union
 
-from draughts._args import is_int, parse_int, parse_real
+from draughts._args import is_int, parse_bool, parse_int, parse_real
 from draughts.board import Board, Move
 from draughts.errors import (AmbiguousMoveError, DraughtsError, IllegalMoveError,
                              InvalidMoveError)
@@ -171,20 +171,6 @@ def format_line(command: str, args: Union[Mapping[str, ArgValue], Iterable[Tuple
         else:
             parts.append(f"{name}={text}")
     return " ".join(parts)
-
-
-_TRUE = {"true", "1", "yes", "on"}
-_FALSE = {"false", "0", "no", "off"}
-
-
-def parse_bool(text: str) -> bool:
-    """`true`/`false` (also 1/0, yes/no, on/off); raises ValueError."""
-    t = text.strip().lower()
-    if t in _TRUE:
-        return True
-    if t in _FALSE:
-        return False
-    raise ValueError(f"{text!r} is not true or false")
 
 
 # --- positions ---------------------------------------------------------------

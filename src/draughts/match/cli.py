@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import logging
 import os
+import signal
 import sys
+import threading
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from draughts._args import parse_real
+from draughts._args import parse_bool, parse_real, positive_int
 from draughts.errors import DraughtsError
+from draughts.match import openings as op
+from draughts.match import stats
+from draughts.match.engines import parse_engine
+from draughts.match.game import DrawAdjudication, ResignAdjudication, Rules
+from draughts.match.runner import Console, Match, load_state
+from draughts.match.schedule import TOURNAMENTS
+from draughts.match.settings import MatchSettings, OpeningSettings
+from draughts.variants import variant as get_variant
 from draughts.match.engines import whole_number
 
 MATCH_USAGE = """\
@@ -140,12 +151,10 @@ def _float(option: str, text: str) -> float:
 
 
 def _bool(option: str, text: str) -> bool:
-    t = text.strip().lower()
-    if t in ("true", "on", "yes", "1"):
-        return True
-    if t in ("false", "off", "no", "0"):
-        return False
-    raise DraughtsError(f"{option} takes true or false, not {text!r}")
+    try:
+        return parse_bool(text)
+    except ValueError:
+        raise DraughtsError(f"{option} takes true or false, not {text!r}") from None
 
 
 def _path(p: Optional[str]) -> Optional[str]:
@@ -162,12 +171,6 @@ DEFAULT_PAIRING_EACH = ["depth=6", "option.tt-size=16"]
 
 def settings_from_options(opts: List[Tuple[str, List[str]]]):
     """MatchSettings from split options (not -resume/-progress)."""
-    from draughts.match import stats
-    from draughts.match.engines import parse_engine
-    from draughts.match.game import DrawAdjudication, ResignAdjudication, Rules
-    from draughts.match.runner import MatchSettings, OpeningSettings
-    from draughts.match.schedule import TOURNAMENTS
-    from draughts.variants import variant as get_variant
 
     engines_tokens: List[List[str]] = []
     each: List[str] = []
@@ -264,7 +267,6 @@ def settings_from_options(opts: List[Tuple[str, List[str]]]):
 
 
 def run_match(argv: Sequence[str], out=None, err=None) -> int:
-    from draughts.match.runner import Console, Match, MatchSettings, load_state
 
     opts = split_options(argv)
     names = [n for n, _ in opts]
@@ -315,8 +317,6 @@ def run_match(argv: Sequence[str], out=None, err=None) -> int:
 
 def _sigterm_interrupts() -> None:
     """SIGTERM stops the match like Ctrl-C: engines are closed, the state is kept."""
-    import signal
-    import threading
 
     if threading.current_thread() is not threading.main_thread():
         return
@@ -332,7 +332,6 @@ def _sigterm_interrupts() -> None:
 
 def _logging(debug: bool) -> None:
     """Engine chatter (unreadable lines, slow exits) stays quiet unless -debug."""
-    import logging
 
     log = logging.getLogger("draughts.hub")
     if debug:
@@ -349,8 +348,6 @@ def cmd_match(args) -> int:
 
 
 def cmd_openings(args) -> int:
-    from draughts.match import openings as op
-    from draughts.variants import variant as get_variant
 
     v = get_variant(args.variant)
     if args.no_mandatory_capture:
@@ -379,8 +376,7 @@ def cmd_openings(args) -> int:
 
 
 def _positive(text: str) -> int:
-    from draughts.cli import _positive_int
-    return _positive_int(text)
+    return positive_int(text)
 
 
 def register(subparsers) -> None:

@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from draughts._args import parse_int
+from draughts._args import parse_bool, parse_int
 from draughts.board import Board, Move
 from draughts.errors import DraughtsError
 from draughts.match.timecontrol import TimeControl, parse_seconds, parse_tc
@@ -120,12 +120,10 @@ class EngineConfig:
 
 
 def _onoff(key: str, text: str) -> bool:
-    t = text.strip().lower()
-    if t in ("on", "true", "yes", "1"):
-        return True
-    if t in ("off", "false", "no", "0"):
-        return False
-    raise DraughtsError(f"{key}= takes on or off, not {text!r}")
+    try:
+        return parse_bool(text)
+    except ValueError:
+        raise DraughtsError(f"{key}= takes on or off, not {text!r}") from None
 
 
 def whole_number(label: str, text: str, low: int = 0) -> int:

@@ -10,6 +10,7 @@ import threading
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from draughts.cluster import Watch, connect
 from draughts.errors import DraughtsError
 from draughts.match.engines import EngineConfig, EngineCrashed, EngineFailure, make_player
 from draughts.match.game import GameJob, GameRecord, Rules, play_game
@@ -183,7 +184,6 @@ class GameWorker:
 
 class RayExecutor:
     def __init__(self, settings: MatchSettings, address: str):
-        from draughts.cluster import Watch, connect
 
         self.ray = connect(address)
         self._watch = Watch(address)

@@ -14,7 +14,9 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from draughts import pdn
 from draughts.board import Board
+from draughts.hub.protocol import parse_line
 from draughts.match.engines import (EngineConfig, EngineCrashed, EngineFailure, EngineNoMove,
                                     EngineOvertime, EngineStalled, stall_grace)
 from draughts.match.openings import Opening, move_from_tuple, move_tuple
@@ -148,7 +150,6 @@ def _move_word(exc: EngineFailure) -> str:
     line = (exc.line or "").strip()
     if line:
         try:
-            from draughts.hub.protocol import parse_line
             command, args = parse_line(line)
             if command == "done" and args.get("move"):
                 return args["move"]
@@ -276,7 +277,6 @@ def record_board(record: GameRecord, variant: Variant) -> Board:
 def record_to_game(record: GameRecord, variant: Variant, configs: Sequence[EngineConfig],
                    event: str = "?", site: str = "?"):
     """The record as a `draughts.pdn.Game` (tags, moves and `{score/depth time}` comments)."""
-    from draughts import pdn
 
     board = record_board(record, variant)
     opening = Opening.from_json(record.opening)

@@ -14,7 +14,9 @@ import random
 from dataclasses import dataclass
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
+from draughts import pdn
 from draughts.board import Board, Move
+from draughts.engine import Engine
 from draughts.errors import DraughtsError, PdnError
 from draughts.variants import Variant, variant as get_variant
 
@@ -82,7 +84,6 @@ def deck_file(name: str) -> Optional[Tuple[str, str]]:
 
 
 def _games_openings(text: str, variant: Variant, plies: Optional[int], source: str) -> List[Opening]:
-    from draughts import pdn
     out = []
     reader = pdn.read_games(text, variant=variant)
     number = 0
@@ -210,7 +211,6 @@ def generate(variant, plies: int, count: int, *, depth: int = 6, max_score: floa
     """`count` distinct openings of `plies` random legal moves from the start
     position, each kept only when a `depth`-ply search scores it within
     `max_score` men of equality.  Deterministic for a given seed."""
-    from draughts.engine import Engine
 
     v = get_variant(variant)
     if plies < 1:
@@ -259,7 +259,6 @@ def generate(variant, plies: int, count: int, *, depth: int = 6, max_score: floa
 def write_openings(items: Iterable[Generated], variant, fmt: str = "pdn") -> str:
     """Openings as PDN games (the moves, the search score as a comment) or as
     one FEN a line."""
-    from draughts import pdn
 
     v = get_variant(variant)
     chunks = []

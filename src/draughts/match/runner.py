@@ -13,6 +13,7 @@ counts and writes the records as they arrive.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -23,6 +24,7 @@ import time
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from draughts import pdn
 from draughts.cluster import ClusterLost
 from draughts.errors import DraughtsError
 from draughts.match import openings as op
@@ -100,7 +102,6 @@ class Match:
         """A fingerprint of the opening book (a resumed match must use the same)."""
         if self.book is None:
             return None
-        import hashlib
         data = json.dumps([o.to_json() for o in self.book.openings], sort_keys=True)
         return hashlib.sha256(data.encode("utf-8")).hexdigest()[:16]
 
@@ -174,7 +175,6 @@ class Match:
 
     # --- files ---
     def _pdn_text(self, record: GameRecord) -> str:
-        from draughts import pdn
         game = record_to_game(record, self.variant, self.settings.engines, self.settings.event,
                               self.settings.site)
         return pdn.write_game(game)
