@@ -198,6 +198,9 @@ class Board:
 
     >>> board = Board(variant="american")
     >>> board.push(board.parse_move("11-15"))
+    Move(start=11, end=15)
+    >>> board.fen()
+    'W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15'
     """
 
     def __init__(self, fen: Optional[str] = None, *, variant: Union[str, Variant] = "international"):

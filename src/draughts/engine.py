@@ -1,8 +1,11 @@
 """The engine: a negamax search in the native core behind a small Python API.
 
-    >>> engine = draughts.Engine(variant="american")
-    >>> result = engine.search(draughts.Board(variant="american"), depth=8)
-    >>> result.move, result.score
+    >>> import draughts
+    >>> board = draughts.Board(variant="american")
+    >>> engine = draughts.Engine(variant="american", tt_mb=16)
+    >>> result = engine.search(board, depth=8)
+    >>> result.move in board.legal_moves, result.depth, len(result.pv) >= 1
+    (True, 8, True)
 
 Scores are in men from the side to move (1.00 = one man).  A won position
 scores 100 less a hundredth per ply to the win (Scan's convention, as the Hub

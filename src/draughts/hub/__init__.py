@@ -2,9 +2,12 @@
 and a client that drives any Hub engine (`draughts.hub.client`), over one
 shared line codec (`draughts.hub.protocol`).
 
+    >>> import draughts
     >>> from draughts.hub import HubEngine, Limit
+    >>> board = draughts.Board(variant="russian")
     >>> with HubEngine(["draughts", "hub"]) as engine:
-    ...     engine.play(draughts.Board(variant="russian"), Limit(depth=6)).move
+    ...     engine.play(board, Limit(depth=6)).move in board.legal_moves
+    True
 """
 
 from draughts.hub.client import (Analysis, AsyncAnalysis, AsyncHubEngine, EngineCommandError,
