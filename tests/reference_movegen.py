@@ -1,6 +1,6 @@
 """Slow, deliberately simple reference move generator: the test oracle.
 
-Written from the project's rule book (RULES.md, "The variants" table and the
+Written from the project's rule book (docs/rules.md, "The variants" table and the
 "Details that the table cannot hold" list) and *independently* of the engine in
 ``src/``.  It must never import the engine.  It works directly on (row, col)
 coordinates of the board as drawn with White at the bottom:
@@ -27,7 +27,7 @@ Public API
 
 Duplicates
 ----------
-RULES.md ("Common to all variants"): two captures with the same start, end and
+docs/rules.md ("Common to all variants"): two captures with the same start, end and
 set of captured pieces are ONE move.  ``duplicates='drop'`` merges them (the key
 is (start, end, frozenset(captured), promotion)).  ``duplicates='keep'`` returns
 every capture *path*, with this convention: a flying king that captures and then
@@ -55,7 +55,7 @@ def other(colour: str) -> str:
 
 
 # ---------------------------------------------------------------------------
-# Variants (RULES.md, table "The variants")
+# Variants (docs/rules.md, table "The variants")
 # ---------------------------------------------------------------------------
 
 # What happens when a man reaches the far row during a capture:
@@ -143,7 +143,7 @@ ITALIAN_KING_ORDER = "lexicographic"
 
 
 # ---------------------------------------------------------------------------
-# Square numbering (RULES.md, "Square numbering and notation")
+# Square numbering (docs/rules.md, "Square numbering and notation")
 # ---------------------------------------------------------------------------
 
 def _all_squares(v: Variant) -> List[RC]:
@@ -282,7 +282,7 @@ class Move(NamedTuple):
     by_king: bool                     # the moving piece was a king at the start
 
     def key(self):
-        """The project's move identity (RULES.md): start, end, captured set, promotion."""
+        """The project's move identity (docs/rules.md): start, end, captured set, promotion."""
         return (self.start, self.end, frozenset(self.captured), self.promotion)
 
 

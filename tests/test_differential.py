@@ -13,7 +13,7 @@ fixed seed:
 
 For every position it compares the full set of legal moves as
 (start, end, frozenset(captured), promotion) in the variant numbering
-(duplicates dropped: RULES.md move identity), checks that the engine lists no
+(duplicates dropped: docs/rules.md move identity), checks that the engine lists no
 move twice, and for each move compares the resulting position square by
 square (``piece_at``) and the side to move.
 """
@@ -226,7 +226,7 @@ def test_engine_matches_reference(variant, mandatory):
                          ids=[f"{v}{'' if m else '-optional-capture'}" for v, m in CONFIGS])
 def test_engine_perft_matches_reference(variant, mandatory):
     """Shallow perft from the first positions of each kind, in both duplicate
-    conventions: 'drop' (RULES.md move identity) and 'keep' (every capture
+    conventions: 'drop' (docs/rules.md move identity) and 'keep' (every capture
     path; a flying king going on in the same direction is one path)."""
     board_variant = variant if mandatory else draughts.variant(variant, mandatory_capture=False)
     positions = positions_for(variant, mandatory)

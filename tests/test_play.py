@@ -372,8 +372,8 @@ def test_explanations():
     assert play.explain_illegal(b, "46-41") == "the man on 46 has no legal move"
 
 
-def test_session_in_process_and_saving_without_the_pdn_module(monkeypatch, tmp_path):
-    lines = iter(["save " + str(tmp_path / "x.pdn"), "11-15"])
+def test_session_in_process_saves_the_game(tmp_path):
+    lines = iter(["11-15", "save " + str(tmp_path / "x.pdn")])
     out = []
 
     def read(prompt):
@@ -384,16 +384,14 @@ def test_session_in_process_and_saving_without_the_pdn_module(monkeypatch, tmp_p
 
     board = draughts.Board(variant="american")
     engine = draughts.Engine("american", tt_mb=4)
-    monkeypatch.setitem(sys.modules, "draughts.pdn", None)        # as if it were not installed
-    monkeypatch.delattr(draughts, "pdn", raising=False)          # (even if another test imported it)
     session = play.PlaySession(board, draughts.BLACK, engine, depth=2, ascii=True,
                                write=out.append, read=read)
     assert session.run() == 0
     text = "\n".join(out)
-    assert "Cannot save: the PDN writer (draughts.pdn) is not part of this installation." in text
-    assert not (tmp_path / "x.pdn").exists()
     assert "You play 11-15." in text and "The engine plays" in text and "End of input" in text
     assert len(board.move_stack) == 2
+    game = draughts.pdn.read_game((tmp_path / "x.pdn").read_text(), variant="american")
+    assert [m for m in game.moves] == board.move_stack
 
 
 def test_unicode_falls_back_to_letters_on_an_ascii_terminal():

@@ -21,8 +21,8 @@ Perft sources (numbers copied here; nothing is read at run time):
   identity); "keep" = every capture path counts (DCTL keep_duplicates_gen).
   Up to the depths used here keep and drop agree for the start positions.
 
-The hand-worked positions quote the rule book (RULES.md of the project) and
-the squares use the variant numbering of RULES.md "Square numbering":
+The hand-worked positions quote the rule book (docs/rules.md) and
+the squares use the variant numbering of docs/rules.md "Square numbering":
 international 1..50 with 1 = (0,1); american grid 1..32 with 1 = b8 = (0,1)
 and 29 = a1 = (7,0) (also used for russian, brazilian and czech numbers);
 italian 1 = (0,0), rows left to right; spanish 1 = (7,7), rows right to
@@ -141,7 +141,7 @@ def move_set(fen, variant, mandatory_capture=True, duplicates="drop"):
 
 
 def test_russian_promotion_during_capture_goes_on_as_king():
-    # Brief / RULES.md: russian, a man reaching the far row during a capture is
+    # Brief / docs/rules.md: russian, a man reaching the far row during a capture is
     # crowned and goes on capturing as a (flying) king.  Black man a3 (21)
     # takes b2 (25), is crowned on c1 (30), goes on to take e3 (23) and may
     # land on f4 (19), g5 (16) or h6 (12).  5x14 is a free alternative.
@@ -331,7 +331,7 @@ def test_majority_rule():
 
 
 # ---------------------------------------------------------------------------
-# Numbering and FEN (RULES.md "Square numbering and notation" table)
+# Numbering and FEN (docs/rules.md "Square numbering and notation" table)
 # ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("variant,table", [

@@ -1,4 +1,4 @@
-"""One test (or more) for every line and cell of the rule book (RULES.md).
+"""One test (or more) for every line and cell of the rule book (docs/rules.md).
 
 Every position is built here from a FEN in the variant's own numbering:
 
@@ -249,7 +249,7 @@ def test_duplicate_man_loop_is_one_move_international():
 
 def test_either_path_of_a_duplicate_capture_names_the_one_move():
     # both capture sequences of the man's loop are legal: written in full, either
-    # reads back as the one move (RULES.md: they are ONE move).
+    # reads back as the one move (docs/rules.md: they are ONE move).
     board = make("W:W32:B17,18,27,28", "international")
     move = next(iter(board.legal_moves))
     one_way = board.parse_move("32x21x12x23x32")        # up-left first
@@ -614,7 +614,7 @@ def test_pass_mode_crowns_when_the_capture_ends_on_the_far_row(variant, fen, exp
 
 @pytest.mark.parametrize("variant", ["american", "spanish", "italian", "czech"])
 def test_stop_and_pass_agree_where_men_capture_only_forward(variant):
-    """RULES.md: a man capturing only forward cannot go on from the far row, so
+    """docs/rules.md: a man capturing only forward cannot go on from the far row, so
     "crowned, move ends" and "crowned only if the capture ends there" agree."""
     fen = {"american": "W:W11:B7,6", "czech": "W:W11:B7,6",
            "spanish": "W:W23:B27,26", "italian": "W:W10:B6,7"}[variant]
@@ -731,7 +731,7 @@ def test_turkish_strike_international():
 
 
 def test_american_removal_at_once_is_not_observable_for_short_pieces():
-    """RULES.md: american removes captured pieces at once, so a later jump may land
+    """docs/rules.md: american removes captured pieces at once, so a later jump may land
     on or pass over an emptied square.  With short pieces this never changes the
     moves: every jump moves two rows, so a capturing piece only ever stands on
     squares of its starting row parity, while every piece it jumps stands on the

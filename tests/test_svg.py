@@ -112,7 +112,7 @@ def is_crown(c):
     return close(c, CROWN, 20)
 
 
-# (variant, fen, {square label: (row, col) from RULES.md}, bottom-left corner playable?)
+# (variant, fen, {square label: (row, col) from docs/rules.md}, bottom-left corner playable?)
 CASES = [
     # men on their own side, kings in the far corners (a man on the row where
     # it is crowned is no position)

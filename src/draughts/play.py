@@ -16,6 +16,7 @@ import textwrap
 from typing import Callable, List, Optional, Sequence
 
 from draughts._args import add_variant_options, positive_int, variant_from_args
+from draughts import pdn
 from draughts.board import Board, Move, Outcome, Termination
 from draughts.engine import LEVEL_MAX, Engine, Info
 from draughts.errors import AmbiguousMoveError, DraughtsError, IllegalMoveError, InvalidMoveError
@@ -435,9 +436,7 @@ class PlaySession:
         taken = [b.pop()]
         while b.move_stack and b.turn != self.human:
             taken.append(b.pop())
-        if b.turn != self.human:
-            # back at the start with the engine to move: it will move again
-            pass
+        # (back at the start with the engine to move, the engine moves again)
         self._announced = False
         self.say(f"Took back {len(taken)} move{'s' if len(taken) != 1 else ''}.")
         self.show()
@@ -497,11 +496,6 @@ class PlaySession:
         return textwrap.fill(" ".join(parts), width=78)
 
     def save(self, filename: str) -> None:
-        try:
-            from draughts import pdn
-        except ImportError:
-            self.say("Cannot save: the PDN writer (draughts.pdn) is not part of this installation.")
-            return
         human, machine = "You", f"draughts engine (level {self.engine.level})"
         headers = {
             "Event": "draughts play",

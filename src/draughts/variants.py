@@ -55,7 +55,7 @@ class Variant:
     flying_kings: bool
     men_capture_kings: bool
     majority_capture: bool
-    #: capture precedence after the majority rule (RULES.md): "none", "spanish", "italian", "czech"
+    #: capture precedence after the majority rule (docs/rules.md): "none", "spanish", "italian", "czech"
     precedence: str
     #: a man reaching the far row during a capture: "stop" (crowned, move ends),
     #: "continue" (crowned, goes on capturing as a king), "pass" (crowned only if the capture ends there)

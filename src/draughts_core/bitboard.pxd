@@ -34,8 +34,8 @@ ctypedef fused geo_t:
 
 cdef extern from *:
     """
-    #define DR_MASK8  ((((unsigned long long)1) << 35) - 1 & ~((1ULL << 8) | (1ULL << 17) | (1ULL << 26)))
-    #define DR_MASK10 ((((unsigned long long)1) << 54) - 1 & ~((1ULL << 10) | (1ULL << 21) | (1ULL << 32) | (1ULL << 43)))
+    #define DR_MASK8  (((((unsigned long long)1) << 35) - 1) & ~((1ULL << 8) | (1ULL << 17) | (1ULL << 26)))
+    #define DR_MASK10 (((((unsigned long long)1) << 54) - 1) & ~((1ULL << 10) | (1ULL << 21) | (1ULL << 32) | (1ULL << 43)))
     static inline int dr_ctz(unsigned long long x) { return __builtin_ctzll(x); }
     static inline int dr_popcount(unsigned long long x) { return __builtin_popcountll(x); }
     """

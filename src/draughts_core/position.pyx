@@ -282,6 +282,3 @@ cdef class Position:
             return None
         return n
 
-    def zobrist(self):
-        """The position's Zobrist key."""
-        return full_key(&self.pos)

@@ -1,5 +1,5 @@
 # The rules of a variant as data.  A Python Variant is packed once into this
-# struct (draughts_core.position.pack_rules); the core branches on these fields
+# struct (`Variant.core_rules`, a draughts_core.position.CoreRules); the core branches on these fields
 # and never on a variant's name.  No rule state is global.
 
 cdef enum Crown:

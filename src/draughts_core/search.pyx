@@ -108,7 +108,6 @@ cdef class Searcher:
     cdef int lmr_table[64][64]
     cdef int futility           # futility margin per ply of depth (0: off)
     cdef int lmr_mode           # 0: fixed 1/2-ply reductions, 1: log(depth)*log(move) table
-    cdef object callback
     cdef object callback_error
     #: a stop asked for before the core search began (see Engine.arm)
     cdef public bint pending_stop
@@ -527,7 +526,6 @@ cdef class Searcher:
             self.keys[k] = full_key(&hp.pos)
         if rev > self.ngame:
             rev = self.ngame
-        self.callback = callback
         self.callback_error = None
         self.stop_flag = 0          # a pending stop ends the search after its first iteration
         self.nodes = 0

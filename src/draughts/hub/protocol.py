@@ -37,7 +37,7 @@ from draughts.variants import BLACK, WHITE, Color, Variant, variant as get_varia
 __all__ = [
     "HubError", "HubSyntaxError", "HubPositionError", "parse_line", "format_line", "format_value",
     "parse_position", "format_position", "board_from_position", "root_board", "parse_move",
-    "format_move", "match_move", "legal_matches", "parse_bool", "quote", "Param", "PlayResult",
+    "match_move", "legal_matches", "parse_bool", "quote", "Param", "PlayResult",
     "parse_info",
 ]
 
@@ -179,11 +179,6 @@ def _variant(v: Union[str, Variant]) -> Variant:
     return get_variant(v)
 
 
-def position_length(v: Union[str, Variant]) -> int:
-    """Characters of a position string: 51 on 10x10, 33 on 8x8."""
-    return _variant(v).squares + 1
-
-
 def parse_position(text: str, v: Union[str, Variant]):
     """(white, black, kings, turn) of a position string, as internal squares."""
     v = _variant(v)
@@ -271,11 +266,6 @@ def parse_move(text: str) -> Tuple[int, int, Tuple[int, ...]]:
         squares = [int(s) for s in re.split(r"[xX]", t)]
         return squares[0], squares[1], tuple(squares[2:])
     raise InvalidMoveError(f"{text!r} is not a Hub move (32-28, or 28x19x23: start x end x captured)")
-
-
-def format_move(move: Move) -> str:
-    """Hub move text: `32-28` or `28x19x23` (captured squares in ascending order)."""
-    return move.hub()
 
 
 def legal_matches(board: Board, text: str) -> List[Move]:
