@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 import sys
 import threading
 import time
@@ -19,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Tuple
 
 from draughts import cluster as ray_cluster
+from draughts._files import load_json, save_json
 from draughts._memory import check_table_size
 from draughts.board import Board, Move, check_perft_depth
 from draughts.errors import DraughtsError, PerftStopped, TableMemoryError
@@ -100,13 +100,9 @@ class Checkpoint:
 
     @classmethod
     def load(cls, path: str, header: Dict) -> "Checkpoint":
-        try:
-            with open(path, encoding="utf-8") as fh:
-                data = json.load(fh)
-        except FileNotFoundError:
-            raise DraughtsError(f"no checkpoint file {path!r} to resume") from None
-        except (OSError, ValueError) as e:
-            raise DraughtsError(f"cannot read checkpoint {path!r}: {e}") from None
+        data = load_json(path, "checkpoint")
+        if not isinstance(data, dict):
+            raise DraughtsError(f"{path!r} is not a perft checkpoint")
         saved = {k: data.get(k) for k in header}
         if saved != header:
             def show(key, value):
@@ -139,10 +135,7 @@ class Checkpoint:
         with self._lock:
             data = dict(self.header)
             data["done"] = {str(k): v for k, v in sorted(self.done.items())}
-            tmp = self.path + ".tmp"
-            with open(tmp, "w", encoding="utf-8") as fh:
-                json.dump(data, fh)
-            os.replace(tmp, self.path)
+            save_json(self.path, data)
 
 
 class Progress:

@@ -479,9 +479,7 @@ class PlaySession:
         b = self.board
         if not b.move_stack:
             return "No moves yet."
-        start = b.copy()
-        while start.move_stack:
-            start.pop()
+        start = b.root()
         parts: List[str] = []
         number = 1
         for i, move in enumerate(b.move_stack):

@@ -17,7 +17,7 @@ import asyncio
 import logging
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
-from draughts.board import Board
+from draughts.board import Board, Move
 from draughts.errors import DraughtsError
 from draughts.hub.errors import (EngineCommandError, EngineError, EngineNoMoveError,
                                  EngineOvertimeError, EngineProtocolError, EngineTerminatedError,
@@ -37,6 +37,29 @@ QUIT_TIMEOUT = 2.0
 
 
 _EOF = object()
+
+
+def read_done(board: Board, args: Mapping[str, str], line: str, what: str) -> Tuple[Move, Optional[Move]]:
+    """(move, ponder move or None) of a `done` line in `board`'s position;
+    EngineNoMoveError without a move, EngineProtocolError for one that is not
+    legal (an illegal ponder move is ignored)."""
+    text = args.get("move", "")
+    if not text:
+        raise EngineNoMoveError(f"the engine answered `done` without a move: {line!r}", line)
+    try:
+        move = match_move(board, text)
+    except DraughtsError as e:
+        raise EngineProtocolError(f"{what} {text!r}, which is not a legal move: {e} "
+                                  f"(its line: {line!r})", line) from None
+    ponder = None
+    if args.get("ponder"):
+        after = board.copy(stack=False)
+        after.push(move)
+        try:
+            ponder = match_move(after, args["ponder"])
+        except DraughtsError:
+            LOG.info("engine's ponder move %r is not legal; ignored", args["ponder"])
+    return move, ponder
 
 
 class AsyncHubEngine:
@@ -340,22 +363,7 @@ class AsyncHubEngine:
                 raise EngineCommandError(f"the engine rejected the search: {args.get('message', line)}", line)
         elapsed = loop.time() - t0
         info = parse_info(raw_info, board)
-        text = args.get("move", "")
-        if not text:
-            raise EngineNoMoveError(f"the engine answered `done` without a move: {line!r}", line)
-        try:
-            move = match_move(board, text)
-        except DraughtsError as e:
-            raise EngineProtocolError(f"the engine played {text!r}, which is not a legal move: {e} "
-                                      f"(its line: {line!r})", line) from None
-        ponder = None
-        if args.get("ponder"):
-            after = board.copy(stack=False)
-            after.push(move)
-            try:
-                ponder = match_move(after, args["ponder"])
-            except DraughtsError:
-                LOG.info("engine's ponder move %r is not legal; ignored", args["ponder"])
+        move, ponder = read_done(board, args, line, "the engine played")
         late = budget is not None and elapsed > budget + self.time_margin
         return PlayResult(move, ponder, info, elapsed, late)
 
@@ -507,20 +515,7 @@ class AsyncAnalysis:
                     if self._reached(info):
                         self.stop()
                 elif command == "done":
-                    text = args.get("move", "")
-                    try:
-                        move = match_move(self.board, text)
-                    except DraughtsError as e:
-                        raise EngineProtocolError(f"the engine's analysis ended with {text!r}, which is not "
-                                                  f"a legal move: {e} (its line: {line!r})", line) from None
-                    ponder = None
-                    if args.get("ponder"):
-                        after = self.board.copy(stack=False)
-                        after.push(move)
-                        try:
-                            ponder = match_move(after, args["ponder"])
-                        except DraughtsError:
-                            pass
+                    move, ponder = read_done(self.board, args, line, "the engine's analysis ended with")
                     self.result = PlayResult(move, ponder, dict(self.info), loop.time() - t0, False)
                     return
                 elif command == "error":

@@ -237,11 +237,8 @@ def format_position(board: Board) -> str:
 
 
 def root_board(board: Board) -> Board:
-    """A copy of the board taken back to the start of its move stack."""
-    root = board.copy()
-    while root.move_stack:
-        root.pop()
-    return root
+    """A copy of the board taken back to the start of its move stack (`Board.root`)."""
+    return board.root()
 
 
 # --- moves -------------------------------------------------------------------

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from draughts import pdn
+from draughts._files import load_json, save_json
 from draughts.cluster import ClusterLost
 from draughts.errors import DraughtsError
 from draughts.match import openings as op
@@ -210,10 +211,7 @@ class Match:
         path = self.settings.state
         if not path:
             return
-        tmp = path + ".tmp"
-        with open(tmp, "w", encoding="utf-8") as fh:
-            json.dump(self.state_json(), fh)
-        os.replace(tmp, path)
+        save_json(path, self.state_json())
 
     @property
     def complete(self) -> bool:
@@ -329,10 +327,7 @@ class Match:
                 self.console.line(line)
         self.console.line("Finished match")
         if s.jsonout:
-            tmp = s.jsonout + ".tmp"
-            with open(tmp, "w", encoding="utf-8") as fh:
-                json.dump(self.result_json(), fh, indent=2)
-            os.replace(tmp, s.jsonout)
+            save_json(s.jsonout, self.result_json(), indent=2)
         return MatchResult([self.records[i] for i in sorted(self.records)], self.schedule,
                            self.summary(), self.stopped, self.complete)
 
@@ -392,13 +387,7 @@ def latency_figures(ms: Sequence[float]) -> Dict:
 
 
 def load_state(path: str) -> Dict:
-    try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
-    except FileNotFoundError:
-        raise DraughtsError(f"no match state file {path!r} to resume") from None
-    except (OSError, ValueError) as e:
-        raise DraughtsError(f"cannot read match state {path!r}: {e}") from None
+    data = load_json(path, "match state")
     if not isinstance(data, dict) or data.get("version") != STATE_VERSION or "settings" not in data:
         raise DraughtsError(f"{path!r} is not a match state file")
     return data

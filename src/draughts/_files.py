@@ -1,0 +1,30 @@
+"""JSON files the tools keep (match state, perft checkpoints, summaries):
+written whole or not at all, read back with an error that names the file."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from draughts.errors import DraughtsError
+
+
+def save_json(path: str, data: Any, *, indent: int = None) -> None:
+    """Write `data` to `path` atomically: a reader (or a crash) never sees half a file."""
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(data, fh, indent=indent)
+    os.replace(tmp, path)
+
+
+def load_json(path: str, what: str) -> Any:
+    """The JSON in `path`; DraughtsError naming `what` (e.g. "match state")
+    when it is missing or unreadable."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return json.load(fh)
+    except FileNotFoundError:
+        raise DraughtsError(f"no {what} file {path!r} to resume") from None
+    except (OSError, ValueError) as e:
+        raise DraughtsError(f"cannot read {what} {path!r}: {e}") from None
