@@ -22,7 +22,7 @@ from draughts.errors import DraughtsError
 from draughts.hub.errors import (EngineCommandError, EngineError, EngineNoMoveError,
                                  EngineOvertimeError, EngineProtocolError, EngineTerminatedError,
                                  EngineTimeoutError)
-from draughts.hub.protocol import (HubError, Param, PlayResult, format_line, format_position,
+from draughts.hub.protocol import (HubError, engine_variant_name, Param, PlayResult, format_line, format_position,
                                    format_value, match_move, parse_bool, parse_info, parse_line,
                                    root_board)
 from draughts.hub.transport import SubprocessTransport, Transport
@@ -281,11 +281,8 @@ class AsyncHubEngine:
                                   f"international draughts, not {v.name}")
         else:
             names = p.values
-            if not names or v.name in names:
-                choice = v.name
-            elif v.name == "international" and "normal" in names:
-                choice = "normal"
-            else:
+            choice = engine_variant_name(v, names)
+            if choice is None:
                 raise EngineError(f"the engine does not play {v.name} (it plays {', '.join(names)})")
             if _variant_name(p.value) != v.name:
                 wanted["variant"] = choice

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from draughts._args import is_int, parse_bool, parse_int, parse_real
 from draughts.board import Board, Move
@@ -38,7 +38,7 @@ __all__ = [
     "HubError", "HubSyntaxError", "HubPositionError", "parse_line", "format_line", "format_value",
     "parse_position", "format_position", "board_from_position", "root_board", "parse_move",
     "match_move", "legal_matches", "parse_bool", "quote", "Param", "PlayResult",
-    "parse_info",
+    "parse_info", "HUB_ALIASES", "engine_variant_name",
 ]
 
 Args = Dict[str, str]
@@ -171,6 +171,26 @@ def format_line(command: str, args: Union[Mapping[str, ArgValue], Iterable[Tuple
         else:
             parts.append(f"{name}={text}")
     return " ".join(parts)
+
+
+# --- variants ------------------------------------------------------------------
+
+#: other names Hub engines give a variant (Scan calls international `normal`)
+HUB_ALIASES: Dict[str, Tuple[str, ...]] = {"international": ("normal",)}
+
+
+def engine_variant_name(variant: Variant, names: Sequence[str]) -> Optional[str]:
+    """The value of an engine's `variant` parameter, whose values are `names`
+    (empty: any), that selects `variant`; None when the engine does not play it.
+
+    >>> engine_variant_name(get_variant("international"), ["normal", "killer"])
+    'normal'
+    >>> engine_variant_name(get_variant("russian"), ["normal"]) is None
+    True
+    """
+    if not names or variant.name in names:
+        return variant.name
+    return next((alias for alias in HUB_ALIASES.get(variant.name, ()) if alias in names), None)
 
 
 # --- positions ---------------------------------------------------------------

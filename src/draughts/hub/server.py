@@ -24,7 +24,7 @@ from draughts._memory import check_table_size
 from draughts.board import Board
 from draughts.engine import DEFAULT_MOVE_OVERHEAD, LEVEL_MAX, Engine, Info, SearchResult
 from draughts.errors import DraughtsError, PerftStopped
-from draughts.hub.protocol import (Args, HubError, board_from_position, format_line, match_move,
+from draughts.hub.protocol import (HUB_ALIASES, Args, HubError, board_from_position, format_line, match_move,
                                    parse_bool, parse_line, quote)
 from draughts_core.perft import StopFlag
 from draughts_core.position import MAX_PERFT_DEPTH
@@ -40,7 +40,7 @@ MOVE_OVERHEAD_MAX = 5000
 #: Scan's convention for won positions: 100 men less a hundredth per ply to the win
 HUB_WIN = 100.0
 
-VARIANT_VALUES = ["international", "normal"] + [name for name in VARIANTS if name != "international"]
+VARIANT_VALUES = [n for name in VARIANTS for n in (name, *HUB_ALIASES.get(name, ()))]
 
 
 class CommandError(Exception):

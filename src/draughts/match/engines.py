@@ -28,6 +28,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from draughts._args import parse_bool, parse_int
 from draughts.board import Board, Move
+from draughts.hub.protocol import engine_variant_name
 from draughts.errors import DraughtsError
 from draughts.match.timecontrol import TimeControl, parse_seconds, parse_tc
 from draughts.variants import Variant
@@ -309,11 +310,8 @@ class HubPlayer:
 
     def _check_variant(self, variant: Variant) -> None:
         p = self._engine.params.get("variant")
-        names = set(p.values) if p is not None else {"international"}
-        if p is not None and not p.values:
-            return
-        ok = variant.name in names or (variant.name == "international" and "normal" in names)
-        if not ok:
+        names = p.values if p is not None else ["international"]
+        if engine_variant_name(variant, names) is None:
             self.close()
             raise DraughtsError(f"engine {self.name} does not play {variant.name} "
                                 f"(it plays {', '.join(sorted(names))})")
