@@ -125,14 +125,18 @@ def test_more_engines_print_a_ranking():
 
 
 def test_progress_bar_shows_games_score_and_eta():
-    text = progress_text(5, 20, 3.5, 5, 10.0, 5)
-    assert "5/20 games" in text and "score 3.5/5 (70.0%)" in text and "ETA 00:00:30" in text
-    err = io.StringIO()
-    console = Console(io.StringIO(), err, progress=True)
-    console.bar(text)
+    text = progress_text(3.5, 5)
+    assert text == "score 3.5/5 (70.0%)"
+    out, err = io.StringIO(), io.StringIO()
+    console = Console(out, err, progress=True)
+    console.bar(5, 20, text)
     console.line("Finished game 1 (a vs b): 1-0 {x}")
+    console.bar(6, 20, progress_text(4.5, 6))
     console.end_bar()
-    assert err.getvalue().count("5/20 games") == 2        # drawn again below the line
+    assert out.getvalue() == "Finished game 1 (a vs b): 1-0 {x}\n"    # lines stay whole on stdout
+    shown = err.getvalue()
+    assert "5/20" in shown and "6/20" in shown and "score 4.5/6 (75.0%)" in shown
+    assert "<" in shown                                               # tqdm's remaining-time estimate
 
 
 def test_command_line_errors():

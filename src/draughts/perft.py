@@ -20,6 +20,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 from draughts import cluster as ray_cluster
 from draughts._files import load_json, save_json
 from draughts._memory import check_table_size
+from draughts._progress import Progress as Bar
 from draughts.board import Board, Move, check_perft_depth
 from draughts.errors import DraughtsError, PerftStopped, TableMemoryError
 from draughts.variants import Variant
@@ -139,39 +140,26 @@ class Checkpoint:
 
 
 class Progress:
-    """A one-line progress bar on stderr: subtrees done, nodes, ETA."""
+    """The bar of a perft run on stderr: subtrees done, nodes so far, ETA."""
 
     def __init__(self, total: int, stream=None, enabled: Optional[bool] = None):
         self.total = total
-        self.stream = stream or sys.stderr
-        self.enabled = self.stream.isatty() if enabled is None else enabled
-        self.t0 = time.perf_counter()
+        self.stream = stream
+        self.enabled = enabled
         self.start_done = 0
-        self.last = 0.0
-        self.closed = False
+        self._bar: Optional[Bar] = None
 
     def update(self, done: int, nodes: int, force: bool = False) -> None:
-        if not self.enabled or self.total == 0 or self.closed:
-            return
-        now = time.perf_counter()
-        if not force and now - self.last < 0.2 and done < self.total:
-            return
-        self.last = now
-        width = 30
-        filled = int(width * done / self.total)
-        ran = done - self.start_done
-        elapsed = now - self.t0
-        if 0 < ran and done < self.total:
-            eta = elapsed / ran * (self.total - done)
-            eta_text = time.strftime("%H:%M:%S", time.gmtime(eta))
-        else:
-            eta_text = "--:--:--" if done < self.total else "done"
-        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} subtrees "
-                          f"{nodes} nodes ETA {eta_text}")
+        if self._bar is None:
+            self._bar = Bar(self.total, "subtree", enabled=self.enabled, stream=self.stream,
+                            initial=self.start_done)
+        self._bar.update_to(done, f"{nodes} nodes")
         if done >= self.total:
-            self.stream.write("\n")
-            self.closed = True
-        self.stream.flush()
+            self.close()
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
 
 
 def _variant_fields(v: Variant) -> Dict:

@@ -6,61 +6,48 @@ import sys
 import threading
 from typing import Optional, TextIO
 
+from draughts._progress import Progress, shown_by_default
+
 __all__ = ["Console", "progress_text"]
 
 
 class Console:
-    """stdout lines, and a progress bar on stderr that stays below them."""
+    """stdout lines, and a progress bar on stderr that stays below them
+    (`draughts._progress`, over tqdm)."""
 
     def __init__(self, out: Optional[TextIO] = None, err: Optional[TextIO] = None,
                  progress: Optional[bool] = None):
         self.out = out or sys.stdout
         self.err = err or sys.stderr
-        isatty = getattr(self.err, "isatty", lambda: False)
-        self.bar_enabled = isatty() if progress is None else progress
-        self._bar = ""
+        self.bar_enabled = shown_by_default(self.err) if progress is None else progress
+        self._bar: Optional[Progress] = None
         self._lock = threading.Lock()
 
     def line(self, text: str) -> None:
         with self._lock:
-            if self._bar:
-                self.err.write("\r\x1b[K")
-                self.err.flush()
-            self.out.write(text + "\n")
-            self.out.flush()
-            if self._bar:
-                self.err.write(self._bar)
-                self.err.flush()
+            if self._bar is not None:
+                self._bar.write(text, file=self.out)
+            else:
+                self.out.write(text + "\n")
+                self.out.flush()
 
-    def bar(self, text: str) -> None:
+    def bar(self, done: int, total: int, text: str, initial: int = 0) -> None:
+        """Games `done` of `total`, and `text` after the count."""
         if not self.bar_enabled:
             return
         with self._lock:
-            self._bar = text
-            self.err.write("\r\x1b[K" + text)
-            self.err.flush()
+            if self._bar is None:
+                self._bar = Progress(total, "game", enabled=True, stream=self.err, initial=initial)
+            self._bar.update_to(done, text)
 
     def end_bar(self) -> None:
-        if not self.bar_enabled or not self._bar:
-            return
         with self._lock:
-            self.err.write("\n")
-            self.err.flush()
-            self._bar = ""
+            if self._bar is not None:
+                self._bar.close()
+                self._bar = None
 
 
-def _hms(seconds: float) -> str:
-    seconds = max(0, int(seconds + 0.5))
-    return f"{seconds // 3600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
-
-
-def progress_text(done: int, total: int, points: float, played: int, elapsed: float, ran: int) -> str:
-    width = 24
-    filled = int(width * done / total) if total else width
+def progress_text(points: float, played: int) -> str:
+    """The match's score after the game count: `score 3.5/5 (70.0%)`."""
     pct = points / played * 100.0 if played else 50.0
-    if ran and done < total:
-        eta = _hms(elapsed / ran * (total - done))
-    else:
-        eta = "--:--:--" if done < total else "done"
-    return (f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games, "
-            f"score {points:g}/{played} ({pct:.1f}%), ETA {eta}")
+    return f"score {points:g}/{played} ({pct:.1f}%)"

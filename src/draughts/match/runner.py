@@ -340,8 +340,7 @@ class Match:
             points, played = sum(pts), len(pts)
         else:
             points, played = 0.0, 0
-        self.console.bar(progress_text(done, len(self.schedule), points, played, time.time() - self.t0,
-                                       done - resumed))
+        self.console.bar(done, len(self.schedule), progress_text(points, played), initial=resumed)
 
     def _finished(self, job: GameJob, record: GameRecord) -> Optional[str]:
         """Record a finished game; returns why the match must stop, if it must."""
