@@ -362,13 +362,6 @@ class Board:
         vtext = repr(v.name) if v.is_standard else repr(v)
         return f"Board({self.fen()!r}, variant={vtext})"
 
-    def _repr_svg_(self):
-        try:
-            from draughts import svg
-        except ImportError:
-            return None
-        return svg.board(self, lastmove=True)
-
     # --- moves ----------------------------------------------------------------
     def _legal(self) -> List[Move]:
         if self._cache is None:

@@ -178,6 +178,16 @@ def cmd_svg(args) -> int:
     return 0
 
 
+def _repr_svg_(self: Board) -> str:
+    """Jupyter draws a Board as this picture (its last move marked)."""
+    return board(self, lastmove=True)
+
+
+# Boards render themselves in Jupyter; the picture is drawn here, so that the
+# board module needs nothing from this one.
+Board._repr_svg_ = _repr_svg_  # type: ignore[attr-defined]
+
+
 def _size_arg(text: str) -> int:
     return int_at_least(16, "pixels")(text)
 

@@ -1,0 +1,68 @@
+"""The layers of docs/design.md hold: every module of the installed package
+imports only from its own layer or below (read from the source with ast)."""
+
+import ast
+import importlib
+import pkgutil
+
+import pytest
+
+import draughts
+
+# docs/design.md, "Layers: who may import whom"
+LAYERS = {
+    "draughts_core": 0,
+    "draughts.errors": 1, "draughts.limits": 1, "draughts._progress": 1,
+    "draughts.variants": 2, "draughts._memory": 2, "draughts._files": 2, "draughts.cluster": 2,
+    "draughts.notation": 3, "draughts._args": 3,
+    "draughts.board": 4,
+    "draughts.engine": 5, "draughts.pdn": 5, "draughts.perft": 5, "draughts.svg": 5,
+    "draughts.bench": 6, "draughts.play": 6, "draughts.hub": 6,
+    "draughts.match": 7,
+    "draughts.cli": 8, "draughts.__main__": 8,
+}
+
+
+def layer_of(name):
+    """The layer of a module: its own entry, or its package's."""
+    parts = name.split(".")
+    for n in range(len(parts), 0, -1):
+        key = ".".join(parts[:n])
+        if key in LAYERS:
+            return LAYERS[key]
+    return None
+
+
+def own_imports(name, path):
+    """The draughts and draughts_core modules a source file imports."""
+    tree = ast.parse(open(path, encoding="utf-8").read())
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            out.add(node.module)
+            out.update(f"{node.module}.{a.name}" for a in node.names)
+    return {m for m in out if m.split(".")[0] in ("draughts", "draughts_core")
+            and importlib.util.find_spec(m.rsplit(".", 1)[0] if m.count(".") else m) is not None}
+
+
+MODULES = ["draughts"] + [m.name for m in pkgutil.walk_packages(draughts.__path__, "draughts.")]
+
+
+def test_every_module_has_a_layer():
+    assert [m for m in MODULES if m != "draughts" and layer_of(m) is None] == []
+
+
+@pytest.mark.parametrize("name", [m for m in MODULES if m != "draughts"])
+def test_no_module_imports_a_layer_above_it(name):
+    spec = importlib.util.find_spec(name)
+    mine = layer_of(name)
+    above = []
+    for dep in own_imports(name, spec.origin):
+        if dep == "draughts" or dep.startswith(name + "."):
+            continue
+        theirs = layer_of(dep)
+        if theirs is not None and theirs > mine:
+            above.append(f"{dep} (layer {theirs})")
+    assert above == [], f"{name} (layer {mine}) imports {', '.join(sorted(above))}"
