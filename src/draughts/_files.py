@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any
+from typing import Any, Optional
 
 from draughts.errors import DraughtsError
 
 
-def save_json(path: str, data: Any, *, indent: int = None) -> None:
+def save_json(path: str, data: Any, *, indent: Optional[int] = None) -> None:
     """Write `data` to `path` atomically: a reader (or a crash) never sees half a file."""
     tmp = path + ".tmp"
     with open(tmp, "w", encoding="utf-8") as fh:

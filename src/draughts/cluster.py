@@ -3,6 +3,7 @@ as tasks on an existing Ray cluster.  Used by perft and by the match runner."""
 
 from __future__ import annotations
 
+import logging
 import socket
 import time
 from typing import Optional, Tuple
@@ -59,7 +60,7 @@ def connect(address: str):
             raise DraughtsError(f"cannot connect to the Ray cluster at {address!r}: {why}")
         try:
             ray.init(address=address, ignore_reinit_error=True, log_to_driver=False,
-                     logging_level="ERROR")
+                     logging_level=logging.ERROR)
         except Exception as e:                      # Ray raises ConnectionError, RuntimeError, ...
             raise DraughtsError(f"cannot connect to the Ray cluster at {address!r}: {e}") from None
         _connected = address

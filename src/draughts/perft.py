@@ -15,7 +15,7 @@ import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from draughts import cluster as ray_cluster
 from draughts._files import load_json, save_json
@@ -226,11 +226,12 @@ def run(board: Board, depth: int, *, duplicates: str = "drop", hash_mb: int = 0,
     roots, units = split_units(board, depth, split, keep)
     remaining_depth = depth - split
 
-    header = {"version": CHECKPOINT_VERSION, "variant": _variant_fields(board.variant),
-              "fen": board.fen(numeric=True), "depth": depth, "duplicates": duplicates,
-              "split": split, "units": len(units)}
-    header["variant"]["aliases"] = list(header["variant"]["aliases"])
-    header["variant"]["first"] = int(header["variant"]["first"])
+    fields = _variant_fields(board.variant)
+    fields["aliases"] = list(fields["aliases"])
+    fields["first"] = int(fields["first"])
+    header: Dict[str, Any] = {"version": CHECKPOINT_VERSION, "variant": fields,
+                              "fen": board.fen(numeric=True), "depth": depth,
+                              "duplicates": duplicates, "split": split, "units": len(units)}
     cp: Optional[Checkpoint] = None
     if resume:
         cp = Checkpoint.load(resume, header)
@@ -295,7 +296,7 @@ def run(board: Board, depth: int, *, duplicates: str = "drop", hash_mb: int = 0,
             return n
 
         pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="perft")
-        futures = {}
+        futures: Dict[Any, int] = {}
         try:
             queue = list(todo)
             while queue or futures:

@@ -224,8 +224,8 @@ class PlaySession:
 
     def __init__(self, board: Board, human: Color, engine: Engine, *,
                  movetime: Optional[float] = DEFAULT_MOVETIME, depth: Optional[int] = None,
-                 ascii: bool = False, write: Callable[[str], None] = None,
-                 read: Callable[[str], str] = None, advisor: Optional[Engine] = None):
+                 ascii: bool = False, write: Optional[Callable[[str], None]] = None,
+                 read: Optional[Callable[[str], str]] = None, advisor: Optional[Engine] = None):
         self.board = board
         self.human = human
         self.engine = engine

@@ -496,7 +496,8 @@ class AsyncAnalysis:
         try:
             while True:
                 if self._stopped:
-                    got = await engine._next(max(0.0, self._stop_deadline - loop.time()), "waiting for done after stop")
+                    deadline = self._stop_deadline if self._stop_deadline is not None else loop.time()
+                    got = await engine._next(max(0.0, deadline - loop.time()), "waiting for done after stop")
                     if got is None:
                         raise EngineTimeoutError(f"the engine did not answer stop within {engine.timeout:.1f} s",
                                                  engine.timeout, "waiting for done after stop")
@@ -555,7 +556,10 @@ class AsyncAnalysis:
 
     async def wait(self) -> PlayResult:
         """The final result (call stop() first for an analysis without a limit)."""
-        await asyncio.shield(self._task)
+        if self._task is not None:
+            await asyncio.shield(self._task)
         if self._error is not None:
             raise self._error
+        if self.result is None:
+            raise EngineError("the analysis ended without a result")
         return self.result

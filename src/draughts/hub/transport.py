@@ -120,7 +120,8 @@ class SubprocessTransport(Transport):
         stdin.write((line + "\n").encode("utf-8"))
 
     async def drain(self) -> None:
-        await self.process.stdin.drain()
+        if self.process.stdin is not None:
+            await self.process.stdin.drain()
 
     @property
     def returncode(self) -> Optional[int]:
@@ -190,12 +191,13 @@ class MemoryTransport(Transport):
             loop = self._loop
         if item is None:
             loop.call_soon_threadsafe(self._end)
-        else:
+        elif self._on_line is not None:
             loop.call_soon_threadsafe(self._on_line, item)
 
     def _end(self) -> None:
         self._ended.set()
-        self._on_eof()
+        if self._on_eof is not None:
+            self._on_eof()
 
     def emit(self, line: str) -> None:
         """The engine writes a line."""

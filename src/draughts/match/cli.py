@@ -217,7 +217,8 @@ def settings_from_options(opts: List[Tuple[str, List[str]]]):
         fmt = o.get("format")
         if fmt is not None and fmt not in ("pdn", "fen", "pgn", "epd"):
             raise DraughtsError(f"-openings format= takes pdn or fen, not {fmt!r}")
-        fmt = {"pgn": "pdn", "epd": "fen"}.get(fmt, fmt)
+        if fmt is not None:
+            fmt = {"pgn": "pdn", "epd": "fen"}.get(fmt, fmt)
         order = o.get("order", "sequential")
         if order not in ("sequential", "random"):
             raise DraughtsError(f"-openings order= takes sequential or random, not {order!r}")

@@ -22,7 +22,7 @@ import shutil
 import sys
 import time
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from draughts import pdn
 from draughts._files import load_json, save_json
@@ -97,7 +97,7 @@ class Match:
         if o is None or not o.file:
             return None
         openings = op.load(o.file, self.variant, o.format, o.plies)
-        return op.Book(openings, o.order, o.start, self.settings.srand)
+        return op.Book(openings, o.order, o.start, self.settings.srand or 0)
 
     def book_digest(self) -> Optional[str]:
         """A fingerprint of the opening book (a resumed match must use the same)."""
@@ -137,13 +137,20 @@ class Match:
             s.sprt = dict(self.decided)   # the verdict stands; games still running are counted
         return s
 
-    def _score_line(self) -> str:
+    def pair_summary(self) -> stats.Summary:
+        """The summary of a two-engine match (the first engine's side)."""
         s = self.summary()
+        if s is None:
+            raise DraughtsError("a summary of one pairing needs a match of two engines")
+        return s
+
+    def _score_line(self) -> str:
+        s = self.pair_summary()
         a, b = self.settings.engines[0].name, self.settings.engines[1].name
         return f"Score of {a} vs {b}: {s.wins} - {s.losses} - {s.draws}  [{s.score:.3f}] {s.games}"
 
     def standings(self) -> List[Dict]:
-        rows = []
+        rows: List[Dict[str, Any]] = []
         for i, e in enumerate(self.settings.engines):
             mine = [r for r in self.records.values() if i in (r.first, r.second)]
             w = sum(1 for r in mine if r.winner == i)
@@ -166,7 +173,7 @@ class Match:
 
     def _report(self) -> None:
         if len(self.settings.engines) == 2:
-            s = self.summary()
+            s = self.pair_summary()
             a, b = self.settings.engines[0].name, self.settings.engines[1].name
             for line in stats.report_lines(a, b, s, paired=self.settings.repeat == 2)[1:]:
                 self.console.line(line)
@@ -360,7 +367,7 @@ class Match:
             names = ", ".join(self.settings.engines[i].name for i in sorted(set(record.failed)))
             reason = f"Terminating match: {names} failed ({record.reason}); use -recover to restart crashed engines"
         if self.settings.sprt is not None and self.decided is None:
-            s = self.summary()
+            s = self.pair_summary()
             if s.sprt and s.sprt["verdict"]:
                 self.decided = dict(s.sprt)
                 self.save_state()

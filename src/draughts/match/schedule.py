@@ -11,7 +11,7 @@ resumed match plays the same games as an uninterrupted one.
 
 from __future__ import annotations
 
-from typing import List, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 from draughts.errors import DraughtsError
 from draughts.match.game import GameJob
@@ -30,7 +30,8 @@ def pairings(n_engines: int, tournament: str) -> List[Tuple[int, int]]:
     raise DraughtsError(f"-tournament takes {' or '.join(TOURNAMENTS)}, not {tournament!r}")
 
 
-def build(n_engines: int, tournament: str, games: int, rounds: int, repeat: int, book: Book = None) -> List[GameJob]:
+def build(n_engines: int, tournament: str, games: int, rounds: int, repeat: int,
+          book: Optional[Book] = None) -> List[GameJob]:
     if games < 1 or rounds < 1 or repeat < 1:
         raise DraughtsError("-games, -rounds and -repeat must be at least 1")
     pairs = pairings(n_engines, tournament)
