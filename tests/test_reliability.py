@@ -473,3 +473,36 @@ def test_a_match_on_a_cluster_whose_head_dies_keeps_its_games_and_resumes(tmp_pa
     assert resumed.returncode == 0, resumed.stderr
     saved = json.loads(state.read_text())
     assert saved["complete"] and sorted(r["index"] for r in saved["records"]) == list(range(6))
+
+
+def test_pos_plays_only_the_new_moves_of_the_same_game_and_keeps_its_history():
+    import random
+    session = ServerSession()
+    try:
+        session.send("set-param name=variant value=american")
+        board = draughts.Board(variant="american")
+        rng = random.Random(7)
+        texts = []
+        for _ in range(40):
+            if board.is_game_over():
+                break
+            move = rng.choice(sorted(board.legal_moves, key=lambda m: m.hub()))
+            board.push(move)
+            texts.append(move.hub())
+            session.send(f'pos start moves="{" ".join(texts)}"')
+            # the server's board is the same game, history and all (repetitions count)
+            assert session.server.board.fen() == board.fen()
+            assert session.server.board.move_stack == board.move_stack
+        first = session.server.board
+        # another game from the same start: replayed from the start, not on top
+        session.send('pos start moves="9-14"')
+        assert session.server.board is not first
+        assert [m.hub() for m in session.server.board.move_stack] == ["9-14"]
+        # a rejected pos leaves no position, and the next good one is read whole
+        session.send('pos start moves="9-14 1-2"')
+        assert session.until("error")[-1].startswith('error message="move 2 of moves')
+        assert session.server.board is None
+        session.send('pos start moves="9-14 22-18"')
+        assert [m.hub() for m in session.server.board.move_stack] == ["9-14", "22-18"]
+    finally:
+        session.close()
