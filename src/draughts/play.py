@@ -56,8 +56,8 @@ def render(board: Board, *, flipped: bool = False, ascii: bool = False,
     n = v.size
     wm, wk, bm, bk = _ASCII_PIECES if ascii else _UNICODE_PIECES
     taken_mark = "x" if ascii else "×"
-    white, black, kings = board.position.pieces()
-    kings = set(kings)
+    white, black, king_list = board.position.pieces()
+    kings = set(king_list)
     symbol = {}
     for i in white:
         symbol[i] = wk if i in kings else wm
