@@ -207,7 +207,7 @@ def test_level_forms_and_errors(hub):
         > ping
         < pong
     """)
-    assert hub.server.level == {"depth": 4, "movetime": 1.0}
+    assert hub.server.level == draughts.Limit(depth=4, movetime=1.0)
 
 
 INFO = re.compile(r'info depth=\d+ score=-?\d+\.\d\d nodes=\d+ time=\d+\.\d{3} nps=\d+\.\d\d( pv=("[0-9x\- ]+"|[0-9x\-]+))?')

@@ -9,6 +9,7 @@ import pytest
 import draughts
 from draughts import pdn
 from draughts.errors import DraughtsError
+from draughts.limits import Limit
 from draughts.match import openings as op
 from draughts.match import schedule as sched
 from draughts.match.timecontrol import Clock, TimeControl, parse_tc
@@ -223,16 +224,16 @@ def test_each_settings_and_engine_overrides():
 
 def test_clock_periods_increments_and_flag_fall():
     c = Clock(TimeControl(moves=2, time=10.0, inc=1.0, margin=0.1))
-    assert c.limit() == {"time": 10.0, "inc": 1.0, "moves_to_go": 2}
+    assert c.limit() == Limit(time=10.0, inc=1.0, moves_to_go=2)
     assert c.available() == 11.0                        # the increment comes before the move
     assert c.spend(3.0)                                 # 10 + 1 - 3 = 8
     assert c.remaining == pytest.approx(8.0)
-    assert c.limit()["moves_to_go"] == 1
+    assert c.limit().moves_to_go == 1
     assert c.spend(4.0)                                 # 8 + 1 - 4 = 5, then +10 for the next period
     assert c.remaining == pytest.approx(15.0)
     assert not c.spend(16.2)                            # 16 s available, 0.1 s grace
     st = Clock(TimeControl(movetime=0.5, margin=0.05))
-    assert st.limit() == {"movetime": 0.5}
+    assert st.limit() == Limit(movetime=0.5)
     assert st.spend(0.54) and not st.spend(0.56)
     depth_only = Clock(TimeControl(depth=4))
     assert depth_only.available() is None and depth_only.spend(1e6)

@@ -21,6 +21,7 @@ from draughts import pdn
 from draughts.engine import DEFAULT_MOVE_OVERHEAD, Engine
 from draughts.errors import DraughtsError
 from draughts.hub.protocol import parse_line
+from draughts.limits import Limit
 from draughts.match import cli, stats
 from draughts.match.runner import Console, Match, latency_figures
 from hub_scripts.transcript import ServerSession
@@ -121,10 +122,10 @@ def test_the_budget_never_plans_past_the_clock(time_left, inc, mtg, overhead):
 
 def test_a_move_time_keeps_the_overhead_back():
     engine = Engine("american", tt_mb=1, move_overhead=0.015)
-    assert engine.move_budget(movetime=0.05) == pytest.approx((0.035, 0.035))
-    assert engine.move_budget(movetime=0.01)[1] == 0.001      # less than the overhead: at once
+    assert engine.move_budget(Limit(movetime=0.05)) == pytest.approx((0.035, 0.035))
+    assert engine.move_budget(Limit(movetime=0.01))[1] == 0.001      # less than the overhead: at once
     engine.set_move_overhead(0)
-    assert engine.move_budget(movetime=0.02) == (0.02, 0.02)
+    assert engine.move_budget(Limit(movetime=0.02)) == (0.02, 0.02)
     with pytest.raises(DraughtsError, match="move_overhead"):
         engine.set_move_overhead(float("nan"))
     assert Engine("american", tt_mb=1).move_overhead == DEFAULT_MOVE_OVERHEAD
@@ -259,7 +260,7 @@ def test_a_table_that_cannot_be_had_is_a_draughts_error_and_the_old_one_stays():
     # a real allocation failure, under an address-space limit, in a child process
     code = """
 import resource, draughts
-from draughts.errors import DraughtsError
+from draughts.errors import DraughtsError, TableMemoryError
 engine = draughts.Engine("american", tt_mb=16)
 resource.setrlimit(resource.RLIMIT_AS, (1 << 31, 1 << 31))
 try:

@@ -11,6 +11,7 @@ from draughts.errors import (AmbiguousMoveError, DraughtsError, FenError, Illega
 from draughts.variants import BLACK, VARIANTS, WHITE, Color, Variant, variant, variant_for_gametype
 from draughts.board import Board, LegalMoveView, Move, Outcome, Piece, Termination
 from draughts.engine import Engine, EvalWeights, Info, SearchResult
+from draughts.limits import Limit
 from draughts import svg  # noqa: E402,F401  (boards draw themselves in Jupyter)
 
 __version__ = "0.1.0"
@@ -19,5 +20,5 @@ __all__ = [
     "AmbiguousMoveError", "DraughtsError", "FenError", "IllegalMoveError", "InvalidMoveError",
     "PdnError", "VariantError", "BLACK", "WHITE", "VARIANTS", "Color", "Variant", "variant",
     "variant_for_gametype", "Board", "LegalMoveView", "Move", "Outcome", "Piece", "Termination",
-    "Engine", "EvalWeights", "Info", "SearchResult",
+    "Engine", "EvalWeights", "Info", "SearchResult", "Limit",
 ]

@@ -24,6 +24,7 @@ from typing import Callable, List, Optional, Tuple, Union
 from draughts._memory import check_table_size
 from draughts.board import Board, Move
 from draughts.errors import DraughtsError, TableMemoryError
+from draughts.limits import Limit, clock_budget, search_budget
 from draughts.variants import Variant, variant as get_variant
 from draughts_core.search import WIN_SCORE, WIN_THRESHOLD, Searcher, clock
 
@@ -33,9 +34,6 @@ LEVEL_MAX = 20
 #: machine, the Python work before and after the search.  Chosen from the
 #: latencies measured in benchmarks/README.md ("Time losses").
 DEFAULT_MOVE_OVERHEAD = 0.020
-#: the largest depth and node count a search takes
-DEPTH_MAX = 1000
-NODES_MAX = (1 << 63) - 1
 
 
 @dataclass(frozen=True)
@@ -230,70 +228,57 @@ class Engine:
     @staticmethod
     def time_budget(time: float, inc: float = 0.0, moves_to_go: Optional[int] = None,
                     overhead: float = DEFAULT_MOVE_OVERHEAD) -> Tuple[float, float]:
-        """(soft, hard) seconds of search for a move with `time` on the clock
-        before this move's increment `inc` (Hub's convention: the increment
-        is added before the move).  No new iteration starts after the soft
-        limit; the search stops at the hard one.  `overhead` is kept back for
-        the answer's way to the caller, so the hard limit plus the overhead
-        never exceeds what the clock allows."""
-        usable = time + inc - overhead
-        if usable <= 0.002:
-            return 0.001, 0.001                      # answer at once: depth 1
-        mtg = min(moves_to_go, 50) if moves_to_go and moves_to_go > 0 else 30
-        cap = usable * (0.8 if mtg == 1 else 0.5)
-        target = min(max(time - overhead, 0.0) / mtg + 0.75 * inc, cap)
-        return min(target * 0.6, cap), min(target * 2.5, cap)
+        """(soft, hard) seconds of search on a clock: `draughts.limits.clock_budget`."""
+        return clock_budget(time, inc, moves_to_go, overhead)
 
-    def move_budget(self, movetime: Optional[float] = None, time: Optional[float] = None,
-                    inc: Optional[float] = None, moves_to_go: Optional[int] = None) -> Tuple[float, float]:
-        """(soft, hard) seconds of search under a move time or a clock, less
-        this engine's move overhead; (0, 0) when neither is given."""
-        if movetime is not None:
-            hard = max(0.001, movetime - self.move_overhead)
-            return hard, hard
-        if time is not None:
-            return self.time_budget(time, inc or 0.0, moves_to_go, self.move_overhead)
-        return 0.0, 0.0
+    def move_budget(self, limit: Limit) -> Tuple[float, float]:
+        """(soft, hard) seconds of search under the limit's move time or
+        clock, less this engine's move overhead; (0, 0) when neither is given."""
+        return search_budget(limit, self.move_overhead)
 
     @staticmethod
     def clock() -> float:
         """The search's clock (seconds): pass a reading as `search(start=...)`."""
         return clock()
 
-    def search(self, board: Board, *, depth: Optional[int] = None, nodes: Optional[int] = None,
-               movetime: Optional[float] = None, time: Optional[float] = None,
-               inc: Optional[float] = None, moves_to_go: Optional[int] = None,
-               infinite: bool = False, on_info: Optional[Callable[[Info], None]] = None,
-               arm: bool = True, start: Optional[float] = None) -> SearchResult:
+    def search(self, board: Board, limit: Optional[Limit] = None, *, depth: Optional[int] = None,
+               nodes: Optional[int] = None, movetime: Optional[float] = None,
+               time: Optional[float] = None, inc: Optional[float] = None,
+               moves_to_go: Optional[int] = None, infinite: bool = False,
+               on_info: Optional[Callable[[Info], None]] = None, arm: bool = True,
+               start: Optional[float] = None) -> SearchResult:
         """Search the board's position and return the best move found.
 
-        With no limit at all the search stops at depth 12 (use `infinite=True`
-        and `stop()` to search until told).  `time` is the clock before this
-        move's increment `inc`.  Times count from `start` (an `Engine.clock()`
-        reading taken when the move's clock started; default: now) and keep
-        `move_overhead` back.  The GIL is released while searching.
-        A caller that starts the search on another thread calls `arm()` first
-        and passes arm=False, so that a stop sent in between is not lost.
+        The limit is a `Limit`, or its fields as keywords.  With no limit at
+        all the search stops at depth 12 (use `infinite=True` and `stop()` to
+        search until told).  `time` is the clock before this move's increment
+        `inc`.  Times count from `start` (an `Engine.clock()` reading taken
+        when the move's clock started; default: now) and keep `move_overhead`
+        back.  The GIL is released while searching.  A caller that starts the
+        search on another thread calls `arm()` first and passes arm=False, so
+        that a stop sent in between is not lost.
         """
-        for name, value, high in (("depth", depth, DEPTH_MAX), ("nodes", nodes, NODES_MAX),
-                                  ("moves_to_go", moves_to_go, 1 << 30)):
-            if value is not None and (not isinstance(value, int) or isinstance(value, bool)
-                                      or not 1 <= value <= high):
-                raise DraughtsError(f"{name} must be a whole number from 1 to {high}, not {value!r}")
-        for name, value in (("movetime", movetime), ("time", time), ("inc", inc), ("start", start)):
-            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
-                                      or not math.isfinite(value) or value < 0):
-                raise DraughtsError(f"{name} must be a finite number of seconds >= 0, not {value!r}")
+        keywords = Limit(depth, nodes, movetime, time, inc, moves_to_go, infinite)
+        if limit is None:
+            limit = keywords
+        elif not isinstance(limit, Limit):
+            raise DraughtsError(f"search takes a draughts.Limit, not {type(limit).__name__}")
+        elif not keywords.empty:
+            raise DraughtsError("search takes a Limit or limit keywords, not both")
+        if start is not None and (isinstance(start, bool) or not isinstance(start, (int, float))
+                                  or not math.isfinite(start) or start < 0):
+            raise DraughtsError(f"start must be an Engine.clock() reading, not {start!r}")
         if arm:
             self.arm()
         self.set_variant(board.variant)
-        soft, hard = self.move_budget(movetime, time, inc, moves_to_go)
+        soft, hard = self.move_budget(limit)
         soft, hard = soft * 1000.0, hard * 1000.0
+        depth, nodes = limit.depth, limit.nodes
         max_depth = depth or 0
         cap, _ = level_settings(self.level)
         if cap:
             max_depth = min(max_depth, cap) if max_depth else cap
-        if not (depth or nodes or movetime is not None or time is not None or infinite or cap):
+        if limit.empty and not cap:
             max_depth = 12
         rev = min(board._reversible, len(board._stack))
         history = [st.pos for st in board._stack[len(board._stack) - rev:]] if rev else []

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from draughts._args import is_int, parse_bool, parse_int, parse_real
+from draughts.limits import NODES_MAX, Limit
 from draughts.board import Board, Move
 from draughts.errors import (AmbiguousMoveError, DraughtsError, IllegalMoveError,
                              InvalidMoveError)
@@ -38,7 +39,7 @@ __all__ = [
     "HubError", "HubSyntaxError", "HubPositionError", "parse_line", "format_line", "format_value",
     "parse_position", "format_position", "board_from_position", "root_board", "parse_move",
     "match_move", "legal_matches", "parse_bool", "quote", "Param", "PlayResult",
-    "parse_info", "HUB_ALIASES", "engine_variant_name",
+    "parse_info", "HUB_ALIASES", "engine_variant_name", "parse_level",
 ]
 
 Args = Dict[str, str]
@@ -322,6 +323,44 @@ def match_move(board: Board, text: str) -> Move:
 
 
 # --- values the client and the server share ------------------------------------------
+
+def parse_level(args: Mapping[str, str]) -> Limit:
+    """The `Limit` of a `level` line's arguments; HubError naming what is wrong.
+
+    >>> parse_level({"moves": "40", "time": "60", "inc": "0.5"})
+    Limit(depth=None, nodes=None, movetime=None, time=60.0, inc=0.5, moves_to_go=40, infinite=False)
+    """
+    def number(name: str, whole: bool) -> Any:
+        text = args[name]
+        try:
+            value = parse_int(text) if whole else parse_real(text)
+        except ValueError:
+            raise HubError(f"level {name}= takes a number, not {quote(text)}") from None
+        if value < (1 if whole else 0) or (whole and value > NODES_MAX):
+            raise HubError(f"level {name}= is out of range: {quote(text)}")
+        return value
+
+    fields: Dict[str, Any] = {}
+    for key, name, whole in (("depth", "depth", True), ("nodes", "nodes", True),
+                             ("move-time", "movetime", False), ("time", "time", False)):
+        if key in args:
+            fields[name] = number(key, whole)
+    if "time" in args:
+        if "inc" in args:
+            fields["inc"] = number("inc", False)
+        if "moves" in args:
+            fields["moves_to_go"] = number("moves", True)
+    elif "inc" in args or "moves" in args:
+        raise HubError("level moves= and inc= need time=")
+    if "infinite" in args:
+        fields["infinite"] = True
+    if not fields:
+        raise HubError("level needs depth=, nodes=, move-time=, [moves=] time= [inc=] or infinite")
+    try:
+        return Limit(**fields)
+    except DraughtsError as e:
+        raise HubError(f"level: {e}") from None
+
 
 @dataclass
 class PlayResult:

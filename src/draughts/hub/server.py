@@ -19,13 +19,14 @@ from typing import Callable, Dict, List, Optional
 
 import draughts
 from draughts import bench
-from draughts._args import is_int, parse_int, parse_real
+from draughts._args import is_int, parse_int
 from draughts._memory import check_table_size
 from draughts.board import Board
 from draughts.engine import DEFAULT_MOVE_OVERHEAD, LEVEL_MAX, Engine, Info, SearchResult
 from draughts.errors import DraughtsError, PerftStopped
 from draughts.hub.protocol import (HUB_ALIASES, Args, HubError, board_from_position, format_line, match_move,
-                                   parse_bool, parse_line, quote)
+                                   parse_bool, parse_level, parse_line, quote)
+from draughts.limits import Limit
 from draughts_core.perft import StopFlag
 from draughts_core.position import MAX_PERFT_DEPTH
 from draughts.variants import VARIANTS, Variant, variant as get_variant
@@ -92,7 +93,7 @@ class _Job:
 
     kind: str                       # think, ponder, analyze, perft, bench
     board: Optional[Board] = None
-    level: Dict = field(default_factory=dict)
+    level: Limit = field(default_factory=Limit)
     #: hold `done` until released (ponder until ponder-hit or stop; infinite until stop)
     release: threading.Event = field(default_factory=threading.Event)
     stop_requested: bool = False
@@ -162,8 +163,8 @@ class HubServer:
         #: when the line being handled was read (Engine.clock())
         self._received = 0.0
         self.board: Optional[Board] = Board(variant=self.variant)
-        #: the search limits of the last `level` (Engine.search keywords)
-        self.level: Dict = {"movetime": 1.0}
+        #: the search limits of the last `level`
+        self.level = Limit(movetime=1.0)
         self._commands: Dict[str, Callable[[Args], None]] = {
             "hub": self._hub, "set-param": self._set_param, "init": self._init, "pos": self._pos,
             "level": self._level, "go": self._go, "ping": self._ping, "stop": self._stop,
@@ -338,39 +339,10 @@ class HubServer:
         self._pos_key, self._pos_board, self._pos_moves = key, board, moves
 
     def _level(self, args: Args) -> None:
-        level: Dict = {}
-
-        def number(name, kind):
-            text = args[name]
-            try:
-                value = parse_int(text) if kind is int else parse_real(text)
-            except ValueError:
-                raise CommandError(f"level {name}= takes a number, not {quote(text)}") from None
-            if value < (1 if kind is int else 0):
-                raise CommandError(f"level {name}= is out of range: {quote(text)}")
-            return value
-
-        if "depth" in args:
-            level["depth"] = number("depth", int)
-        if "nodes" in args:
-            level["nodes"] = number("nodes", int)
-        if "move-time" in args:
-            level["movetime"] = number("move-time", float)
-        if "time" in args:
-            level["time"] = number("time", float)
-            if "inc" in args:
-                level["inc"] = number("inc", float)
-            if "moves" in args:
-                level["moves_to_go"] = number("moves", int)
-        elif "inc" in args or "moves" in args:
-            raise CommandError("level moves= and inc= need time=")
-        if "infinite" in args:
-            level["infinite"] = True
-        if not level:
-            raise CommandError("level needs depth=, nodes=, move-time=, [moves=] time= [inc=] or infinite")
-        if level.get("depth", 0) > 1000 or level.get("nodes", 0) >= 1 << 63:
-            raise CommandError("level depth= or nodes= is out of range")
-        self.level = level
+        try:
+            self.level = parse_level(args)
+        except HubError as e:
+            raise CommandError(str(e)) from None
 
     # --- work on the worker thread ---------------------------------------------
     def _need_board(self) -> Board:
@@ -387,8 +359,8 @@ class HubServer:
         if not board.legal_moves:
             raise CommandError(f"the game is over: no legal move in {board.fen(numeric=True)}")
         self.engine()                             # a table that cannot be had is an error now
-        job = _Job(kind, board.copy(), dict(self.level), start=self._received)
-        hold = kind in ("ponder", "analyze") or (kind == "think" and job.level.get("infinite"))
+        job = _Job(kind, board.copy(), self.level, start=self._received)
+        hold = kind in ("ponder", "analyze") or (kind == "think" and job.level.infinite)
         if not hold:
             job.release.set()
         self.engine().arm()          # from here on a stop reaches this search
@@ -462,18 +434,16 @@ class HubServer:
         job.ponder_hit = True
         level = job.level
         budget = None
-        engine = self.engine()
-        if "movetime" in level or "time" in level:
-            soft, hard = engine.move_budget(level.get("movetime"), level.get("time"), level.get("inc"),
-                                            level.get("moves_to_go"))
-            budget = hard if "movetime" in level else min(hard, 1.5 * soft)
+        soft, hard = self.engine().move_budget(level)
+        if level.movetime is not None or level.time is not None:
+            budget = hard if level.movetime is not None else min(hard, 1.5 * soft)
             # the clock started when ponder-hit was read
             budget = max(0.0, budget - (Engine.clock() - self._received))
         if budget is not None:
             job.timer = threading.Timer(budget, self._time_up, args=(job,))
             job.timer.daemon = True
             job.timer.start()
-        if not level.get("infinite") or budget is not None:
+        if not level.infinite or budget is not None:
             job.release.set()
 
     def _time_up(self, job: _Job) -> None:
@@ -481,19 +451,14 @@ class HubServer:
             if self._job is job:
                 self._request_stop(job)
 
-    def _search_limits(self, job: _Job) -> Dict:
+    def _search_limit(self, job: _Job) -> Limit:
         level = job.level
         if job.kind == "analyze":
-            return {"infinite": True}
+            return Limit(infinite=True)
         if job.kind == "ponder":
             # no clock before ponder-hit: only the depth and node limits apply
-            limits = {k: level[k] for k in ("depth", "nodes") if k in level}
-            limits["infinite"] = True
-            return limits
-        limits = {k: level[k] for k in ("depth", "nodes", "movetime", "time", "inc", "moves_to_go",
-                                        "infinite") if k in level}
-        limits["start"] = job.start
-        return limits
+            return Limit(depth=level.depth, nodes=level.nodes, infinite=True)
+        return level
 
     def _search(self, job: _Job) -> List[str]:
         engine = self.engine()
@@ -504,7 +469,8 @@ class HubServer:
             self._write(info_line(info))
 
         # armed at `go`: a stop sent since then stops this search when it begins
-        result = engine.search(job.board, on_info=on_info, arm=False, **self._search_limits(job))
+        result = engine.search(job.board, self._search_limit(job), on_info=on_info, arm=False,
+                               start=job.start)
         lines = []
         if result.move is not None and (not last or last[0].nodes != result.nodes):
             # the whole search's time and nodes (a stopped iteration has no

@@ -2,7 +2,7 @@
 players the referee talks to.
 
 A player is anything with `name`, `alive`, `new_game(variant)`, `play(board,
-limit, grace) -> Reply` and `close()`; `limit` holds Limit keywords, `grace`
+limit, grace) -> Reply` and `close()`; `limit` is a `draughts.Limit`, `grace`
 is how long to wait past the time the limit grants (with no time in the
 limit: for each line) before the engine counts as stalled.  `play` raises `EngineCrashed` (the engine
 died), `EngineStalled` (no answer in time) or `EngineIllegal` (a move that is
@@ -29,6 +29,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from draughts._args import parse_bool, parse_int
 from draughts.board import Board, Move
 from draughts.hub.protocol import engine_variant_name
+from draughts.limits import Limit
 from draughts.errors import DraughtsError
 from draughts.match.timecontrol import TimeControl, parse_seconds, parse_tc
 from draughts.variants import Variant
@@ -268,10 +269,9 @@ class InProcessPlayer:
         self._engine.set_variant(variant)
         self._engine.new_game()
 
-    def play(self, board: Board, limit: Dict, grace: float) -> Reply:
-        kwargs = dict(limit)
+    def play(self, board: Board, limit: Limit, grace: float) -> Reply:
         t0 = time.perf_counter()
-        result = self._engine.search(board, **kwargs)
+        result = self._engine.search(board, limit)
         elapsed = time.perf_counter() - t0
         if result.move is None:
             raise EngineNoMove("the engine found no move", None)
@@ -344,9 +344,8 @@ class HubPlayer:
     def new_game(self, variant: Variant) -> None:
         self._call(self._engine.new_game)
 
-    def play(self, board: Board, limit: Dict, grace: float) -> Reply:
-        lim = self._hub.Limit(**limit)
-        result = self._call(self._engine.play, board, lim, timeout=grace)
+    def play(self, board: Board, limit: Limit, grace: float) -> Reply:
+        result = self._call(self._engine.play, board, limit, timeout=grace)
         info = result.info or {}
         score = info.get("score")
         depth = info.get("depth")

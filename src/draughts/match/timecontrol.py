@@ -21,6 +21,7 @@ from typing import Dict, Optional
 
 from draughts._args import parse_real
 from draughts.errors import DraughtsError
+from draughts.limits import Limit
 
 _TC = re.compile(r"(?:([0-9]+)/)?([0-9:.]+)(?:\+([0-9.]+))?\Z")
 
@@ -138,24 +139,24 @@ class Clock:
             return self.tc.movetime
         return None
 
-    def limit(self) -> Dict:
-        """The search limits to send (Limit keywords)."""
+    def limit(self) -> Limit:
+        """The search limit of this move."""
         tc = self.tc
-        out: Dict = {}
+        fields: Dict = {}
         if tc.depth:
-            out["depth"] = tc.depth
+            fields["depth"] = tc.depth
         if tc.nodes:
-            out["nodes"] = tc.nodes
+            fields["nodes"] = tc.nodes
         if tc.has_clock:
-            out["time"] = max(0.0, self.remaining)
+            fields["time"] = max(0.0, self.remaining)
             if tc.inc:
-                out["inc"] = tc.inc
+                fields["inc"] = tc.inc
             mtg = self.moves_to_go()
             if mtg:
-                out["moves_to_go"] = mtg
+                fields["moves_to_go"] = mtg
         elif tc.movetime:
-            out["movetime"] = tc.movetime
-        return out
+            fields["movetime"] = tc.movetime
+        return Limit(**fields)
 
     def spend(self, elapsed: float) -> bool:
         """Charge a move that took `elapsed` seconds; False when it was late
