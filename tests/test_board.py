@@ -231,7 +231,8 @@ def test_ambiguous_move_error_has_candidates():
     ("american", {"foo": 1}),
     ("american", {"quiet_plies": -1}),
     ("american", {"repetitions": 1}),
-    ("american", {"precedence": "most"}),
+    ("american", {"precedence": "most"}),             # not a field: the flags below are
+    ("american", {"prefer_more_kings": "yes"}),
     ("american", {"crown_during_capture": "never"}),
     ("american", {"size": 9}),
     ("international", {"numbering": "italian"}),

@@ -182,9 +182,9 @@ def explain_illegal(board: Board, text: str) -> str:
         rule = "capturing is compulsory"
         if v.majority_capture:
             rule += ", and you must take the most pieces"
-        if v.precedence == "czech":
+        if v.prefer_king_mover and not v.prefer_more_kings:
             rule += " (with a king, when a king can capture)"
-        elif v.precedence in ("spanish", "italian"):
+        elif v.prefer_king_mover or v.prefer_more_kings or v.prefer_early_kings:
             rule += f" (then the {v.name} precedence rules choose among the captures)"
         if not from_start:
             return f"{rule}: the {kind} on {name(start)} has no capture that is allowed"

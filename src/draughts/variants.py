@@ -55,8 +55,6 @@ class Variant:
     flying_kings: bool
     men_capture_kings: bool
     majority_capture: bool
-    #: capture precedence after the majority rule (docs/rules.md): "none", "spanish", "italian", "czech"
-    precedence: str
     #: a man reaching the far row during a capture: "stop" (crowned, move ends),
     #: "continue" (crowned, goes on capturing as a king), "pass" (crowned only if the capture ends there)
     crown_during_capture: str
@@ -67,6 +65,16 @@ class Variant:
     algebraic: bool = False
     capture_separator: str = "x"
     mandatory_capture: bool = True
+    # --- capture precedence after the majority rule (docs/rules.md), as the
+    # core applies it: the spanish rule is more kings; the italian, a capture
+    # by a king, then more kings, then kings met earlier; the czech, a capture
+    # by a king when a king can capture
+    #: a capture by a king goes before a capture by a man
+    prefer_king_mover: bool = False
+    #: of captures taking as many pieces, the one taking more kings
+    prefer_more_kings: bool = False
+    #: then the one that meets a king earliest
+    prefer_early_kings: bool = False
     # --- draw rules (plies = half-moves) ---
     #: draw on this occurrence of a position with the same side to move (0: off)
     repetitions: int = 3
@@ -82,8 +90,9 @@ class Variant:
     def __post_init__(self):
         if self.size not in (8, 10):
             raise VariantError(f"board size must be 8 or 10, not {self.size!r}")
-        if self.precedence not in ("none", "spanish", "italian", "czech"):
-            raise VariantError(f"unknown capture precedence {self.precedence!r}")
+        for field in ("prefer_king_mover", "prefer_more_kings", "prefer_early_kings"):
+            if not isinstance(getattr(self, field), bool):
+                raise VariantError(f"{field} must be True or False, not {getattr(self, field)!r}")
         if self.crown_during_capture not in CROWN_MODES:
             raise VariantError(f"crown_during_capture must be one of {CROWN_MODES}, not {self.crown_during_capture!r}")
         if self.numbering not in NUMBERINGS:
@@ -119,16 +128,15 @@ class Variant:
 
     @functools.cached_property
     def core_rules(self) -> CoreRules:
-        p = self.precedence
         return CoreRules(
             self.size,
             self.men_capture_backwards,
             self.flying_kings,
             self.men_capture_kings,
             self.majority_capture,
-            p in ("italian", "czech"),
-            p in ("spanish", "italian"),
-            p == "italian",
+            self.prefer_king_mover,
+            self.prefer_more_kings,
+            self.prefer_early_kings,
             CROWN_MODES.index(self.crown_during_capture),
             self.remove_at_once,
             self.mandatory_capture,
@@ -172,7 +180,7 @@ _REGISTRY = [
     Variant(
         name="international", size=10, first=WHITE,
         men_capture_backwards=True, flying_kings=True, men_capture_kings=True,
-        majority_capture=True, precedence="none", crown_during_capture="pass",
+        majority_capture=True, crown_during_capture="pass",
         remove_at_once=False, gametype=20, pdn_gametype="20,W,10,10,N2,0",
         # FMJD rules (Annex 1), art. 6.1 repetition, 6.2 25 king moves each,
         # 6.3 sixteen-move and 6.4 five-move endgame rules.
@@ -183,7 +191,7 @@ _REGISTRY = [
     Variant(
         name="american", size=8, first=BLACK,
         men_capture_backwards=False, flying_kings=False, men_capture_kings=True,
-        majority_capture=False, precedence="none", crown_during_capture="stop",
+        majority_capture=False, crown_during_capture="stop",
         remove_at_once=True, gametype=21, pdn_gametype="21,B,8,8,N1,0",
         # WCDF/ACF rules: third repetition; 40 moves each without a man
         # advancing and without a capture.  The simpler counter some sites use
@@ -196,7 +204,8 @@ _REGISTRY = [
     Variant(
         name="italian", size=8, first=WHITE,
         men_capture_backwards=False, flying_kings=False, men_capture_kings=False,
-        majority_capture=True, precedence="italian", crown_during_capture="stop",
+        majority_capture=True, prefer_king_mover=True, prefer_more_kings=True, prefer_early_kings=True,
+        crown_during_capture="stop",
         remove_at_once=False, gametype=22, pdn_gametype="22,W,8,8,N2,1",
         numbering="italian",
         # FID regolamento tecnico art. 10.4: 40 moves each without a capture
@@ -208,7 +217,7 @@ _REGISTRY = [
     Variant(
         name="spanish", size=8, first=WHITE,
         men_capture_backwards=False, flying_kings=True, men_capture_kings=True,
-        majority_capture=True, precedence="spanish", crown_during_capture="stop",
+        majority_capture=True, prefer_more_kings=True, crown_during_capture="stop",
         remove_at_once=False, gametype=24, pdn_gametype="24,W,8,8,N1,1",
         numbering="spanish",
         # No federation text was found for the move limit; the FMJD count of
@@ -220,7 +229,7 @@ _REGISTRY = [
     Variant(
         name="russian", size=8, first=WHITE,
         men_capture_backwards=True, flying_kings=True, men_capture_kings=True,
-        majority_capture=False, precedence="none", crown_during_capture="continue",
+        majority_capture=False, crown_during_capture="continue",
         remove_at_once=False, gametype=25, pdn_gametype="25,W,8,8,A0,0",
         algebraic=True, capture_separator=":",
         # FMJD-64 rules 7.2.3 (repetition) and 7.2.5 (15 moves each with only
@@ -233,7 +242,7 @@ _REGISTRY = [
     Variant(
         name="brazilian", size=8, first=WHITE,
         men_capture_backwards=True, flying_kings=True, men_capture_kings=True,
-        majority_capture=True, precedence="none", crown_during_capture="pass",
+        majority_capture=True, crown_during_capture="pass",
         remove_at_once=False, gametype=26, pdn_gametype="26,W,8,8,A0,0",
         algebraic=True,
         # Regras Oficiais do Jogo de Damas (64 e 100 casas), item 16: 20
@@ -245,7 +254,7 @@ _REGISTRY = [
     Variant(
         name="czech", size=8, first=WHITE,
         men_capture_backwards=False, flying_kings=True, men_capture_kings=True,
-        majority_capture=False, precedence="czech", crown_during_capture="stop",
+        majority_capture=False, prefer_king_mover=True, crown_during_capture="stop",
         remove_at_once=False, gametype=29, pdn_gametype="29,W,8,8,A0,0",
         algebraic=True,
         # Czech federation rules as summarised by the FMJD: 15 moves (each)
