@@ -4,10 +4,13 @@ players the referee talks to.
 A player is anything with `name`, `alive`, `new_game(variant)`, `play(board,
 limit, grace) -> Reply` and `close()`; `limit` is a `draughts.Limit`, `grace`
 is how long to wait past the time the limit grants (with no time in the
-limit: for each line) before the engine counts as stalled.  `play` raises `EngineCrashed` (the engine
-died), `EngineStalled` (no answer in time) or `EngineIllegal` (a move that is
-not legal or not readable, with the line it sent).  The referee checks the
-move again on its own board whatever the player says.
+limit: for each line) before the engine counts as stalled.  `play` raises the
+Hub client's errors, one family for every protocol (`draughts.hub.errors`,
+named here for what they mean to the referee): `EngineCrashed` (the engine
+died), `EngineStalled` (no answer in time), `EngineOvertime` (lines but no move
+in time), `EngineIllegal` (a move that is not legal or not readable, with the
+line it sent) or `EngineNoMove` (a `done` without a move).  The referee checks
+the move again on its own board whatever the player says.
 
 Players:
   * `HubPlayer`: any Hub protocol program (`proto=hub`), through
@@ -28,6 +31,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from draughts._args import parse_bool, parse_int
 from draughts.board import Board, Move
+from draughts.hub.errors import (EngineError, EngineNoMoveError, EngineOvertimeError,
+                                 EngineProtocolError, EngineTerminatedError, EngineTimeoutError)
 from draughts.hub.protocol import engine_variant_name
 from draughts.limits import Limit
 from draughts.errors import DraughtsError
@@ -43,36 +48,20 @@ UNBOUNDED_TIMEOUT = 120.0
 STARTUP_TIMEOUT = 30.0
 
 
-class EngineFailure(Exception):
-    """An engine misbehaved; `line` is what it sent, when that matters."""
-
-    def __init__(self, message: str, line: Optional[str] = None):
-        super().__init__(message)
-        self.line = line
-
-
-class EngineCrashed(EngineFailure):
-    pass
-
-
-class EngineStalled(EngineFailure):
-    pass
-
-
-class EngineIllegal(EngineFailure):
-    pass
-
-
-class EngineNoMove(EngineIllegal):
-    """The engine answered `done` without a move."""
-
-
-class EngineOvertime(EngineFailure):
-    """The engine kept sending lines (`lines` of them) but no move in time."""
-
-    def __init__(self, message: str, lines: int = 0):
-        super().__init__(message)
-        self.lines = lines
+# The players' errors are the Hub client's, one family for every protocol
+# (draughts.hub.errors); these names say what each means to the referee.
+#: an engine misbehaved (`line`, where there is one, is what it sent)
+EngineFailure = EngineError
+#: its process ended (a crash, an exit)
+EngineCrashed = EngineTerminatedError
+#: it said nothing in time
+EngineStalled = EngineTimeoutError
+#: it kept talking but sent no move in time
+EngineOvertime = EngineOvertimeError
+#: its move was not legal or not readable
+EngineIllegal = EngineProtocolError
+#: it answered `done` without a move
+EngineNoMove = EngineNoMoveError
 
 
 @dataclass
@@ -274,7 +263,7 @@ class InProcessPlayer:
         result = self._engine.search(board, limit)
         elapsed = time.perf_counter() - t0
         if result.move is None:
-            raise EngineNoMove("the engine found no move", None)
+            raise EngineNoMove("the engine found no move")
         return Reply(result.move, elapsed, result.score, result.depth, result.move.hub(),
                      elapsed - result.time)
 
@@ -317,25 +306,17 @@ class HubPlayer:
                                 f"(it plays {', '.join(sorted(names))})")
 
     def _call(self, fn, *args, **kwargs):
-        hub = self._hub
+        """Call the client; an engine that ended, stalled or failed otherwise
+        is not trusted with another game (closing it kills it).  One that was
+        only over its time answered the stop that followed (the client
+        checks) and one that sent a bad move is still talking: both stay."""
         try:
             return fn(*args, **kwargs)
-        except hub.EngineTerminatedError as e:
+        except (EngineOvertimeError, EngineProtocolError):
+            raise
+        except EngineError:
             self.alive = False
-            raise EngineCrashed(str(e) or "the engine exited") from None
-        except hub.EngineOvertimeError as e:
-            # it answered the stop that followed (the client checks): still usable
-            raise EngineOvertime(str(e), e.lines) from None
-        except hub.EngineTimeoutError as e:
-            self.alive = False             # it is not trusted again: closing kills it
-            raise EngineStalled(str(e) or "the engine stopped answering") from None
-        except hub.EngineNoMoveError as e:
-            raise EngineNoMove(str(e), getattr(e, "line", None) or None) from None
-        except hub.EngineProtocolError as e:
-            raise EngineIllegal(str(e), getattr(e, "line", None) or None) from None
-        except hub.EngineError as e:
-            self.alive = False
-            raise EngineCrashed(str(e)) from None
+            raise
 
     def running(self) -> bool:
         """The process is still there (an idle engine may have died between games)."""

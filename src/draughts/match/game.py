@@ -147,7 +147,7 @@ def _colour(c: Color) -> str:
 
 def _move_word(exc: EngineFailure) -> str:
     """The move an engine sent, from its line (or the error's words)."""
-    line = (exc.line or "").strip()
+    line = (getattr(exc, "line", "") or "").strip()
     if line:
         try:
             command, args = parse_line(line)
@@ -198,12 +198,12 @@ def play_game(job: GameJob, players: Sequence, configs: Sequence[EngineConfig], 
         if isinstance(exc, EngineCrashed):
             record.failed.append(engine_of[colour])
             return finish(~colour, ABANDONED, f"{name} disconnects")
+        if isinstance(exc, EngineOvertime):            # (before stalled: a kind of time-out)
+            return finish(~colour, TIME_FORFEIT, f"{name} loses on time (it sent {exc.lines} lines "
+                          f"but no move)")
         if isinstance(exc, EngineStalled):
             record.failed.append(engine_of[colour])
             return finish(~colour, STALLED, f"{name}'s connection stalls")
-        if isinstance(exc, EngineOvertime):
-            return finish(~colour, TIME_FORFEIT, f"{name} loses on time (it sent {exc.lines} lines "
-                          f"but no move)")
         if isinstance(exc, EngineNoMove):
             return finish(~colour, ILLEGAL_MOVE, f"{name} sends no move (a done without a move)")
         return finish(~colour, ILLEGAL_MOVE, f"{name} makes an illegal move: {_move_word(exc)}")
