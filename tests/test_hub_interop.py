@@ -1,7 +1,8 @@
 """Interoperability with Hub programs no one here wrote.
 
 * `pydraughts` (PyPI), a third-party Hub client, drives `draughts hub` through
-  an international game.
+  whole games of every variant both know (international, english, russian,
+  brazilian, italian), in its own 8x8 dialect (`pydraughts=true`).
 * Our client drives `dame hub` (PyPI package `dame-rs`, an international
   engine) through a game.
 
@@ -63,27 +64,74 @@ def hub_program(tmp_path) -> str:
     return str(program)
 
 
-def test_pydraughts_drives_our_engine_through_a_game(interop_python, hub_program, tmp_path):
+PYDRAUGHTS_VARIANTS = {"normal": "international", "standard": "international", "english": "american",
+                       "russian": "russian", "brazilian": "brazilian", "italian": "italian"}
+
+
+def _pydraughts_game(interop_python: str, program: str, tmp_path, variant: str, plies: int, *options: str):
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    run = subprocess.run([interop_python, "-I", str(SCRIPTS / "pydraughts_game.py"), hub_program, "300"],
-                         capture_output=True, text=True, cwd=str(tmp_path), env=env, timeout=240)
+    run = subprocess.run([interop_python, "-I", str(SCRIPTS / "pydraughts_game.py"), program, variant,
+                          str(plies), *options], capture_output=True, text=True, cwd=str(tmp_path), env=env,
+                         timeout=240)
     assert run.returncode == 0, run.stderr[-3000:]
-    game = json.loads(run.stdout.strip().splitlines()[-1])
+    return json.loads(run.stdout.strip().splitlines()[-1])
+
+
+def _same_position(a: draughts.Board, b: draughts.Board) -> bool:
+    return a.turn == b.turn and a.pieces() == b.pieces()
+
+
+@pytest.mark.parametrize("variant, options", [
+    ("normal", ()),                                  # Scan's name, no dialect needed on 10x10
+    ("standard", ("pydraughts=true",)),
+    ("english", ("pydraughts=true",)),
+    ("russian", ("pydraughts=true",)),
+    ("brazilian", ("pydraughts=true",)),
+    ("italian", ()),
+    ("italian", ("pydraughts=true",)),
+])
+def test_pydraughts_drives_our_engine_through_a_game(interop_python, hub_program, tmp_path, variant, options):
+    game = _pydraughts_game(interop_python, hub_program, tmp_path, variant, 300, *options)
     assert game["id"]["name"] == "draughts"
-    assert {"variant", "tt-size", "ponder", "mandatory-capture", "level"} <= set(game["options"])
-    assert {"normal", "international", "russian"} <= set(game["variants"])
+    assert {"variant", "tt-size", "ponder", "mandatory-capture", "level", "pydraughts"} <= set(game["options"])
+    assert {"normal", "international", "russian", "brazilian", "american", "italian"} <= set(game["variants"])
     assert game["exit"] == 0
-    # every move pydraughts accepted is legal for our Board too, and so is every ponder move
+    # pydraughts pushed every engine move on its own Board (it raises on a move it
+    # finds illegal) and read every ponder move there; here each of its positions,
+    # in the variant's own notation, must follow from the last by one move legal
+    # for our Board too.
+    ours = PYDRAUGHTS_VARIANTS[variant]
+    board = draughts.Board(game["fens"][0], variant=ours)
+    assert _same_position(board, draughts.Board(variant=ours))
+    for ply, (text, fen) in enumerate(zip(game["moves"], game["fens"][1:]), start=1):
+        after = draughts.Board(fen, variant=ours)
+        played = [m for m in board.legal_moves if _same_position(_pushed(board, m), after)]
+        assert played, f"ply {ply}: pydraughts' {text} leads to {fen}, which no legal move of ours reaches"
+        board.push(played[0])
+    for info in game["infos"]:
+        assert {"depth", "score", "nodes", "time", "nps"} <= set(info)
+    assert len(game["moves"]) > 20
+    assert game["over"] or len(game["moves"]) == 300
+    if game["over"] and game["winner"]:              # pydraughts: 2 is White, 1 Black
+        assert board.outcome() is not None
+        assert board.outcome().winner == (draughts.WHITE if game["winner"] == 2 else draughts.BLACK)
+
+
+def _pushed(board: draughts.Board, move) -> draughts.Board:
+    after = board.copy()
+    after.push(move)
+    return after
+
+
+def test_pydraughts_international_moves_are_ours(interop_python, hub_program, tmp_path):
+    game = _pydraughts_game(interop_python, hub_program, tmp_path, "normal", 60)
     board = draughts.Board()
-    for text, ponder, info in zip(game["moves"], game["ponders"], game["infos"]):
+    for text, ponder in zip(game["moves"], game["ponders"]):
         move = board.parse_move(text)
         assert move.hub() == text
-        assert {"depth", "score", "nodes", "time", "nps"} <= set(info)
         board.push(move)
         if ponder is not None and board.legal_moves:
             assert board.parse_move(ponder) in board.legal_moves
-    assert len(game["moves"]) > 20
-    assert game["over"] or board.outcome() is not None or len(game["moves"]) == 300
 
 
 def test_our_client_drives_dame_through_a_game(interop_python):

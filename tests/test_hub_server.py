@@ -49,6 +49,7 @@ def test_handshake(hub):
         < param name=ponder value=false type=bool
         < param name=level value=20 type=int min=1 max=20
         < param name=move-overhead value=20 type=int min=0 max=5000
+        < param name=pydraughts value=false type=bool
         < wait
         > set-param name=tt-size value=8
         > set-param name=ponder value=true
@@ -65,7 +66,7 @@ def test_handshake(hub):
 def test_set_param_answers_bad_values_with_an_error(hub):
     hub.transcript("""
         > set-param name=threads value=4
-        < error message="unknown parameter 'threads'; known: variant, mandatory-capture, tt-size, ponder, level, move-overhead"
+        < error message="unknown parameter 'threads'; known: variant, mandatory-capture, tt-size, ponder, level, move-overhead, pydraughts"
         > set-param name=ponder value=maybe
         < error message="ponder takes true or false, not 'maybe'"
         > set-param name=tt-size value=0
@@ -88,7 +89,7 @@ def test_set_param_answers_bad_values_with_an_error(hub):
 @pytest.mark.parametrize("name,canonical", [
     ("normal", "international"), ("international", "international"), ("american", "american"),
     ("english", "american"), ("italian", "italian"), ("spanish", "spanish"), ("russian", "russian"),
-    ("brazilian", "brazilian"), ("czech", "czech"),
+    ("brazilian", "brazilian"), ("czech", "czech"), ("standard", "international"),
 ])
 def test_every_variant_can_be_chosen(hub, name, canonical):
     hub.transcript(f"""

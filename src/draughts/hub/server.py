@@ -21,11 +21,12 @@ import draughts
 from draughts import bench
 from draughts._args import is_int, parse_int
 from draughts._memory import check_table_size
-from draughts.board import Board
+from draughts.board import Board, Move
 from draughts.engine import DEFAULT_MOVE_OVERHEAD, LEVEL_MAX, Engine, Info, SearchResult
 from draughts.errors import DraughtsError, PerftStopped
 from draughts.hub.protocol import (HUB_ALIASES, Args, HubError, board_from_position, format_line, match_move,
                                    parse_bool, parse_level, parse_line, quote)
+from draughts.hub.pydraughts import IDENTITY, VARIANT_NAMES, Dialect, dialect_for
 from draughts.limits import Limit
 from draughts_core.perft import StopFlag
 from draughts_core.position import MAX_PERFT_DEPTH
@@ -81,7 +82,7 @@ class _Param:
             return n
         if self.type == "enum":                     # the variant: any name or alias
             try:
-                return get_variant(text).name
+                return get_variant(VARIANT_NAMES.get(text.strip().lower(), text)).name
             except DraughtsError:
                 raise CommandError(f"unknown variant {text!r}; known: {', '.join(VARIANT_VALUES)}") from None
         return text
@@ -154,6 +155,7 @@ class HubServer:
             _Param("ponder", "bool", False),
             _Param("level", "int", LEVEL_MAX, 1, LEVEL_MAX),
             _Param("move-overhead", "int", round(DEFAULT_MOVE_OVERHEAD * 1000), 0, MOVE_OVERHEAD_MAX),
+            _Param("pydraughts", "bool", False),
         )}
         #: the last accepted `pos` (its position argument and move texts), so
         #: that the next one, the same game a move or two on, plays only the new moves
@@ -181,6 +183,14 @@ class HubServer:
         if self.params["mandatory-capture"].value:
             return get_variant(name)
         return get_variant(name, mandatory_capture=False)
+
+    @property
+    def dialect(self) -> Dialect:
+        """The client's 8x8 dialect: pydraughts' with `pydraughts=true`, else the documented one."""
+        return dialect_for(self.variant) if self.params["pydraughts"].value else IDENTITY
+
+    def _move_text(self, move: Move) -> str:
+        return self.dialect.move_out(move.hub())
 
     @property
     def busy(self) -> bool:
@@ -310,8 +320,9 @@ class HubServer:
             raise CommandError("pos needs exactly one of pos=, fen= or start" if not given else
                                f"pos takes one of pos=, fen= or start, not {' and '.join(given)}")
         v = self.variant
+        dialect = self.dialect
         self.board = None                     # a rejected pos leaves no position to search
-        key = (given[0], args.get(given[0], ""), v)
+        key = (given[0], args.get(given[0], ""), v, dialect)
         moves = args.get("moves", "").split()
         known = self._pos_moves
         if key == self._pos_key and self._pos_board is not None and moves[:len(known)] == known:
@@ -322,7 +333,7 @@ class HubServer:
             first = 0
             try:
                 if "pos" in args:
-                    board = board_from_position(args["pos"], v)
+                    board = board_from_position(dialect.position_in(args["pos"]), v)
                 elif "fen" in args:
                     board = Board(args["fen"], variant=v)
                 else:
@@ -332,7 +343,7 @@ class HubServer:
         self._pos_key, self._pos_board, self._pos_moves = None, None, []
         for n, text in enumerate(moves[first:], start=first + 1):
             try:
-                board.push(match_move(board, text))
+                board.push(match_move(board, dialect.move_in(text)))
             except DraughtsError as e:
                 raise CommandError(f"move {n} of moves: {e}") from None
         self.board = board
@@ -402,7 +413,7 @@ class HubServer:
             self._log(traceback.format_exc())
             lines = [format_line("error", {"message": f"{job.kind} failed: {type(e).__name__}: {e}"})]
             if job.kind in ("think", "ponder", "analyze"):
-                lines.append(done_line(job.board, None))
+                lines.append(done_line(job.board, None, self._move_text))
         job.release.wait()
         with self._lock:
             if job.timer is not None:
@@ -466,7 +477,7 @@ class HubServer:
 
         def on_info(info: Info) -> None:
             last[:] = [info]
-            self._write(info_line(info))
+            self._write(info_line(info, self._move_text))
 
         # armed at `go`: a stop sent since then stops this search when it begins
         result = engine.search(job.board, self._search_limit(job), on_info=on_info, arm=False,
@@ -476,8 +487,8 @@ class HubServer:
             # the whole search's time and nodes (a stopped iteration has no
             # info line of its own): what a runner compares its clock with
             lines.append(info_line(Info(result.depth, result.seldepth, result.score, result.nodes,
-                                        result.time, result.nps, result.pv, result.win_in)))
-        lines.append(done_line(job.board, result))
+                                        result.time, result.nps, result.pv, result.win_in), self._move_text))
+        lines.append(done_line(job.board, result, self._move_text))
         return lines
 
     def _run_perft(self, job: _Job) -> List[str]:
@@ -489,7 +500,7 @@ class HubServer:
             if "divide" in job.args and depth >= 1:
                 total = 0
                 for move, n in job.board.divide(depth, dup, stop=job.perft_stop):
-                    lines.append(format_line("divide", [("move", move.hub()), ("nodes", n)]))
+                    lines.append(format_line("divide", [("move", self._move_text(move)), ("nodes", n)]))
                     total += n
             else:
                 total = job.board.perft(depth, dup, stop=job.perft_stop)
@@ -518,21 +529,21 @@ def hub_score(score: float, win_in: Optional[int]) -> float:
     return value if win_in > 0 else -value
 
 
-def info_line(info: Info) -> str:
+def info_line(info: Info, text: Callable[[Move], str] = Move.hub) -> str:
     args = [("depth", info.depth), ("score", f"{hub_score(info.score, info.win_in):.2f}"),
             ("nodes", info.nodes), ("time", f"{info.time:.3f}"), ("nps", f"{info.nps / 1e6:.2f}")]
     if info.pv:
-        args.append(("pv", " ".join(m.hub() for m in info.pv)))
+        args.append(("pv", " ".join(text(m) for m in info.pv)))
     return format_line("info", args)
 
 
-def done_line(board: Board, result: Optional[SearchResult]) -> str:
+def done_line(board: Board, result: Optional[SearchResult], text: Callable[[Move], str] = Move.hub) -> str:
     move = result.move if result is not None else None
     if move is None:                                 # stopped before the search began
         move = next(iter(board.legal_moves))
-    args = [("move", move.hub())]
+    args = [("move", text(move))]
     if result is not None and result.ponder is not None and result.move == move:
-        args.append(("ponder", result.ponder.hub()))
+        args.append(("ponder", text(result.ponder)))
     return format_line("done", args)
 
 
