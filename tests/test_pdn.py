@@ -3,6 +3,7 @@
 import io
 import pathlib
 import random
+import re
 from collections import Counter
 
 import pytest
@@ -482,6 +483,8 @@ ERRORS = {
     "unterminated variation": ('[Event "x"]\n\n1. 32-28 (1. 33-29 (19-23) 2-0\n2. 28-23 *\n',
                                "unterminated variation", "(", 3, None),
     "unmatched paren": ('[Event "x"]\n\n1. 32-28 ) *\n', "')'", ")", 3, None),
+    # issue 10: a stray `}` raised AttributeError and, with errors="skip", ended the whole file
+    "stray brace": ('[Event "x"]\n\n1. 32-28 } 19-23 *\n', "'}' without a comment to close", "}", 3, None),
 }
 
 
@@ -564,3 +567,93 @@ def test_errors_argument_checked():
         pdn.read_games(GOOD, errors="ignore")
     with pytest.raises(TypeError):
         pdn.read_game(42)
+
+
+def test_a_stray_brace_is_an_error_of_its_game():
+    with pytest.raises(draughts.PdnError, match="'}' without a comment"):
+        pdn.read_game("1. 32-28 } 19-23 *")
+
+
+# --- what real files hold ----------------------------------------------------------------
+
+def test_unknown_side_to_move_is_the_first_mover():
+    # PDN 3.0 allows `?` for the side to move
+    assert draughts.Board("?:W29,13,11:B22,4,2").turn == draughts.WHITE
+    assert draughts.Board("?:W29:B4", variant="american").turn == draughts.BLACK
+    game = pdn.read_game('[FEN "?:W29,13,11:B22,4,2"]\n\n1. 11-7 2x11 *')
+    assert texts(game) == ["11-7", "2x11"]
+
+
+def test_tags_glued_to_a_result_begin_the_next_game():
+    games = list(pdn.read_games('[Event "a"]\n\n1. 32-28 19-23 2-0[Event "b"]\n\n1. 33-29 *\n'))
+    assert [(g.headers["Event"], texts(g), g.result) for g in games] == [
+        ("a", ["32-28", "19-23"], "2-0"), ("b", ["33-29"], "*")]
+
+
+def test_algebraic_squares_without_a_separator():
+    game = pdn.read_game("1.c3d4 f6g5 *", variant="russian")
+    assert texts(game) == ["c3-d4", "f6-g5"]
+
+
+def test_a_short_capture_is_the_one_the_game_goes_on_after():
+    fen = AMBIGUOUS["international"]
+    start = draughts.Board(fen)
+    rng = random.Random(14)
+    resolved = 0
+    for a, b in [(m, n) for m in start.legal_moves for n in start.legal_moves
+                 if m != n and (m.start, m.end) == (n.start, n.end)]:
+        for _ in range(20):
+            board = play_on(start.copy(), rng, plies=6, first=a)
+            other = start.copy()
+            other.push(b)
+            try:
+                for move in board.move_stack[1:]:
+                    other.push(move)
+                continue                              # the rest fits b too: truly ambiguous
+            except draughts.IllegalMoveError:
+                pass
+            rest = pdn.write_game(pdn.Game.from_board(board)).split("\n\n", 1)[1]
+            short = f"{a.start}x{a.end}"
+            text = re.sub(r"^1\. \S+", f"1. {short}", rest)
+            game = pdn.read_game(f'[FEN "{fen}"]\n\n{text}')
+            assert game.moves == list(board.move_stack)
+            resolved += 1
+            break
+    assert resolved
+    # with nothing after it, the short form stays an error
+    with pytest.raises(draughts.PdnError, match="ambiguous"):
+        pdn.read_game(f'[FEN "{fen}"]\n\n1. {a.start}x{a.end} *')
+
+
+AUTO_CASES = [
+    # (movetext, FEN or None, variant found)
+    ("1. 32-28 19-23 2. 28x19 14x23 *", None, "international"),
+    ("1. 11-15 23-19 2. 8-11 22-17 *", None, "american"),           # Black first
+    ("1. 22-18 11-14 2. 18x11 7x14 *", None, "italian"),           # White first, italian numbering
+    ("1. c3-d4 f6-g5 2. g3-h4 *", None, "czech"),                  # no move breaks the czech rules
+    ("1. c3-b4 f6-g5 2. b4-c5 d6xb4 3. a3xc5 *", None, "czech"),
+]
+
+
+@pytest.mark.parametrize("movetext, fen, expected", AUTO_CASES)
+def test_auto_infers_the_variant(movetext, fen, expected):
+    text = (f'[FEN "{fen}"]\n\n' if fen else "") + movetext
+    game = pdn.read_game(text, variant="auto")
+    assert game.variant.name == expected and game.variant_inferred
+    assert len(game.moves) == movetext.count("-") + movetext.count("x")
+
+
+def test_auto_russian_when_a_man_captures_backwards():
+    # czech men capture forwards only; russian men capture backwards too
+    game = pdn.read_game('[FEN "B:We5,a1:Bf6"]\n\n1... f6xd4 *', variant="auto")
+    assert game.variant.name == "czech"                  # forwards for Black
+    game = pdn.read_game('[FEN "B:We5,a1:Bd4"]\n\n1... d4xf6 *', variant="auto")
+    assert game.variant.name == "russian"                # backwards for Black
+    assert texts(game) == ["d4:f6"]
+
+
+def test_a_gametype_is_never_overridden_by_auto():
+    game = pdn.read_game('[GameType "20"]\n\n1. 32-28 *', variant="auto")
+    assert game.variant.name == "international" and not game.variant_inferred
+    with pytest.raises(draughts.PdnError, match="no GameType: the moves fit none of"):
+        pdn.read_game("1. 32-28 hello *", variant="auto")

@@ -394,9 +394,12 @@ class Board:
         self._push_legal(legal)
         return legal
 
-    def push_text(self, text: str) -> Move:
-        """Parse move text in the variant's notation and play it."""
-        return self.push(self.parse_move(text))
+    def push_text(self, text: str, *, hub: bool = True) -> Move:
+        """Parse move text in the variant's notation (see `parse_move`) and play
+        it; returns the Move played."""
+        move = self.parse_move(text, hub=hub)          # one of the legal moves
+        self._push_legal(move)
+        return move
 
     def _push_legal(self, move: Move) -> None:
         pos = self._pos
@@ -473,20 +476,31 @@ class Board:
         parts = _SPLIT.split(t)
         if len(parts) < 2 or any(not p for p in parts):
             raise InvalidMoveError(f"{text!r} is not a move (expected e.g. 32-28 or 28x19)")
+        numbers = self._squares.number_of_text
         try:
-            squares = [self._squares.number[self._squares.parse(p)] for p in parts]
-        except ValueError as e:
-            raise InvalidMoveError(f"{text!r} is not a move: {e}") from None
-        legal = self._legal()
+            squares = [numbers[p] for p in parts]
+        except KeyError:
+            try:
+                squares = [self._squares.number[self._squares.parse(p)] for p in parts]
+            except ValueError as e:
+                raise InvalidMoveError(f"{text!r} is not a move: {e}") from None
         start, end = squares[0], squares[-1]
         if len(squares) == 2:
-            cands = [m for m in legal if m.start == start and m.end == end]
+            if self._cache is None:
+                # Move values for the matching moves only (reading a game needs no others)
+                trusted = Move._trusted
+                cands = [trusted(f, t, path, capt, promo)
+                         for f, t, capt, promo, path in self._pos.moves(False, self._squares.number)
+                         if f == start and t == end]
+            else:
+                cands = [m for m in self._cache if m.start == start and m.end == end]
             if len(cands) > 1:
                 # the separator tells a quiet move from a capture (house rule)
                 quiet = "-" in t and not re.search(r"[x:×]", t, re.I)
                 narrowed = [m for m in cands if bool(m.captured) != quiet]
                 cands = narrowed or cands
         else:
+            legal = self._legal()
             cands = [m for m in legal if m.path == tuple(squares)]
             if not cands:
                 # another route of the same move (a duplicate capture, or a

@@ -46,9 +46,17 @@ class Squares:
             self.coords.append((r, col))
             self.name.append(f"{FILES[col]}{size - r}")
         self.by_name: Dict[str, int] = {nm: i for i, nm in enumerate(self.name)}
+        #: the exact texts of squares (numbers, names in either case) -> internal square
+        self.by_text: Dict[str, int] = {**{str(num): i for num, i in self.internal.items()},
+                                        **self.by_name, **{nm.upper(): i for nm, i in self.by_name.items()}}
+        #: the same texts -> square number
+        self.number_of_text: Dict[str, int] = {t: self.number[i] for t, i in self.by_text.items()}
 
     def parse(self, token: str) -> int:
         """Internal square of a number or an algebraic name; raises ValueError."""
+        i = self.by_text.get(token)
+        if i is not None:
+            return i
         t = token.strip().lower()
         if t.isascii() and t.isdigit():
             num = int(t)
@@ -90,7 +98,8 @@ def parse_fen(fen: str, variant: Variant):
     internal squares.  Kings are prefixed `K`, numeric ranges `a-b` are
     allowed, squares may be numbers of the variant's numbering or (8x8)
     algebraic names, either colour may come first or be missing, and trailing
-    fields (`H0`, `F1`, a final `.`) are ignored.
+    fields (`H0`, `F1`, a final `.`) are ignored.  A side to move `?` (PDN 3.0:
+    unknown) is read as the variant's first mover.
     """
     if not isinstance(fen, str):
         raise FenError(f"a FEN must be a string, not {type(fen).__name__}", fen)
@@ -105,8 +114,10 @@ def parse_fen(fen: str, variant: Variant):
         raise FenError("empty FEN", fen)
     fields = [f.strip() for f in text.split(":")]
     side = fields[0].upper()
+    if side == "?":                                          # PDN 3.0: unknown, read as the first mover
+        side = variant.first.letter
     if side not in ("W", "B"):
-        raise FenError(f"FEN must start with the side to move W or B, not {fields[0]!r}", fen, fields[0])
+        raise FenError(f"FEN must start with the side to move W, B or ?, not {fields[0]!r}", fen, fields[0])
     sq = squares_of(variant)
     white: List[int] = []
     black: List[int] = []

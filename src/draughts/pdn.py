@@ -16,9 +16,14 @@ moves and the result token.  Variations are read past and dropped; NAGs and
 `!`/`?` suffixes are dropped.
 
 Reading is lenient about layout (move numbers are not checked, a game may end
-without a result token when the next game's tags begin) and strict about
-content: a bad tag, a move that is not legal or not unique, an unknown
-GameType, a bad FEN and an unterminated comment or variation raise
+without a result token when the next game's tags begin, even on the same
+line; squares may be padded with a space, `1- 6`, as PDN 3.0 allows;
+algebraic moves may lack a separator, `a3b4`; a FEN may give `?` as the side
+to move, read as the variant's first mover; a short capture that several
+legal captures fit is the one after which the rest of the game is legal, when
+exactly one is) and strict about content: a bad tag, a move that is not legal or not unique, an unknown
+GameType, a bad FEN, a `}` or `)` with nothing to close and an unterminated
+comment or variation raise
 `draughts.PdnError`.  The error names the game number, the line and the bad
 token; its attributes are `game_number`, `line`, `token`, `text` (the bad
 game's text) and `game` (the game read up to the error), and `__cause__` is
@@ -62,6 +67,15 @@ _WORD = re.compile(r"[^\s{}();]+")
 _MOVE_NUMBER = re.compile(r"(\d+)\s*(\.+)(.*)\Z", re.S)
 _NAG = re.compile(r"\$\d+\Z")
 _SUFFIX = re.compile(r"[!?]+\Z")
+#: one movetext token after spaces: a comment, variation or tag bracket, or a word
+_TOKEN = re.compile(r"\s*([{};()\[]|[^\s{}();\[]+)?")
+#: a word that is a move and nothing else (the common case, read at once): `32-28`, `28x19`, `c3:e5`
+_MOVE_WORD = re.compile(r"((?:\d{1,2}|[a-hA-H]\d)(?:[-x:](?:\d{1,2}|[a-hA-H]\d))+)\Z")
+_PADDED = re.compile(r"[ \t]+(\d+)(?=[\s{}();]|[-x:!?]|\Z)")
+_NAME = re.compile(r"[a-h][1-8]", re.I)
+_GLUED_NAMES = re.compile(r"(?:[a-h][1-8]){2,}", re.I)
+_ALGEBRAIC = re.compile(r"[a-hA-H][1-8]")
+_DIGITS = re.compile(r"\d+")
 
 
 # --- the game ------------------------------------------------------------------
@@ -95,6 +109,8 @@ class Game:
         self.comments: Dict[int, str] = {}
         self.result: str = result if result is not None else (self.headers.get("Result") or "*")
         self.headers["Result"] = self.result
+        #: the variant was inferred from the moves (read with variant="auto" and no GameType)
+        self.variant_inferred = False
         self._end_cache: Optional[Board] = None
         self._end_fen: Optional[str] = None
 
@@ -107,6 +123,7 @@ class Game:
         game.moves = []
         game.comments = {}
         game.result = "*"
+        game.variant_inferred = False
         game._end_cache = None
         game._end_fen = None
         return game
@@ -260,17 +277,21 @@ def _decode(data: bytes) -> str:
 
 
 class _GameParser:
-    """Reads one game from a _Source."""
+    """Reads one game from a _Source: the tags and the movetext's main-line
+    move words first, then (`replay`) the moves on a board of the game's
+    variant, inferred from the game itself when the reader's variant is auto."""
 
-    def __init__(self, source: _Source, default_variant: Variant):
+    def __init__(self, source: _Source, default_variant: Optional[Variant]):
         self.src = source
-        self.default = default_variant
+        self.default = default_variant          # None: infer it (variant="auto")
         self.headers: Dict[str, str] = {}
         self.tag_lines: Dict[str, int] = {}
         self.raw: List[str] = []
         self.error: Optional[PdnError] = None
         self.game: Optional[Game] = None
         self.board: Optional[Board] = None
+        self.variants: List[Variant] = []       # where to replay the moves, in order
+        self.words: List[Tuple[int, str]] = []  # (line, move text) of the main line
         self.number = 0
         self.found = False          # a tag, a move or a result token was read
         self.result: Optional[str] = None
@@ -319,6 +340,7 @@ class _GameParser:
                     src.push_back(number, line)
                     self.raw = []
                     self.game = self.board = None
+                    self.words = []
                     self.depth = 0
                     self.paren_lines = []
                     in_moves = False
@@ -346,6 +368,8 @@ class _GameParser:
         game = self.game
         game.headers = self.headers
         game.result = self.result if self.result is not None else (self.headers.get("Result") or "*")
+        if self.error is None:
+            self.replay()
         if self.board is not None and self.error is None:
             game._end_cache = self.board
             game._end_fen = game.setup_fen
@@ -363,7 +387,9 @@ class _GameParser:
             if m is None:
                 self.fail(number, f"bad tag {line[pos:].strip()!r}", line[pos:].strip())
                 break
-            name, value = m.group(1), re.sub(r'\\(["\\])', r"\1", m.group(2))
+            name, value = m.group(1), m.group(2)
+            if "\\" in value:
+                value = re.sub(r'\\(["\\])', r"\1", value)
             self.headers[name] = value
             self.tag_lines[name] = number
             pos = m.end()
@@ -377,38 +403,32 @@ class _GameParser:
         self.raw.append(line)
 
     def begin_moves(self) -> None:
-        """Set up the game and its board from the tags read."""
-        variant = self.default
+        """Choose the variants to replay the moves in from the tags read."""
         gametype = self.headers.get("GameType")
+        variant = self.default
         if gametype is not None and gametype.strip():
             try:
                 variant = _variant_of_tag(gametype, self.default)
             except VariantError as e:
                 self.fail(self.tag_lines.get("GameType", 0), f"unknown GameType {gametype!r}: {e}",
                           gametype, e)
-        self.game = Game._empty(variant)
+        self.game = Game._empty(variant if variant is not None else get_variant("international"))
         self.game.headers = self.headers
-        fen = self.game.setup_fen
-        try:
-            self.board = self.game.board()
-        except ValueError as e:                    # FenError, or the core refusing it
-            self.fail(self.tag_lines.get("FEN", 0), f"bad FEN {fen!r}: {e}", fen, e)
-            self.board = None
-        if self.error is not None:
-            self.board = None
+        self.variants = [variant] if variant is not None else []
 
     def add_comment(self, text: str) -> None:
         text = _SPACE.sub(" ", text).strip()
         game = self.game
-        ply = len(game.moves) - 1
+        ply = len(self.words) - 1
         old = game.comments.get(ply)
         game.comments[ply] = text if old is None else (f"{old} {text}" if text else old)
 
     def scan(self, number: int, line: str) -> bool:
         """Read the movetext on one line; True when the game's result token was read
-        (the rest of the line is pushed back)."""
+        or the next game's tags begin on it (the rest of the line is pushed back)."""
         pos = 0
         n = len(line)
+        token = _TOKEN.match
         while pos < n:
             if self.comment is not None:
                 close = line.find("}", pos)
@@ -421,33 +441,47 @@ class _GameParser:
                 self.comment = None
                 pos = close + 1
                 continue
-            ch = line[pos]
-            if ch.isspace():
-                pos += 1
-            elif ch == "{":
+            m = token(line, pos)
+            word = m.group(1)
+            if word is None:                      # only spaces are left
+                break
+            ch = word[0]
+            if ch == "{":
                 self.comment = []
                 self.comment_line = number
                 self.comment_depth = self.depth
-                pos += 1
+                pos = m.end()
             elif ch == ";":
                 if self.depth == 0:
-                    self.add_comment(line[pos + 1:])
+                    self.add_comment(line[m.end():])
                 break
             elif ch == "(":
                 self.depth += 1
                 self.paren_lines.append(number)
-                pos += 1
+                pos = m.end()
             elif ch == ")":
                 if self.depth == 0:
                     self.fail(number, "')' without a variation to close", ")")
                 else:
                     self.depth -= 1
                     self.paren_lines.pop()
-                pos += 1
-            else:
-                m = _WORD.match(line, pos)
-                word = m.group(0)
                 pos = m.end()
+            elif ch == "}":
+                self.fail(number, "'}' without a comment to close", "}")
+                pos = m.end()
+            elif ch == "[":
+                # tags glued to the movetext (`0-1[Event ...`): the next game begins
+                self.raw.append(line[:m.start(1)])
+                self.src.push_back(number, line[m.start(1):])
+                return True
+            else:
+                pos = m.end()
+                if word[-1] in "-x:" and word[0].isdigit():
+                    # a square padded with a space (`1- 6`, `28x 6`), which PDN 3.0 allows
+                    pad = _PADDED.match(line, pos)
+                    if pad is not None:
+                        word += pad.group(1)
+                        pos = pad.end()
                 if self.depth:
                     continue
                 if word in RESULT_TOKENS:
@@ -463,33 +497,115 @@ class _GameParser:
         return False
 
     def word(self, number: int, word: str) -> None:
-        if _NAG.match(word) or _SUFFIX.match(word) or set(word) <= {"."}:
-            return
-        m = _MOVE_NUMBER.match(word)
-        if m is not None:
-            word = m.group(3)
-            if not word or set(word) <= {"."}:
+        m = _MOVE_WORD.match(word)
+        if m is None:
+            if _NAG.match(word) or _SUFFIX.match(word) or set(word) <= {"."}:
                 return
-        text = _SUFFIX.sub("", word)
+            mn = _MOVE_NUMBER.match(word)
+            if mn is not None:
+                word = mn.group(3)
+                if not word or set(word) <= {"."}:
+                    return
+            text = _SUFFIX.sub("", word)
+            if _GLUED_NAMES.fullmatch(text):      # `a3b4`: algebraic squares with no separator
+                text = "-".join(_NAME.findall(text))
+        else:
+            text = m.group(1)
         self.found = True
-        if self.error is not None or self.board is None:
-            return
-        board = self.board
-        label = _move_label(board, self.game.variant)
+        self.words.append((number, text))
+
+    # --- the moves ---
+    def replay(self) -> None:
+        """Play the words on a board of the game's variant (the first variant, in
+        `_auto_variants` order, in which every one is legal when it is inferred)."""
+        game = self.game
+        fen = game.setup_fen
+        inferred = not self.variants
+        variants = self.variants or _auto_variants(fen, self.words)
+        best = None                                # the failed replay that went furthest
+        for variant in variants:
+            self.error = None
+            board = self.start_board(variant, fen)
+            if board is not None:
+                board = self.play(board, 0)
+            if self.error is None:
+                game.variant = variant
+                game.variant_inferred = inferred
+                self.board = board
+                game.moves = list(board.move_stack)
+                return
+            played = len(board.move_stack) if board is not None else -1
+            if best is None or played > best[0]:
+                best = (played, self.error, board, variant)
+        _, err, board, variant = best
+        if inferred and len(variants) > 1:
+            tried = ", ".join(v.name for v in variants)
+            err.args = (f"{err.args[0]} (no GameType: the moves fit none of {tried}; read as {variant.name})",)
+        self.error = err
+        game.variant = variant
+        game.moves = list(board.move_stack) if board is not None else []
+
+    def start_board(self, variant: Variant, fen: Optional[str]) -> Optional[Board]:
         try:
-            # PDN writes landing squares: a longer text is a path, never the Hub form
-            move = board.parse_move(text, hub=False)
-        except AmbiguousMoveError as e:
-            self.fail(number, f"ambiguous move {label} {text} ({e})", text, e)
-            return
-        except IllegalMoveError as e:
-            self.fail(number, f"illegal move {label} {text} ({e})", text, e)
-            return
-        except InvalidMoveError as e:
-            self.fail(number, f"unreadable token {text!r} at move {label} ({e})", text, e)
-            return
-        board.push(move)
-        self.game.moves.append(move)
+            return Board(variant=variant) if fen is None else Board(fen, variant=variant)
+        except ValueError as e:                    # FenError, or the core refusing it
+            self.fail(self.tag_lines.get("FEN", 0), f"bad FEN {fen!r}: {e}", fen, e)
+            return None
+
+    def play(self, board: Board, start: int) -> Board:
+        """Play words[start:] on `board`; on an error, `self.error` is set and the
+        board holds the moves up to it.  A short capture that names several
+        legal moves (the file's fault) is the one after which the rest of the
+        game is legal, if exactly one is."""
+        words = self.words
+        for i in range(start, len(words)):
+            number, text = words[i]
+            try:
+                # PDN writes landing squares: a longer text is a path, never the Hub form
+                board.push_text(text, hub=False)
+            except AmbiguousMoveError as e:
+                fits = []
+                for cand in e.candidates:
+                    branch = board.copy()
+                    branch.push(cand)
+                    self.error, saved = None, self.error
+                    branch = self.play(branch, i + 1)
+                    if self.error is None:
+                        fits.append(branch)
+                    self.error = saved
+                if len(fits) == 1:
+                    return fits[0]
+                label = _move_label(board, board.variant)
+                why = "" if fits else "; the game goes on after none of them"
+                self.fail(number, f"ambiguous move {label} {text} ({e}{why})", text, e)
+                return board
+            except IllegalMoveError as e:
+                self.fail(number, f"illegal move {_move_label(board, board.variant)} {text} ({e})", text, e)
+                return board
+            except InvalidMoveError as e:
+                self.fail(number, f"unreadable token {text!r} at move {_move_label(board, board.variant)} ({e})",
+                          text, e)
+                return board
+        return board
+
+
+def _auto_variants(fen: Optional[str], words: List[Tuple[int, str]]) -> List[Variant]:
+    """The variants a game without a GameType may be, in the order tried (see
+    `read_games`): a square above 32 means 10x10; algebraic squares or `:`
+    captures the russian family; else the 8x8 numeric variants, then
+    international."""
+    text = " ".join(w for _, w in words)
+    if fen:                                        # its squares, without colours and K prefixes
+        for field in fen.split(":")[1:]:
+            text += " " + field.strip()[1:].replace("K", "").replace(",", " ")
+    numbers = [int(n) for n in _DIGITS.findall(_ALGEBRAIC.sub(" ", text))]
+    if numbers and max(numbers) > 32:
+        names = AUTO_ORDER_10X10
+    elif _ALGEBRAIC.search(text) or any(":" in w for _, w in words):
+        names = AUTO_ORDER_ALGEBRAIC
+    else:
+        names = AUTO_ORDER_NUMERIC
+    return [get_variant(name) for name in names]
 
 
 def _move_label(board: Board, variant: Variant) -> str:
@@ -499,6 +615,12 @@ def _move_label(board: Board, variant: Variant) -> str:
     dots = "." if board.turn == variant.first else "..."
     number = ply // 2 + 1 if start_turn == variant.first else (ply + 1) // 2 + 1
     return f"{number}{dots}"
+
+
+#: The order in which `variant="auto"` tries variants for a game without a GameType.
+AUTO_ORDER_10X10 = ("international",)
+AUTO_ORDER_ALGEBRAIC = ("czech", "russian", "brazilian")
+AUTO_ORDER_NUMERIC = ("american", "italian", "spanish", "czech", "russian", "brazilian", "international")
 
 
 class GameReader:
@@ -514,7 +636,8 @@ class GameReader:
         if errors not in ("raise", "skip"):
             raise ValueError(f"errors must be 'raise' or 'skip', not {errors!r}")
         self._source = _source_for(source)
-        self._variant = get_variant(variant if variant is not None else "international")
+        auto = isinstance(variant, str) and variant == "auto"
+        self._variant = None if auto else get_variant(variant if variant is not None else "international")
         self._mode = errors
         self.errors: List[PdnError] = []
         self._done = False
@@ -594,6 +717,17 @@ def read_game(handle_or_text, *, variant: Union[str, Variant, None] = None,
 def read_games(handle_or_text, *, variant: Union[str, Variant, None] = None,
                errors: str = "raise") -> GameReader:
     """An iterator over every game of a PDN text or file handle.
+
+    `variant` is the variant of games without a GameType tag (default
+    international).  variant="auto" infers it from the game: a square above
+    32 (in the FEN or the moves) means international; algebraic squares or `:`
+    captures try czech, russian, brazilian; numbers try american, italian,
+    spanish, czech, russian, brazilian, international.  The game is read in
+    the first of these in which its FEN is valid and every move legal (czech
+    before russian and american first because their rules are the stricter
+    ones: a game that breaks them is tried further on), and
+    `game.variant_inferred` is True.  A game with a GameType is always read
+    as the GameType says.
 
     errors="raise": a bad game raises PdnError (catch it and go on iterating
     to read the games after it).  errors="skip": bad games are left out; the
