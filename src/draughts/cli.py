@@ -19,6 +19,7 @@ _COMMAND_MODULES = (
     "draughts.play",            # draughts play, draughts analyze
     "draughts.svg",             # draughts svg
     "draughts.match.cli",       # draughts match, draughts openings
+    "draughts.dxp.cli",         # draughts dxp
 )
 
 

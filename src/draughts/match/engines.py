@@ -18,6 +18,8 @@ Players:
   * `InProcessPlayer`: our own engine in the runner's process
     (`proto=builtin`), with no process to start: quick, for tests and for
     the built-in default pairing.
+  * `draughts.dxp.player.DxpPlayer`: a DXP (DamExchange) engine over TCP
+    (`proto=dxp host=H port=P`, `cmd=` to start it), 10x10 only.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from draughts.errors import DraughtsError
 from draughts.match.timecontrol import TimeControl, parse_seconds, parse_tc
 from draughts.variants import Variant
 
-PROTOCOLS = ("hub", "builtin")
+PROTOCOLS = ("hub", "builtin", "dxp")
 #: seconds to wait past the time available before an engine counts as stalled
 STALL_GRACE = 2.0
 #: seconds to wait for a move when nothing bounds the search in time (depth/nodes only)
@@ -87,6 +89,9 @@ class EngineConfig:
     restart: bool = False
     #: seconds to wait for a move when neither a clock nor st= bounds it
     timeout: float = UNBOUNDED_TIMEOUT
+    #: proto=dxp: where the engine listens
+    host: str = ""
+    port: int = 0
 
     def command(self) -> List[str]:
         """The command line to start, `draughts` resolving to this Python's
@@ -101,13 +106,15 @@ class EngineConfig:
     def to_json(self) -> Dict:
         return {"name": self.name, "cmd": self.cmd, "args": list(self.args), "dir": self.dir,
                 "proto": self.proto, "options": [list(o) for o in self.options],
-                "tc": self.tc.to_json(), "restart": self.restart, "timeout": self.timeout}
+                "tc": self.tc.to_json(), "restart": self.restart, "timeout": self.timeout,
+                "host": self.host, "port": self.port}
 
     @classmethod
     def from_json(cls, d: Dict) -> "EngineConfig":
         return cls(d["name"], d["cmd"], tuple(d["args"]), d.get("dir"), d["proto"],
                    tuple((k, v) for k, v in d["options"]), TimeControl.from_json(d["tc"]),
-                   bool(d["restart"]), float(d.get("timeout", UNBOUNDED_TIMEOUT)))
+                   bool(d["restart"]), float(d.get("timeout", UNBOUNDED_TIMEOUT)), d.get("host", ""),
+                   int(d.get("port", 0)))
 
 
 def _onoff(key: str, text: str) -> bool:
@@ -140,7 +147,7 @@ def split_token(token: str) -> Tuple[str, str]:
 
 
 ENGINE_KEYS = ("name", "cmd", "arg", "dir", "proto", "tc", "st", "depth", "nodes", "timemargin",
-               "restart", "timeout")
+               "restart", "timeout", "host", "port")
 
 
 def parse_engine(tokens: Sequence[str], each: Sequence[str] = ()) -> EngineConfig:
@@ -203,8 +210,24 @@ def parse_engine(tokens: Sequence[str], each: Sequence[str] = ()) -> EngineConfi
         name = "draughts"
     restart = _onoff("restart", values["restart"]) if "restart" in values else False
     all_args = tuple(each_args + args) if args or each_args else ()
+    host, port = _dxp_address(proto, values)
+    if proto == "dxp" and not values.get("name"):
+        name = values.get("name") or (os.path.basename(cmd) if cmd else f"dxp@{host or '127.0.0.1'}:{port or 27531}")
     return EngineConfig(name, cmd, all_args, values.get("dir"), proto, tuple(options.items()), tc,
-                        restart, timeout)
+                        restart, timeout, host, port)
+
+
+def _dxp_address(proto: str, values: Dict[str, str]) -> Tuple[str, int]:
+    """host= and port= of a DXP engine (they mean nothing to the others)."""
+    if proto != "dxp":
+        for key in ("host", "port"):
+            if key in values:
+                raise DraughtsError(f"{key}= is for proto=dxp engines")
+        return "", 0
+    port = _whole("port", values["port"], 1) if "port" in values else 0
+    if port > 65535:
+        raise DraughtsError(f"port= must be 1-65535, not {port}")
+    return values.get("host", "").strip(), port
 
 
 def unique_names(configs: Sequence[EngineConfig]) -> List[EngineConfig]:
@@ -349,4 +372,7 @@ class HubPlayer:
 def make_player(config: EngineConfig, variant: Variant):
     if config.proto == "builtin":
         return InProcessPlayer(config, variant)
+    if config.proto == "dxp":
+        from draughts.dxp.player import DxpPlayer
+        return DxpPlayer(config, variant)
     return HubPlayer(config, variant)

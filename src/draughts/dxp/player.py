@@ -1,0 +1,185 @@
+"""A DXP engine as a player of the match runner (`-engine proto=dxp host=H port=P [cmd=...]`).
+
+The runner is the DXP initiator: at an engine's first move of a game it sends
+a GAMEREQ with the position on the board (the normal start or the opening's
+position, the engine's colour being the side to move) and the time of the
+engine's `tc=` in whole minutes (rounded up; `moves` from `tc=MOVES/TIME`;
+DXP has no increment, and a depth or node limit is sent as no clock, 000).
+The opponent's moves follow as MOVE messages.  The runner's Board and clocks
+referee: an illegal or unreadable move, a GAMEEND instead of a move, a
+disconnection or silence past the clock lose the game as for any engine.  A
+game is closed with a GAMEEND when the next one begins, and the connection
+with a GAMEEND asking to stop when the match ends.  With `cmd=` the program
+is started first (and stopped at the end), and the connection is tried until
+it listens.
+"""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+import time
+from typing import Dict, Optional
+
+from draughts.board import Board
+from draughts.dxp.protocol import (DEFAULT_PORT, BackAcc, BackReq, Chat, Connection, DxpClosed, DxpError,
+                                   DxpTimeout, GameAcc, GameEnd, GameReq, MoveMsg, REASONS, colour_letter,
+                                   format, legal_move, move_message, parse, position_of)
+from draughts.errors import DraughtsError
+from draughts.match.engines import EngineCrashed, EngineIllegal, EngineStalled, Reply
+from draughts.variants import Variant
+
+#: seconds a started program may take before it accepts the connection
+CONNECT_TIMEOUT = 30.0
+#: seconds to wait for a GAMEACC, and for the GAMEEND that answers ours
+ANSWER_TIMEOUT = 10.0
+
+
+class DxpPlayer:
+    """A DXP follower, driven by the runner as initiator."""
+
+    def __init__(self, config, variant: Variant):
+        if variant.name != "international":
+            raise DraughtsError(f"engine {config.name}: DXP plays international draughts only, not {variant.name}")
+        self.name = config.name
+        self.config = config
+        self.alive = False
+        self._process: Optional[subprocess.Popen] = None
+        self._conn: Optional[Connection] = None
+        self._open = False              # a game is going on
+        self._sent = 0                  # plies of the board the follower knows
+        host = config.host or "127.0.0.1"
+        port = config.port or DEFAULT_PORT
+        if config.cmd:
+            try:
+                self._process = subprocess.Popen(config.command(), cwd=config.dir, stdin=subprocess.DEVNULL,
+                                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            except OSError as e:
+                raise EngineCrashed(f"cannot start {' '.join(config.command())}: {e}") from None
+        try:
+            self._conn = Connection.connect(host, port, timeout=CONNECT_TIMEOUT)
+        except DxpError as e:
+            self._stop_process()
+            raise EngineCrashed(f"engine {self.name}: {e}") from None
+        self.alive = True
+
+    # --- the player interface ----------------------------------------------------------
+    def new_game(self, variant: Variant) -> None:
+        self._end_game(stop=False)
+
+    def play(self, board: Board, limit: Dict, grace: float):
+        conn = self._conn
+        try:
+            if not self._open:
+                self._request(board, grace)
+            for move in board.move_stack[self._sent:]:
+                conn.send(move_message(move, 0))
+            self._sent = len(board.move_stack)
+            t0 = time.perf_counter()
+            deadline = t0 + self._available(limit) + grace
+            while True:
+                text = conn.recv_text(max(0.0, deadline - time.perf_counter()))
+                try:
+                    msg = parse(text)
+                except DxpError as e:
+                    raise EngineIllegal(f"an unreadable DXP message: {e}", text) from None
+                if isinstance(msg, MoveMsg):
+                    elapsed = time.perf_counter() - t0
+                    move = legal_move(board, msg)
+                    if move is None:
+                        raise EngineIllegal(f"illegal move {text}", text)
+                    self._sent += 1
+                    return Reply(move, elapsed, None, None, str(move))
+                if isinstance(msg, GameEnd):
+                    self._open = False
+                    conn.send(GameEnd(GameEnd.UNKNOWN, 0))
+                    raise EngineIllegal(f"GAMEEND ({REASONS[msg.reason]}) instead of a move", text)
+                if isinstance(msg, Chat):
+                    print(f"{self.name}: {msg.text}", file=sys.stderr, flush=True)
+                elif isinstance(msg, BackReq):
+                    conn.send(BackAcc(BackAcc.NOT_SUPPORTED))      # the referee takes nothing back
+                elif not isinstance(msg, BackAcc):
+                    raise EngineIllegal(f"a {type(msg).__name__} during a game", text)
+        except DxpTimeout as e:
+            self.alive = False
+            raise EngineStalled(str(e)) from None
+        except DxpClosed as e:
+            self.alive = False
+            raise EngineCrashed(str(e)) from None
+        except DxpError as e:
+            self.alive = False
+            raise EngineCrashed(str(e)) from None
+
+    def running(self) -> bool:
+        """The connection (and the program, if we started it) is still there."""
+        return (self.alive and self._conn is not None and not self._conn.closed
+                and (self._process is None or self._process.poll() is None))
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._end_game(stop=True)
+            self._conn.close()
+        self.alive = False
+        self._stop_process()
+
+    # --- helpers -------------------------------------------------------------------------
+    def _available(self, limit: Dict) -> float:
+        if "movetime" in limit:
+            return float(limit["movetime"])
+        if "time" in limit:
+            return float(limit["time"]) + float(limit.get("inc", 0.0))
+        return self.config.timeout
+
+    def _request(self, board: Board, grace: float) -> None:
+        tc = self.config.tc
+        minutes = math.ceil(tc.time / 60.0) if tc.has_clock else 0
+        request = GameReq("draughts match", colour_letter(board.turn), min(999, minutes), min(999, tc.moves or 0),
+                          position_of(board))
+        self._conn.send(request)
+        end = time.monotonic() + ANSWER_TIMEOUT + grace
+        while True:
+            msg = self._conn.recv(max(0.01, end - time.monotonic()))
+            if isinstance(msg, Chat):
+                print(f"{self.name}: {msg.text}", file=sys.stderr, flush=True)
+                continue
+            break
+        if not isinstance(msg, GameAcc):
+            raise EngineCrashed(f"{self.name} answered a GAMEREQ with {format(msg)!r}")
+        if msg.code != GameAcc.ACCEPT:
+            why = {1: "wrong version", 2: "not this game", 3: "no games"}.get(msg.code, f"code {msg.code}")
+            raise EngineCrashed(f"{self.name} refused the game ({why})")
+        self._open = True
+        self._sent = len(board.move_stack)
+
+    def _end_game(self, stop: bool) -> None:
+        """Close the game going on (GAMEEND 0) or, with `stop`, the match."""
+        conn = self._conn
+        if conn is None or conn.closed or not (self._open or stop):
+            self._open = False
+            return
+        try:
+            conn.send(GameEnd(GameEnd.UNKNOWN, 1 if stop else 0))
+            end = time.monotonic() + ANSWER_TIMEOUT
+            while True:
+                msg = conn.recv(max(0.01, end - time.monotonic()))
+                if isinstance(msg, GameEnd):
+                    break
+        except DxpError:
+            pass
+        self._open = False
+
+    def _stop_process(self) -> None:
+        process = self._process
+        if process is None:
+            return
+        self._process = None
+        try:
+            process.wait(3.0)
+        except subprocess.TimeoutExpired:
+            process.terminate()
+            try:
+                process.wait(3.0)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
