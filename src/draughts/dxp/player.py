@@ -1,11 +1,11 @@
 """A DXP engine as a player of the match runner (`-engine proto=dxp host=H port=P [cmd=...]`).
 
 The runner is the DXP initiator: at an engine's first move of a game it sends
-a GAMEREQ with the position on the board (the normal start or the opening's
-position, the engine's colour being the side to move) and the time of the
+a GAMEREQ with the game's first position (the normal start or the opening's
+set-up position), the engine's colour, and the time of the
 engine's `tc=` in whole minutes (rounded up; `moves` from `tc=MOVES/TIME`;
 DXP has no increment, and a depth or node limit is sent as no clock, 000).
-The opponent's moves follow as MOVE messages.  The runner's Board and clocks
+The moves played so far (an opening's, the opponent's) follow as MOVE messages.  The runner's Board and clocks
 referee: an illegal or unreadable move, a GAMEEND instead of a move, a
 disconnection or silence past the clock lose the game as for any engine.  A
 game is closed with a GAMEEND when the next one begins, and the connection
@@ -134,8 +134,9 @@ class DxpPlayer:
     def _request(self, board: Board, grace: float) -> None:
         tc = self.config.tc
         minutes = math.ceil(tc.time / 60.0) if tc.has_clock else 0
+        start = board.root()                # the game from its first position, its moves to follow
         request = GameReq("draughts match", colour_letter(board.turn), min(999, minutes), min(999, tc.moves or 0),
-                          position_of(board))
+                          position_of(start))
         self._conn.send(request)
         end = time.monotonic() + ANSWER_TIMEOUT + grace
         while True:
@@ -143,6 +144,8 @@ class DxpPlayer:
             if isinstance(msg, Chat):
                 print(f"{self.name}: {msg.text}", file=sys.stderr, flush=True)
                 continue
+            if isinstance(msg, (GameEnd, MoveMsg)):
+                continue                    # left over from the last game
             break
         if not isinstance(msg, GameAcc):
             raise EngineCrashed(f"{self.name} answered a GAMEREQ with {format(msg)!r}")
@@ -150,7 +153,7 @@ class DxpPlayer:
             why = {1: "wrong version", 2: "not this game", 3: "no games"}.get(msg.code, f"code {msg.code}")
             raise EngineCrashed(f"{self.name} refused the game ({why})")
         self._open = True
-        self._sent = len(board.move_stack)
+        self._sent = 0
 
     def _end_game(self, stop: bool) -> None:
         """Close the game going on (GAMEEND 0) or, with `stop`, the match."""

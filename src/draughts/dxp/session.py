@@ -316,6 +316,8 @@ def follow(conn: Connection, mover: EngineMover, *, name: str = ENGINE_NAME, log
                 continue
             try:
                 board = board_of(msg.position)
+                if board.outcome() is not None:
+                    raise DxpError(f"no game to play: the game is over in {board.fen()}")
             except DxpError as e:
                 conn.send(Chat(str(e)))
                 conn.send(GameAcc(name, GameAcc.NOT_THIS_GAME))
