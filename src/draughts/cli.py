@@ -8,6 +8,7 @@ import os
 import sys
 from typing import List, Optional
 
+import draughts
 from draughts import bench, perft
 from draughts._args import add_variant_options, positive_int, variant_from_args, whole_number
 from draughts.board import Board
@@ -62,6 +63,7 @@ def cmd_bench(args) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="draughts", description="A draughts engine toolkit.")
+    parser.add_argument("--version", action="version", version=f"draughts {draughts.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("perft", help="count move paths from a position")

@@ -1,0 +1,26 @@
+"""Package basics: the version on the command line, the licence, the build settings."""
+
+import importlib.metadata
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import draughts
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_version_on_the_command_line():
+    out = subprocess.run([sys.executable, "-m", "draughts", "--version"], capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 0
+    assert out.stdout.strip() == f"draughts {importlib.metadata.version('draughts-engine')}"
+    assert draughts.__version__ == importlib.metadata.version("draughts-engine")
+
+
+def test_the_licence_is_declared_and_shipped():
+    meta = importlib.metadata.metadata("draughts-engine")
+    assert meta["License-Expression"] == "MIT"
+    assert (ROOT / "LICENSE").read_text().startswith("MIT License")
+    assert re.search(r'^license = "MIT"$', (ROOT / "pyproject.toml").read_text(), re.M)
