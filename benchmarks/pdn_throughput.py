@@ -10,7 +10,7 @@ its every move has been checked legal and played on a Board.  The rate is
 games over the process CPU time of the fastest of `--rounds` rounds.
 
 `--baseline REF` also times the package of git revision REF, in the same run
-(one process after the other, same corpus): REF's `src/` is unpacked in a
+(rounds alternating between the two, same corpus, best round of each): REF's `src/` is unpacked in a
 temporary folder and given this tree's compiled core, which is only allowed
 when `src/draughts_core` is the same in both; otherwise build REF yourself
 and pass its source folder as `--baseline-src DIR`.
@@ -86,15 +86,6 @@ def one_round(reader, files) -> Tuple[int, int, int, float]:
     return games, plies, errors, time.process_time() - t0
 
 
-def measure(reader, files, rounds: int) -> Tuple[int, int, int, float]:
-    best = None
-    for _ in range(rounds):
-        result = one_round(reader, files)
-        if best is None or result[3] < best[3]:
-            best = result
-    return best
-
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     group = parser.add_mutually_exclusive_group()
@@ -105,17 +96,31 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     import draughts
     from draughts import pdn
-    games, plies, errors, seconds = measure(pdn, corpus(), args.rounds)
-    print(f"{args.label:22s} {games:6d} games ({errors} rejected), {plies:6d} plies in {seconds:6.3f} s CPU: "
-          f"{games / seconds:6.0f} games/s, {plies / seconds:7.0f} plies/s", flush=True)
+    files = corpus()
+    folder = None
     if args.baseline or args.baseline_src:
         folder = baseline_source(args.baseline) if args.baseline else Path(args.baseline_src)
-        label = args.baseline or args.baseline_src
-        env = dict(os.environ, PYTHONPATH=str(folder / "src"))
-        child = subprocess.run([sys.executable, __file__, "--rounds", str(args.rounds), "--label", label],
-                               env=env, check=True, capture_output=True, text=True)
-        print(child.stdout, end="")
-        base_rate = float(child.stdout.split("games/s")[0].split()[-1])
+    best = base_best = None
+    base_line = ""
+    # the rounds alternate between the two, so that a change in the machine's load hits both
+    for _ in range(args.rounds):
+        result = one_round(pdn, files)
+        if best is None or result[3] < best[3]:
+            best = result
+        if folder is not None:
+            env = dict(os.environ, PYTHONPATH=str(folder / "src"))
+            child = subprocess.run([sys.executable, __file__, "--rounds", "1",
+                                    "--label", args.baseline or args.baseline_src],
+                                   env=env, check=True, capture_output=True, text=True)
+            seconds = float(child.stdout.split(" s CPU")[0].split()[-1])
+            if base_best is None or seconds < base_best:
+                base_best, base_line = seconds, child.stdout
+    games, plies, errors, seconds = best
+    print(f"{args.label:22s} {games:6d} games ({errors} rejected), {plies:6d} plies in {seconds:6.3f} s CPU: "
+          f"{games / seconds:6.0f} games/s, {plies / seconds:7.0f} plies/s", flush=True)
+    if folder is not None:
+        print(base_line, end="")
+        base_rate = float(base_line.split("games/s")[0].split()[-1])
         print(f"ratio: {games / seconds / base_rate:.2f}x (this tree {draughts.__file__})")
     return 0
 

@@ -474,7 +474,7 @@ class Board:
         if not t:
             raise InvalidMoveError("empty move text")
         parts = _SPLIT.split(t)
-        if len(parts) < 2 or any(not p for p in parts):
+        if len(parts) < 2 or "" in parts:
             raise InvalidMoveError(f"{text!r} is not a move (expected e.g. 32-28 or 28x19)")
         numbers = self._squares.number_of_text
         try:
