@@ -212,7 +212,7 @@ def parse_engine(tokens: Sequence[str], each: Sequence[str] = ()) -> EngineConfi
     all_args = tuple(each_args + args) if args or each_args else ()
     host, port = _dxp_address(proto, values)
     if proto == "dxp" and not values.get("name"):
-        name = values.get("name") or (os.path.basename(cmd) if cmd else f"dxp@{host or '127.0.0.1'}:{port or 27531}")
+        name = os.path.basename(cmd) if cmd else f"dxp@{host or '127.0.0.1'}:{port or 27531}"
     return EngineConfig(name, cmd, all_args, values.get("dir"), proto, tuple(options.items()), tc,
                         restart, timeout, host, port)
 
