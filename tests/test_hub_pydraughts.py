@@ -114,3 +114,10 @@ def test_international_and_italian_are_unchanged(hub):
     assert hub.server.board.fen() == expected.fen()
     hub.send("set-param name=variant value=standard", 'pos start moves="32-28"')
     assert hub.server.board.fen() == draughts.Board("B:W31,33-50,28:B1-20").fen()
+
+
+def test_only_ascii_digits_are_square_numbers(hub):
+    hub.send("set-param name=variant value=russian", "set-param name=pydraughts value=true")
+    hub.send('pos start moves="١١-١٥"')                  # Arabic-Indic 11-15 is not move text
+    assert hub.read().startswith("error message=\"move 1 of moves:")
+    assert hub.server.board is None

@@ -28,7 +28,7 @@ both ways), so the client says so with the `pydraughts` parameter.
 from __future__ import annotations
 
 import re
-from typing import Callable, Dict
+from typing import Callable, Dict, Optional
 
 from draughts.variants import Variant
 
@@ -36,7 +36,7 @@ from draughts.variants import Variant
 VARIANT_NAMES: Dict[str, str] = {"standard": "international", "english": "american"}
 
 _SWAP = str.maketrans("wbWB", "bwBW")
-_SQUARE = re.compile(r"\d+")
+_SQUARE = re.compile(r"[0-9]+")
 
 
 class Dialect:
@@ -44,9 +44,9 @@ class Dialect:
     extension: `position_in` turns a client's `pos` string into ours,
     `move_in` / `move_out` translate move text (`32-28`, `28x19x23`)."""
 
-    def __init__(self, flip_board: bool = False, square: Callable[[int], int] = lambda n: n):
+    def __init__(self, flip_board: bool = False, square: Optional[Callable[[int], int]] = None):
         self._flip_board = flip_board
-        self._square = square                  # an involution: the same map both ways
+        self._square = square                  # an involution: the same map both ways; None: no change
 
     def position_in(self, text: str) -> str:
         if not self._flip_board or len(text) < 2:
@@ -55,6 +55,8 @@ class Dialect:
         return side + text[1:][::-1].translate(_SWAP)
 
     def move_in(self, text: str) -> str:
+        if self._square is None:
+            return text
         return _SQUARE.sub(lambda m: str(self._square(int(m.group()))), text)
 
     move_out = move_in
