@@ -18,7 +18,7 @@ LAYERS = {
     "draughts.board": 4,
     "draughts.engine": 5, "draughts.pdn": 5, "draughts.perft": 5, "draughts.svg": 5,
     "draughts.bench": 6, "draughts.play": 6, "draughts.hub": 6,
-    "draughts.match": 7,
+    "draughts.match": 7, "draughts.dxp": 7,
     "draughts.cli": 8, "draughts.__main__": 8,
 }
 
