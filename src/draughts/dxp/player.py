@@ -20,13 +20,14 @@ import math
 import subprocess
 import sys
 import time
-from typing import Dict, Optional
+from typing import Optional
 
 from draughts.board import Board
 from draughts.dxp.protocol import (DEFAULT_PORT, BackAcc, BackReq, Chat, Connection, DxpClosed, DxpError,
                                    DxpTimeout, GameAcc, GameEnd, GameReq, MoveMsg, REASONS, colour_letter,
                                    format, legal_move, move_message, parse, position_of)
 from draughts.errors import DraughtsError
+from draughts.limits import Limit
 from draughts.match.engines import EngineCrashed, EngineIllegal, EngineStalled, Reply
 from draughts.variants import Variant
 
@@ -68,7 +69,7 @@ class DxpPlayer:
     def new_game(self, variant: Variant) -> None:
         self._end_game(stop=False)
 
-    def play(self, board: Board, limit: Dict, grace: float):
+    def play(self, board: Board, limit: Limit, grace: float) -> Reply:
         conn = self._conn
         try:
             if not self._open:
@@ -124,11 +125,11 @@ class DxpPlayer:
         self._stop_process()
 
     # --- helpers -------------------------------------------------------------------------
-    def _available(self, limit: Dict) -> float:
-        if "movetime" in limit:
-            return float(limit["movetime"])
-        if "time" in limit:
-            return float(limit["time"]) + float(limit.get("inc", 0.0))
+    def _available(self, limit: Limit) -> float:
+        if limit.movetime is not None:
+            return float(limit.movetime)
+        if limit.time is not None:
+            return float(limit.time) + float(limit.inc or 0.0)
         return self.config.timeout
 
     def _request(self, board: Board, grace: float) -> None:
