@@ -143,6 +143,12 @@ class HubEngine:
         return self._engine.returncode
 
     @property
+    def pid(self) -> Optional[int]:
+        """The engine's process id (None for an engine without a process)."""
+        process = getattr(self._engine.transport, "process", None)
+        return getattr(process, "pid", None)
+
+    @property
     def timeout(self) -> float:
         return self._engine.timeout
 

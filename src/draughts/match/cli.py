@@ -46,6 +46,8 @@ Match:
   -repeat [N]             play each opening N times, colours swapped (default 2)
   -tournament round-robin|gauntlet
   -concurrency N          games at once (default 1; with -cluster, the cluster's CPUs)
+  -use-affinity           keep each game's engines on a processor of their own (Linux),
+                          so that two searching engines never share one
   -srand N                seed of the random opening order
   -openings file=F [format=pdn|fen] [order=sequential|random] [plies=N] [start=N]
                           F may be a shipped deck: acf-3move (american)
@@ -76,11 +78,11 @@ _MULTI = {"engine", "each", "openings", "draw", "resign", "sprt"}
 _SINGLE = {"variant", "games", "rounds", "tournament", "concurrency", "srand", "maxmoves", "pdnout",
            "pgnout", "jsonout", "state", "resume", "cluster", "event", "site", "ratinginterval",
            "progress"}
-_FLAGS = {"recover", "no-mandatory-capture", "help", "h", "debug", "show-latency"}
+_FLAGS = {"recover", "no-mandatory-capture", "help", "h", "debug", "show-latency", "use-affinity", "no-affinity"}
 _OPTIONAL_VALUE = {"repeat"}
 #: options a resumed match may change
 _RESUME_FREE = {"resume", "concurrency", "cluster", "progress", "recover", "ratinginterval", "debug",
-                "show-latency"}
+                "show-latency", "use-affinity"}
 
 
 def _is_option(token: str) -> bool:
@@ -264,7 +266,7 @@ def settings_from_options(opts: List[Tuple[str, List[str]]]):
         state=_path(single.get("state")),
         ratinginterval=_int("-ratinginterval", single.get("ratinginterval", "10")),
         cluster=single.get("cluster"), mandatory_capture="no-mandatory-capture" not in flags,
-        show_latency="show-latency" in flags)
+        show_latency="show-latency" in flags, use_affinity="use-affinity" in flags)
 
 
 def run_match(argv: Sequence[str], out=None, err=None) -> int:
@@ -300,6 +302,8 @@ def run_match(argv: Sequence[str], out=None, err=None) -> int:
             settings.ratinginterval = _int("-ratinginterval", single["ratinginterval"])
         if "show-latency" in names:
             settings.show_latency = True
+        if "use-affinity" in names:
+            settings.use_affinity = True
         argv = resume_state.get("argv", list(argv))
     else:
         settings = settings_from_options([(n, v) for n, v in opts if n != "progress"])

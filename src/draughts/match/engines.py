@@ -341,6 +341,11 @@ class HubPlayer:
             self.alive = False
             raise
 
+    @property
+    def pid(self) -> Optional[int]:
+        """The engine's process id."""
+        return self._engine.pid
+
     def running(self) -> bool:
         """The process is still there (an idle engine may have died between games)."""
         return self.alive and self._engine.returncode is None

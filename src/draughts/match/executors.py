@@ -5,10 +5,12 @@ same records, made by the same referee (`draughts.match.game.play_game`)."""
 
 from __future__ import annotations
 
+import os
+import queue
 import socket
 import threading
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from draughts.cluster import Watch, connect
 from draughts.errors import DraughtsError
@@ -103,8 +105,26 @@ class _NoPlayer:
         pass
 
 
-def run_job(job: GameJob, pool: PlayerPool, rules: Rules) -> GameRecord:
-    """One game with players from the pool; broken players are not returned to it."""
+def pin_process(pid: int, cpus: Set[int]) -> bool:
+    """Keep a process and all its threads on `cpus` (Linux; threads started
+    later inherit it).  False where the platform cannot."""
+    if not hasattr(os, "sched_setaffinity"):
+        return False
+    try:
+        tids = [int(t) for t in os.listdir(f"/proc/{pid}/task")]
+    except OSError:
+        tids = [pid]
+    for tid in tids:
+        try:
+            os.sched_setaffinity(tid, cpus)
+        except OSError:
+            pass
+    return True
+
+
+def run_job(job: GameJob, pool: PlayerPool, rules: Rules, cpus: Optional[Set[int]] = None) -> GameRecord:
+    """One game with players from the pool; broken players are not returned to
+    it.  With `cpus`, both engines' processes are kept on those processors."""
     seats = (job.first, job.second)
     players = []
     for i in seats:
@@ -114,6 +134,11 @@ def run_job(job: GameJob, pool: PlayerPool, rules: Rules) -> GameRecord:
             players.append(_NoPlayer(pool.configs[i].name, e))
         except DraughtsError as e:
             players.append(_NoPlayer(pool.configs[i].name, EngineCrashed(str(e))))
+    if cpus:
+        for p in players:
+            pid = getattr(p, "pid", None)
+            if pid:
+                pin_process(pid, cpus)
     configs = [pool.configs[i] for i in seats]
     try:
         record = play_game(job, players, configs, pool.variant, rules)
@@ -136,12 +161,32 @@ class LocalExecutor:
         self.slots = settings.concurrency or 1
         self._threads = ThreadPoolExecutor(max_workers=self.slots, thread_name_prefix="game")
         self._futures: Dict = {}
+        # -use-affinity: a processor of its own for each game at once (fastchess's
+        # option): two searching engines never share one, whatever else runs
+        self._cpu_slots: Optional["queue.Queue[Set[int]]"] = None
+        cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+        pin = settings.use_affinity
+        if pin is None:                     # by default: games at once, a processor each
+            pin = 2 <= self.slots <= len(cpus)
+        if pin and cpus:
+            self._cpu_slots = queue.Queue()
+            for k in range(self.slots):
+                self._cpu_slots.put({cpus[k % len(cpus)]})
 
     def free(self) -> int:
         return self.slots - len(self._futures)
 
     def submit(self, job: GameJob) -> None:
-        self._futures[self._threads.submit(run_job, job, self.pool, self.rules)] = job
+        self._futures[self._threads.submit(self._run, job)] = job
+
+    def _run(self, job: GameJob) -> GameRecord:
+        if self._cpu_slots is None:
+            return run_job(job, self.pool, self.rules)
+        cpus = self._cpu_slots.get()
+        try:
+            return run_job(job, self.pool, self.rules, cpus)
+        finally:
+            self._cpu_slots.put(cpus)
 
     def busy(self) -> bool:
         return bool(self._futures)

@@ -51,6 +51,9 @@ class MatchSettings:
     mandatory_capture: bool = True
     #: print each game's and the match's latency figures
     show_latency: bool = False
+    #: keep each concurrent game's engines on a processor of their own (None:
+    #: when 2 or more games run at once and there is a processor for each)
+    use_affinity: Optional[bool] = None
 
     def variant_value(self) -> Variant:
         v = get_variant(self.variant)
@@ -67,7 +70,7 @@ class MatchSettings:
             "sprt": dataclasses.asdict(self.sprt) if self.sprt else None,
             "event": self.event, "site": self.site, "pdnout": self.pdnout, "jsonout": self.jsonout,
             "state": self.state, "ratinginterval": self.ratinginterval, "cluster": self.cluster,
-            "show_latency": self.show_latency,
+            "show_latency": self.show_latency, "use_affinity": self.use_affinity,
         }
 
     @classmethod
@@ -82,4 +85,5 @@ class MatchSettings:
             sprt=stats.Sprt(**d["sprt"]) if d.get("sprt") else None,
             event=d["event"], site=d["site"], pdnout=d["pdnout"], jsonout=d["jsonout"],
             state=d["state"], ratinginterval=d["ratinginterval"], cluster=d.get("cluster"),
-            show_latency=bool(d.get("show_latency", False)))
+            show_latency=bool(d.get("show_latency", False)),
+            use_affinity=d.get("use_affinity"))
