@@ -12,7 +12,8 @@ time losses (per 1,000 games), other faults, and the runner's latency figures
 
 Setting names: `st<S>-c<N>` (S seconds a move), `tc<T>+<I>-c<N>` (a clock),
 with `-tt<M>` for M MiB tables; `-o<MS>` sets the engines' move overhead;
-`-aff` plays with `-use-affinity`.
+`-aff` / `-noaff` play with `-use-affinity` / `-no-affinity` (the
+runner's default pins each concurrent game to a processor of its own).
 It prints the machine's load average before and after each match: the
 figures mean little without it.  On a machine shared with other work,
 `--priority N` (Linux, root) gives the match and its engines the scheduling
@@ -37,7 +38,7 @@ from typing import Dict, List, Optional
 
 DEFAULT_SETTINGS = ["st0.05-c2", "tc1+0.01-c2", "st0.1-c1-tt256", "st0.1-c2-tt256"]
 _SETTING = re.compile(r"(?:st(?P<st>[0-9.]+)|tc(?P<tc>[0-9.:/+]+))-c(?P<c>\d+)"
-                      r"(?:-tt(?P<tt>\d+))?(?:-o(?P<o>\d+))?(?P<aff>-aff)?\Z")
+                      r"(?:-tt(?P<tt>\d+))?(?:-o(?P<o>\d+))?(?P<aff>-aff|-noaff)?\Z")
 
 
 def match_args(setting: str, games: int, variant: str, maxmoves: int = 0) -> List[str]:
@@ -53,7 +54,7 @@ def match_args(setting: str, games: int, variant: str, maxmoves: int = 0) -> Lis
     book = ["-openings", "file=acf-3move", "order=random"] if variant == "american" else []
     return (["-variant", variant, "-engine", "name=A", *engine, "-engine", "name=B", *engine,
              "-each", limit, "-games", str(games), "-repeat", "-concurrency", m["c"],
-             "-srand", "1", *book, *(["-use-affinity"] if m["aff"] else []), *(["-maxmoves", str(maxmoves)] if maxmoves else [])])
+             "-srand", "1", *book, *({"-aff": ["-use-affinity"], "-noaff": ["-no-affinity"]}.get(m["aff"] or "", [])), *(["-maxmoves", str(maxmoves)] if maxmoves else [])])
 
 
 def _descendants(pid: int) -> List[int]:

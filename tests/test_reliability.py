@@ -10,6 +10,7 @@ loses with a label that names what it did.
 import io
 import json
 import math
+import os
 import subprocess
 import sys
 import time
@@ -507,3 +508,68 @@ def test_pos_plays_only_the_new_moves_of_the_same_game_and_keeps_its_history():
         assert [m.hub() for m in session.server.board.move_stack] == ["9-14", "22-18"]
     finally:
         session.close()
+
+
+# --- affinity: a processor for each game at once -------------------------------------
+
+def _executor(argv):
+    from draughts.match.executors import LocalExecutor
+    settings = cli.settings_from_options(cli.split_options(GOOD + GOOD + argv))
+    return LocalExecutor(settings, draughts.variant("american"))
+
+
+def test_games_at_once_get_a_processor_each_by_default():
+    cpus = sorted(os.sched_getaffinity(0))
+    executor = _executor(["-concurrency", "2"])
+    try:
+        if len(cpus) >= 2:
+            slots = [executor._cpu_slots.get() for _ in range(2)]
+            assert slots == [{cpus[0]}, {cpus[1]}]
+        else:
+            assert executor._cpu_slots is None          # not more games than processors
+    finally:
+        executor.close()
+    for argv in (["-concurrency", "2", "-no-affinity"], ["-concurrency", "1"]):
+        executor = _executor(argv)
+        assert executor._cpu_slots is None
+        executor.close()
+    executor = _executor(["-concurrency", "1", "-use-affinity"])
+    assert executor._cpu_slots.get() == {cpus[0]}
+    executor.close()
+
+
+def test_pin_process_keeps_a_process_and_its_threads_on_the_processors():
+    from draughts.match.executors import pin_process
+    cpu = sorted(os.sched_getaffinity(0))[-1]
+    child = subprocess.Popen([sys.executable, "-c", "import threading, time\n"
+                              "t = threading.Thread(target=time.sleep, args=(20,)); t.start(); t.join()"])
+    try:
+        time.sleep(0.5)
+        assert pin_process(child.pid, {cpu})
+        for tid in os.listdir(f"/proc/{child.pid}/task"):
+            assert os.sched_getaffinity(int(tid)) == {cpu}
+    finally:
+        child.kill()
+        child.wait()
+
+
+def test_a_match_at_once_pins_each_games_engines(tmp_path):
+    # the engines of a finished match are closed, so look while it runs: a
+    # player that records its process's affinity at its first move
+    from draughts.match import executors
+    seen = []
+    original = executors.run_job
+
+    def spy(job, pool, rules, cpus=None):
+        seen.append(cpus)
+        return original(job, pool, rules, cpus)
+
+    executors.run_job = spy
+    try:
+        match, result, out = run_match(GOOD + GOOD + ["-variant", "american", "-games", "4",
+                                                      "-concurrency", "2", "-maxmoves", "4"])
+    finally:
+        executors.run_job = original
+    assert result.complete
+    if len(os.sched_getaffinity(0)) >= 2:
+        assert len(seen) == 4 and all(c is not None and len(c) == 1 for c in seen)

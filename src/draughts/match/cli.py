@@ -47,7 +47,9 @@ Match:
   -tournament round-robin|gauntlet
   -concurrency N          games at once (default 1; with -cluster, the cluster's CPUs)
   -use-affinity           keep each game's engines on a processor of their own (Linux),
-                          so that two searching engines never share one
+                          so that two searching engines never share one; the default
+                          when 2 or more games run at once and there is a processor
+                          for each (-no-affinity: never)
   -srand N                seed of the random opening order
   -openings file=F [format=pdn|fen] [order=sequential|random] [plies=N] [start=N]
                           F may be a shipped deck: acf-3move (american)
@@ -82,7 +84,7 @@ _FLAGS = {"recover", "no-mandatory-capture", "help", "h", "debug", "show-latency
 _OPTIONAL_VALUE = {"repeat"}
 #: options a resumed match may change
 _RESUME_FREE = {"resume", "concurrency", "cluster", "progress", "recover", "ratinginterval", "debug",
-                "show-latency", "use-affinity"}
+                "show-latency", "use-affinity", "no-affinity"}
 
 
 def _is_option(token: str) -> bool:
@@ -266,7 +268,8 @@ def settings_from_options(opts: List[Tuple[str, List[str]]]):
         state=_path(single.get("state")),
         ratinginterval=_int("-ratinginterval", single.get("ratinginterval", "10")),
         cluster=single.get("cluster"), mandatory_capture="no-mandatory-capture" not in flags,
-        show_latency="show-latency" in flags, use_affinity="use-affinity" in flags)
+        show_latency="show-latency" in flags,
+        use_affinity=True if "use-affinity" in flags else (False if "no-affinity" in flags else None))
 
 
 def run_match(argv: Sequence[str], out=None, err=None) -> int:
@@ -304,6 +307,8 @@ def run_match(argv: Sequence[str], out=None, err=None) -> int:
             settings.show_latency = True
         if "use-affinity" in names:
             settings.use_affinity = True
+        if "no-affinity" in names:
+            settings.use_affinity = False
         argv = resume_state.get("argv", list(argv))
     else:
         settings = settings_from_options([(n, v) for n, v in opts if n != "progress"])
