@@ -21,6 +21,7 @@ _COMMAND_MODULES = (
     "draughts.svg",             # draughts svg
     "draughts.match.cli",       # draughts match, draughts openings
     "draughts.dxp.cli",         # draughts dxp
+    "draughts.train",           # draughts train
 )
 
 
@@ -108,6 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Optional[List[str]] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.command_line = list(argv) if argv is not None else sys.argv[1:]
     if not getattr(args, "func", None):
         parser.print_help()
         return 2

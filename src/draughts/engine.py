@@ -21,6 +21,7 @@ import threading
 from dataclasses import dataclass
 from typing import Callable, List, Optional, Tuple, Union
 
+from draughts import learned
 from draughts._memory import check_table_size
 from draughts.board import Board, Move
 from draughts.errors import DraughtsError, TableMemoryError
@@ -34,6 +35,9 @@ LEVEL_MAX = 20
 #: machine, the Python work before and after the search.  Chosen from the
 #: latencies measured in benchmarks/README.md ("Time losses").
 DEFAULT_MOVE_OVERHEAD = 0.020
+EVALS = ("classic", "learned")
+#: variants whose default evaluation is the learned one (it won in self-play)
+LEARNED_DEFAULT = frozenset()
 
 
 @dataclass(frozen=True)
@@ -67,6 +71,11 @@ def default_weights(v: Variant) -> EvalWeights:
     king = 170 if not v.men_capture_kings else 150
     return EvalWeights(king=king, advance=(0, 2, 4, 6, 9, 12, 16, 0), back_guard=10,
                        centre=5, runaway=30, king_mobility=3, lone_king_draw=False)
+
+
+def default_eval(v: Variant) -> str:
+    """The evaluation an Engine uses for a variant unless told otherwise."""
+    return "learned" if v.name in LEARNED_DEFAULT and learned.has_weights(v) else "classic"
 
 
 @dataclass
@@ -121,9 +130,15 @@ class Engine:
 
     def __init__(self, variant: Union[str, Variant] = "international", *, tt_mb: int = 64,
                  level: int = LEVEL_MAX, weights: Optional[EvalWeights] = None,
-                 seed: Optional[int] = None, move_overhead: float = DEFAULT_MOVE_OVERHEAD):
+                 seed: Optional[int] = None, move_overhead: float = DEFAULT_MOVE_OVERHEAD,
+                 eval: Optional[str] = None, weights_file: Optional[str] = None):
+        """eval: "classic" or "learned" (None: the variant's default, see
+        default_eval); weights_file: a learned weights file to use instead of
+        the shipped one (for the variant of this engine)."""
         self.variant = get_variant(variant)
         self._weights_override = weights
+        self._eval = self._check_eval(eval)
+        self._weights_file = weights_file
         self._tt_mb = self._check_tt(tt_mb)
         #: seconds kept back from every timed move (see DEFAULT_MOVE_OVERHEAD)
         self.move_overhead = self._check_overhead(move_overhead)
@@ -151,6 +166,27 @@ class Engine:
             raise DraughtsError(f"move_overhead must be a number of seconds from 0 to 60, not {seconds!r}")
         return float(seconds)
 
+    @staticmethod
+    def _check_eval(name: Optional[str]) -> Optional[str]:
+        if name is not None and name not in EVALS:
+            raise DraughtsError(f"eval must be one of {', '.join(EVALS)}, not {name!r}")
+        return name
+
+    @property
+    def eval(self) -> str:
+        """The evaluation in use: "classic" or "learned"."""
+        return self._eval or default_eval(self.variant)
+
+    def set_eval(self, name: Optional[str]) -> None:
+        """Evaluate with "classic" or "learned" (None: the variant's default)."""
+        self._eval = self._check_eval(name)
+        self._apply_eval()
+        self._searcher.clear()
+
+    def _apply_eval(self) -> None:
+        table = learned.load(self.variant, self._weights_file) if self.eval == "learned" else None
+        self._searcher.set_learned(table)
+
     def _weights(self) -> EvalWeights:
         return self._weights_override or default_weights(self.variant)
 
@@ -158,6 +194,7 @@ class Engine:
         v = self.variant
         self._searcher.set_rules(v.core_rules)
         self._searcher.set_weights(self._weights().packed())
+        self._apply_eval()
         mode = {None: 0, "fmjd": 1, "fmjd64": 2}[v.endgame_rules]
         self._searcher.set_draw_rules(v.quiet_plies, v.no_capture_promotion_plies, mode)
         # futility pruning that never skips a move offering a capture (a shot):

@@ -1,9 +1,28 @@
+from libc.stdint cimport int16_t
 from draughts_core.bitboard cimport u64
 from draughts_core.rules cimport Rules
 from draughts_core.movegen cimport Pos
 
+cdef enum:
+    NPAT = 6561          # 3^8 contents of one pattern region
+    MAX_REGIONS = 16     # 4x4 windows: 9 on 8x8, 16 on 10x10
+    NDENSE = 14          # dense features of the learned evaluation (draughts.learned.DENSE)
+    NSIDE = 12           # ... the first NSIDE are one side's count less the other's
+
+# The learned evaluation's weights (draughts.learned builds them from a data
+# file): per region and pattern index an (opening, endgame) pair, already
+# antisymmetric under the colour flip, and (opening, endgame) weights of the
+# dense features.  The score is the two interpolated by the pieces on board.
+ctypedef struct LearnedW:
+    int nreg
+    int full             # pieces at the start: the opening end of the phase
+    int dense[NDENSE][2]
+    int16_t* pat         # nreg * NPAT * 2
+
 # Evaluation weights of a variant, in centi-men (100 = one man).  Filled from
-# draughts.engine.EvalWeights; the evaluation reads nothing else.
+# draughts.engine.EvalWeights; the evaluation reads nothing else.  With
+# `learned` set the learned evaluation scores instead (the drawn-ending rules
+# below still apply).
 ctypedef struct EvalW:
     int man
     int king
@@ -14,5 +33,10 @@ ctypedef struct EvalW:
     int king_mobility    # per empty square a king can move to
     int trade            # bonus for trading down when ahead, scaled by material left
     int lone_king_draw   # flying kings: lone king against <= 3 kings is drawish
+    const LearnedW* learned
+
+cdef class LearnedEval:
+    cdef LearnedW lw
+    cdef readonly int size
 
 cdef int evaluate(const Rules* r, const EvalW* w, const Pos* p) noexcept nogil

@@ -1,15 +1,45 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""Static evaluation from the side to move, in centi-men."""
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Static evaluation from the side to move, in centi-men.
 
-from draughts_core.bitboard cimport u64, G8, G10, geo_t, step, board_mask, popcount, lsb, ctz
+Two evaluations share the drawn-ending rules: the classic one (a dozen
+hand-set weights, `EvalW`) and the learned one (`LearnedW`: pattern weights
+over 4x4 windows of the board and dense features, interpolated by the phase,
+fitted to game results by `draughts train`).  The learned evaluation is
+computed for White from White's side and for Black on the board turned round
+(180 degrees, colours swapped), with weight tables that are antisymmetric
+under that turn, so a position and its colour-flipped image score exactly
+opposite.
+"""
+
+from libc.stdint cimport int16_t, int32_t, uint16_t, uint8_t
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy
+from draughts_core.bitboard cimport u64, G8, G10, geo_t, step, board_mask, popcount, lsb, ctz, half
 from draughts_core.rules cimport Rules
 from draughts_core.movegen cimport Pos
+from draughts_core.position cimport CoreRules
+
+cdef extern from *:
+    """
+    static inline unsigned long long dr_rev64(unsigned long long x) {
+        x = ((x >> 1) & 0x5555555555555555ULL) | ((x & 0x5555555555555555ULL) << 1);
+        x = ((x >> 2) & 0x3333333333333333ULL) | ((x & 0x3333333333333333ULL) << 2);
+        x = ((x >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((x & 0x0F0F0F0F0F0F0F0FULL) << 4);
+        return __builtin_bswap64(x);
+    }
+    """
+    u64 rev64 "dr_rev64"(u64 x) noexcept nogil
 
 # Geometry tables: row masks, centre, and for each bit the forward "cone" of
 # squares from which an enemy piece could stop a man on its way to the far row.
 cdef u64 ROWS[2][10]
 cdef u64 CENTRE[2]
 cdef u64 CONE[2][2][64]
+cdef u64 LEFT[2]                 # squares of the left half (columns < size / 2)
+cdef u64 LONG_DIAG[2]            # the long diagonal (a1-h8; 46-5 on 10x10)
+cdef int REG_BASE[2][MAX_REGIONS]  # bit of each region's first square
+cdef int NREG[2]
+cdef int T3[256]                 # 8 bits -> the base-3 number with those digits 1
 
 
 cdef void _init_geo(geo_t* g, int gi, int size) noexcept nogil:
@@ -19,11 +49,17 @@ cdef void _init_geo(geo_t* g, int gi, int size) noexcept nogil:
     for r in range(size):
         ROWS[gi][r] = 0
     CENTRE[gi] = 0
+    LEFT[gi] = 0
+    LONG_DIAG[gi] = 0
     for i in range(size * h):
         r = i // h
         c = 2 * (i % h) + 1 if r % 2 == 0 else 2 * (i % h)
         bit = i + i // size
         ROWS[gi][r] |= (<u64>1) << bit
+        if c < size // 2:
+            LEFT[gi] |= (<u64>1) << bit
+        if r + c == size - 1:
+            LONG_DIAG[gi] |= (<u64>1) << bit
         if 2 <= c <= size - 3 and (size // 2 - 2) <= r <= (size // 2 + 1):
             CENTRE[gi] |= (<u64>1) << bit
     for bit in range(64):
@@ -44,8 +80,30 @@ cdef void _init_geo(geo_t* g, int gi, int size) noexcept nogil:
             CONE[gi][colour][bit] = cone
 
 
+    # pattern regions: the 4x4 windows at even rows and columns, row by row;
+    # a window holds two squares of each of its rows, at the same half-row index
+    NREG[gi] = 0
+    for r in range(0, size - 3, 2):
+        for c in range(0, size - 3, 2):
+            REG_BASE[gi][NREG[gi]] = r * h + c // 2 + r // 2
+            NREG[gi] += 1
+
+
+cdef void _init_t3() noexcept nogil:
+    cdef int x, k, v, p
+    for x in range(256):
+        v = 0
+        p = 1
+        for k in range(8):
+            if (x >> k) & 1:
+                v += p
+            p *= 3
+        T3[x] = v
+
+
 _init_geo(<G8*>NULL, 0, 8)
 _init_geo(<G10*>NULL, 1, 10)
+_init_t3()
 
 
 cdef inline int king_reach(geo_t* g, const Rules* r, u64 kings, u64 empty) noexcept nogil:
@@ -76,6 +134,20 @@ cdef inline int runaways(geo_t* g, int gi, int colour, u64 men, u64 enemy, u64 e
     return n
 
 
+cdef inline int ending(const Rules* r, int lone_king_draw, int nwm, int nbm, int nwk, int nbk) noexcept nogil:
+    """The known drawn endings: 1 a draw, 2 drawish (the score / 8), 0 neither."""
+    if lone_king_draw and r.flying:
+        if nwm == 0 and nbm == 0:
+            # flying kings: a lone king against few kings
+            if (nbk == 1 and nwk <= 2) or (nwk == 1 and nbk <= 2):
+                return 1
+            if (nbk == 1 and nwk == 3) or (nwk == 1 and nbk == 3):
+                return 2
+    elif not r.flying and nwm == 0 and nbm == 0 and nwk == 1 and nbk == 1:
+        return 1
+    return 0
+
+
 cdef int eval_g(geo_t* g, const Rules* r, const EvalW* w, const Pos* p) noexcept nogil:
     cdef int gi = 0 if geo_t is G8 else 1
     cdef int size = 8 if geo_t is G8 else 10
@@ -84,20 +156,16 @@ cdef int eval_g(geo_t* g, const Rules* r, const EvalW* w, const Pos* p) noexcept
     cdef u64 wk = wp & p.kings, bk = bp & p.kings
     cdef u64 empty = ~(wp | bp) & board_mask(g)
     cdef int nwm = popcount(wm), nbm = popcount(bm), nwk = popcount(wk), nbk = popcount(bk)
-    cdef int score, rr, mat_w, mat_b, total
+    cdef int score, rr, mat_w, mat_b, total, end
     mat_w = nwm * w.man + nwk * w.king
     mat_b = nbm * w.man + nbk * w.king
     score = mat_w - mat_b
-    # known drawn endings with flying kings: a lone king against few kings
-    if w.lone_king_draw and r.flying:
-        if nwm == 0 and nbm == 0:
-            if (nbk == 1 and nwk <= 2) or (nwk == 1 and nbk <= 2):
-                return 0
-            if (nbk == 1 and nwk == 3) or (nwk == 1 and nbk == 3):
-                score = score // 8
-                return score if p.stm == 0 else -score
-    elif not r.flying and nwm == 0 and nbm == 0 and nwk == 1 and nbk == 1:
+    end = ending(r, w.lone_king_draw, nwm, nbm, nwk, nbk)
+    if end == 1:
         return 0
+    if end == 2:
+        score = score // 8
+        return score if p.stm == 0 else -score
     for rr in range(size):
         # white's back row is the bottom (row size-1), black's the top (row 0)
         score += popcount(wm & ROWS[gi][rr]) * w.advance[size - 1 - rr]
@@ -116,6 +184,204 @@ cdef int eval_g(geo_t* g, const Rules* r, const EvalW* w, const Pos* p) noexcept
 
 
 cdef int evaluate(const Rules* r, const EvalW* w, const Pos* p) noexcept nogil:
+    if w.learned != NULL:
+        if r.size == 8:
+            return learned_g(<G8*>NULL, r, w, p)
+        return learned_g(<G10*>NULL, r, w, p)
     if r.size == 8:
         return eval_g(<G8*>NULL, r, w, p)
     return eval_g(<G10*>NULL, r, w, p)
+
+
+# --- the learned evaluation ---------------------------------------------------
+
+cdef inline u64 turn_round(geo_t* g, u64 b) noexcept nogil:
+    """The board turned 180 degrees: internal square s goes to N - 1 - s (the
+    ghost bits are symmetric, so this is the bit reversal of the used bits)."""
+    if geo_t is G8:
+        return rev64(b) >> 29
+    else:
+        return rev64(b) >> 10
+
+
+cdef inline int region_index(geo_t* g, u64 wm, u64 bm, int b) noexcept nogil:
+    """Base-3 index of a region's eight squares (0 empty or king, 1 white man,
+    2 black man), its first square the lowest digit."""
+    cdef int h = half(g)
+    cdef unsigned xw = ((wm >> b) & 3) | (((wm >> (b + h)) & 3) << 2) \
+        | (((wm >> (b + 2 * h + 1)) & 3) << 4) | (((wm >> (b + 3 * h + 1)) & 3) << 6)
+    cdef unsigned xb = ((bm >> b) & 3) | (((bm >> (b + h)) & 3) << 2) \
+        | (((bm >> (b + 2 * h + 1)) & 3) << 4) | (((bm >> (b + 3 * h + 1)) & 3) << 6)
+    return T3[xw] + 2 * T3[xb]
+
+
+cdef inline void side_features(geo_t* g, const Rules* r, u64 om, u64 ok, u64 opp, u64 empty,
+                               int* f) noexcept nogil:
+    """One side's dense features, that side moving up the board (White's view)."""
+    cdef int gi = 0 if geo_t is G8 else 1
+    cdef int size = 8 if geo_t is G8 else 10
+    cdef int k = popcount(ok), rr, left
+    cdef u64 around
+    f[0] = popcount(om)
+    f[1] = 1 if k >= 1 else 0
+    f[2] = 1 if k >= 2 else 0
+    f[3] = k - 2 if k > 2 else 0
+    f[4] = king_reach(g, r, ok, empty) if ok else 0
+    f[5] = popcount(ok & LONG_DIAG[gi])
+    around = step(g, empty, 0) | step(g, empty, 1) | step(g, empty, 2) | step(g, empty, 3)
+    f[6] = popcount(ok & ~around)
+    f[7] = 0
+    for rr in range(size - 1):
+        f[7] += popcount(om & ROWS[gi][rr]) * (size - 1 - rr)
+    left = popcount(om & LEFT[gi])
+    f[8] = 2 * left - f[0] if 2 * left >= f[0] else f[0] - 2 * left
+    f[9] = popcount(om & ROWS[gi][size - 1])
+    f[10] = runaways(g, gi, 0, om, opp, empty)
+    f[11] = popcount(om & ~(step(g, empty, 2) | step(g, empty, 3)))
+
+
+cdef inline int features_g(geo_t* g, const Rules* r, const Pos* p, int* idx, int* dense) noexcept nogil:
+    """The learned evaluation's features of p from White's view: the pattern
+    index of every region, the dense features (White's less Black's for the
+    first NSIDE); returns the number of pieces on the board."""
+    cdef int gi = 0 if geo_t is G8 else 1
+    cdef u64 wp = p.bb[0], bp = p.bb[1]
+    cdef u64 wm = wp & ~p.kings, bm = bp & ~p.kings
+    cdef u64 empty = ~(wp | bp) & board_mask(g)
+    cdef int fw[NSIDE]
+    cdef int fb[NSIDE]
+    cdef int i, mw, mb
+    for i in range(NREG[gi]):
+        idx[i] = region_index(g, wm, bm, REG_BASE[gi][i])
+    side_features(g, r, wm, wp & p.kings, bp, empty, fw)
+    side_features(g, r, turn_round(g, bm), turn_round(g, bp & p.kings), turn_round(g, wp),
+                  turn_round(g, empty), fb)
+    for i in range(NSIDE):
+        dense[i] = fw[i] - fb[i]
+    dense[NSIDE] = 1 if p.stm == 0 else -1
+    # trading down when ahead: material difference over material on board
+    mw = fw[0] + 3 * popcount(wp & p.kings)
+    mb = fb[0] + 3 * popcount(bp & p.kings)
+    dense[NSIDE + 1] = (mw - mb) * 32 // (mw + mb) if mw + mb > 0 else 0
+    return popcount(wp | bp)
+
+
+cdef int learned_g(geo_t* g, const Rules* r, const EvalW* w, const Pos* p) noexcept nogil:
+    cdef const LearnedW* lw = w.learned
+    cdef int idx[MAX_REGIONS]
+    cdef int dense[NDENSE]
+    cdef int i, op = 0, eg = 0, ph, score, end
+    cdef const int16_t* t
+    cdef u64 k = p.kings
+    end = ending(r, w.lone_king_draw, popcount(p.bb[0] & ~k), popcount(p.bb[1] & ~k),
+                 popcount(p.bb[0] & k), popcount(p.bb[1] & k))
+    if end == 1:
+        return 0
+    ph = features_g(g, r, p, idx, dense)
+    for i in range(lw.nreg):
+        t = lw.pat + (i * NPAT + idx[i]) * 2
+        op += t[0]
+        eg += t[1]
+    for i in range(NDENSE):
+        op += dense[i] * lw.dense[i][0]
+        eg += dense[i] * lw.dense[i][1]
+    if ph > lw.full:
+        ph = lw.full
+    score = (op * ph + eg * (lw.full - ph)) // lw.full
+    if end == 2:
+        score = score // 8
+    return score if p.stm == 0 else -score
+
+
+cdef class LearnedEval:
+    """The learned evaluation's weights for one board size, in C arrays.
+
+    patterns: int16 native-endian bytes of shape (regions, 6561, 2), the
+    (opening, endgame) score of each pattern of each region, antisymmetric
+    under the colour flip; dense: NDENSE (opening, endgame) pairs.
+    """
+
+    def __cinit__(self):
+        self.lw.pat = NULL
+
+    def __init__(self, int size, bytes patterns, dense):
+        cdef int gi
+        if size not in (8, 10):
+            raise ValueError(f"board size must be 8 or 10, not {size}")
+        gi = 0 if size == 8 else 1
+        if len(patterns) != NREG[gi] * NPAT * 2 * sizeof(int16_t):
+            raise ValueError(f"pattern table of {len(patterns)} bytes: {size}x{size} needs "
+                             f"{NREG[gi] * NPAT * 2 * sizeof(int16_t)}")
+        dense = [tuple(d) for d in dense]
+        if len(dense) != NDENSE or any(len(d) != 2 for d in dense):
+            raise ValueError(f"dense weights: {NDENSE} (opening, endgame) pairs expected")
+        self.size = size
+        free(self.lw.pat)
+        self.lw.pat = <int16_t*>malloc(len(patterns))
+        if self.lw.pat == NULL:
+            raise MemoryError()
+        memcpy(self.lw.pat, <const char*>patterns, len(patterns))
+        self.lw.nreg = NREG[gi]
+        self.lw.full = 24 if size == 8 else 40
+        for i in range(NDENSE):
+            self.lw.dense[i][0] = dense[i][0]
+            self.lw.dense[i][1] = dense[i][1]
+
+    def __dealloc__(self):
+        free(self.lw.pat)
+
+
+def regions(int size):
+    """Number of pattern regions of a board size."""
+    return NREG[0 if size == 8 else 1]
+
+
+def features(CoreRules rules, u64 white, u64 black, u64 kings, int turn):
+    """(pattern indices, dense features, pieces) of a position given as
+    bitboards, exactly as the learned evaluation computes them."""
+    cdef Pos p
+    cdef int idx[MAX_REGIONS]
+    cdef int dense[NDENSE]
+    cdef int n, ph
+    p.bb[0] = white
+    p.bb[1] = black
+    p.kings = kings
+    p.stm = 1 if turn else 0
+    if rules.r.size == 8:
+        ph = features_g(<G8*>NULL, &rules.r, &p, idx, dense)
+        n = NREG[0]
+    else:
+        ph = features_g(<G10*>NULL, &rules.r, &p, idx, dense)
+        n = NREG[1]
+    return [idx[i] for i in range(n)], [dense[i] for i in range(NDENSE)], ph
+
+
+def feature_arrays(CoreRules rules, const u64[:] white, const u64[:] black, const u64[:] kings,
+                   const uint8_t[:] turn, uint16_t[:, :] idx_out, int32_t[:, :] dense_out,
+                   int32_t[:] pieces_out):
+    """`features` of many positions into preallocated arrays (training)."""
+    cdef Py_ssize_t n = white.shape[0], j
+    cdef int i, nreg
+    cdef Pos p
+    cdef int idx[MAX_REGIONS]
+    cdef int dense[NDENSE]
+    nreg = NREG[0 if rules.r.size == 8 else 1]
+    if not (black.shape[0] == kings.shape[0] == turn.shape[0] == idx_out.shape[0]
+            == dense_out.shape[0] == pieces_out.shape[0] == n):
+        raise ValueError("arrays of different lengths")
+    if idx_out.shape[1] != nreg or dense_out.shape[1] != NDENSE:
+        raise ValueError(f"output arrays must have {nreg} and {NDENSE} columns")
+    with nogil:
+        for j in range(n):
+            p.bb[0] = white[j]
+            p.bb[1] = black[j]
+            p.kings = kings[j]
+            p.stm = turn[j]
+            if rules.r.size == 8:
+                pieces_out[j] = features_g(<G8*>NULL, &rules.r, &p, idx, dense)
+            else:
+                pieces_out[j] = features_g(<G10*>NULL, &rules.r, &p, idx, dense)
+            for i in range(nreg):
+                idx_out[j, i] = idx[i]
+            for i in range(NDENSE):
+                dense_out[j, i] = dense[i]

@@ -28,7 +28,7 @@ from draughts_core.movegen cimport Pos, CMove, MoveList, MAX_MOVES, gen_moves, m
 from draughts_core.zobrist cimport full_key, key_after
 from draughts_core.tt cimport (TTable, TTEntry, tt_alloc, tt_free, tt_clear, tt_probe, tt_store,
                                tt_hashfull, tt_prefetch, fold16, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT)
-from draughts_core.eval cimport EvalW, evaluate
+from draughts_core.eval cimport EvalW, LearnedEval, evaluate
 from draughts_core.position cimport Position, CoreRules
 
 cdef enum:
@@ -108,6 +108,7 @@ cdef class Searcher:
     cdef int lmr_table[64][64]
     cdef int futility           # futility margin per ply of depth (0: off)
     cdef int lmr_mode           # 0: fixed 1/2-ply reductions, 1: log(depth)*log(move) table
+    cdef LearnedEval learned     # the learned evaluation's weights, or None: classic
     cdef object callback_error
     #: a stop asked for before the core search began (see Engine.arm)
     cdef public bint pending_stop
@@ -174,6 +175,13 @@ cdef class Searcher:
         self.w.king_mobility = kmob
         self.w.trade = trade
         self.w.lone_king_draw = lone
+
+    def set_learned(self, LearnedEval table):
+        """Evaluate with the learned weights `table` (None: the classic weights)."""
+        if table is not None and table.size != self.r.size:
+            raise ValueError(f"learned weights for {table.size}x{table.size}, board is {self.r.size}x{self.r.size}")
+        self.learned = table
+        self.w.learned = &table.lw if table is not None else NULL
 
     def set_draw_rules(self, int quiet_plies, int capture_promotion_plies, int endgame_mode):
         """endgame_mode: 0 none, 1 FMJD 16/5-move rules, 2 FMJD-64."""

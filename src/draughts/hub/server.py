@@ -80,6 +80,10 @@ class _Param:
             if not self.min <= n <= self.max:
                 raise CommandError(f"{self.name} must be from {self.min} to {self.max}, not {n}")
             return n
+        if self.type == "enum" and self.name != "variant":
+            if text not in self.values:
+                raise CommandError(f"{self.name} takes one of {', '.join(self.values)}, not {text!r}")
+            return text
         if self.type == "enum":                     # the variant: any name or alias
             try:
                 return get_variant(VARIANT_NAMES.get(text.strip().lower(), text)).name
@@ -156,6 +160,8 @@ class HubServer:
             _Param("level", "int", LEVEL_MAX, 1, LEVEL_MAX),
             _Param("move-overhead", "int", round(DEFAULT_MOVE_OVERHEAD * 1000), 0, MOVE_OVERHEAD_MAX),
             _Param("pydraughts", "bool", False),
+            # the evaluation: auto is the variant's default (draughts.engine.default_eval)
+            _Param("eval", "enum", "auto", values=["auto", "classic", "learned"]),
         )}
         #: the last accepted `pos` (its position argument and move texts), so
         #: that the next one, the same game a move or two on, plays only the new moves
@@ -211,9 +217,11 @@ class HubServer:
 
     def engine(self) -> Engine:
         if self._engine is None:
+            ev = self.params["eval"].value
             self._engine = Engine(self.variant, tt_mb=self.params["tt-size"].value,
                                   level=self.params["level"].value,
-                                  move_overhead=self.params["move-overhead"].value / 1000.0)
+                                  move_overhead=self.params["move-overhead"].value / 1000.0,
+                                  eval=None if ev == "auto" else ev)
         return self._engine
 
     def handle_line(self, line: str, received: Optional[float] = None) -> bool:
@@ -291,6 +299,8 @@ class HubServer:
             self._engine.set_level(value)
         if name == "move-overhead" and self._engine is not None:
             self._engine.set_move_overhead(value / 1000.0)
+        if name == "eval" and self._engine is not None:
+            self._engine.set_eval(None if value == "auto" else value)
         p.value = value
         if name in ("variant", "mandatory-capture"):
             self.board = Board(variant=self.variant)

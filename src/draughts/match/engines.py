@@ -260,8 +260,9 @@ def stall_grace(tc: TimeControl, available: Optional[float], config: EngineConfi
 # --- players -----------------------------------------------------------------
 
 class InProcessPlayer:
-    """Our engine in this process (`proto=builtin`); `option.level=N` and
-    `option.tt-size=M` are honoured."""
+    """Our engine in this process (`proto=builtin`); `option.level=N`,
+    `option.tt-size=M`, `option.eval=classic|learned` and `option.eval-file=F`
+    (a learned weights file) are honoured."""
 
     def __init__(self, config: EngineConfig, variant: Variant):
         from draughts.engine import Engine, LEVEL_MAX
@@ -274,7 +275,9 @@ class InProcessPlayer:
             raise DraughtsError(f"engine {config.name}: {e}") from None
         self.name = config.name
         self.config = config
-        self._engine = Engine(variant, tt_mb=tt, level=level)
+        ev = opts.get("eval", "auto")
+        self._engine = Engine(variant, tt_mb=tt, level=level, eval=None if ev == "auto" else ev,
+                              weights_file=opts.get("eval-file"))
         self.alive = True
 
     def new_game(self, variant: Variant) -> None:

@@ -1,0 +1,208 @@
+"""Self-play games for training the learned evaluation.
+
+Every game starts from a balanced random opening (a few random plies from the
+start position, kept only when a shallow search scores it near equality),
+then both sides play the engine at a fixed node count under the variant's
+draw rules.  The quiet positions of the game (no capture for the side to
+move) are kept as raw bitboards with the game's result, so any feature
+definition can be computed from them later.
+
+Output is a directory of chunk files (``games-NNNNN.npz``, one per block of
+games): a run that is interrupted resumes at the first missing chunk, and a
+seeded run writes the same games again (each game's seed is the run seed and
+its number).
+"""
+
+from __future__ import annotations
+
+import glob
+import multiprocessing
+import os
+import random
+import sys
+import time
+from dataclasses import dataclass
+from typing import Callable, Dict, List, Optional
+
+import numpy as np
+
+from draughts.board import Board, Color
+from draughts.engine import Engine
+from draughts.errors import DraughtsError
+from draughts.variants import variant as get_variant
+
+CHUNK_GAMES = 50
+
+#: the arrays of a chunk file (one row per sampled position)
+FIELDS = ("white", "black", "kings", "turn", "result", "score", "game", "ply")
+
+
+@dataclass(frozen=True)
+class SelfPlayConfig:
+    variant: str
+    nodes: int = 2000
+    eval: str = "classic"
+    weights: Optional[str] = None       # a learned weights file (eval="learned"), None: the shipped one
+    opening_plies: tuple = (2, 8)       # random plies, drawn uniformly from this range
+    balance_depth: int = 4
+    max_score: float = 0.3
+    max_plies: int = 300                # a longer game is scored a draw
+    seed: int = 1
+
+
+def _engine(cfg: SelfPlayConfig, seed: int) -> Engine:
+    return Engine(cfg.variant, tt_mb=8, seed=seed, eval=cfg.eval, weights_file=cfg.weights)
+
+
+def _opening(board: Board, engine: Engine, rng: random.Random, cfg: SelfPlayConfig) -> Board:
+    lo, hi = cfg.opening_plies
+    for _ in range(200):
+        b = board.copy()
+        plies = rng.randint(lo, hi)
+        for _ in range(plies):
+            moves = list(b.legal_moves)
+            if not moves:
+                break
+            b.push(moves[rng.randrange(len(moves))])
+        if b.outcome() is not None:
+            continue
+        engine.new_game()
+        r = engine.search(b, depth=cfg.balance_depth)
+        if r.win_in is None and abs(r.score) <= cfg.max_score:
+            return b
+    return board.copy()
+
+
+def play_game(cfg: SelfPlayConfig, number: int, engine: Optional[Engine] = None) -> Dict[str, np.ndarray]:
+    """Play game `number` of the run; the arrays of its quiet positions."""
+    seed = cfg.seed * 1_000_003 + number
+    rng = random.Random(seed)
+    engine = engine or _engine(cfg, seed)
+    board = _opening(Board(variant=get_variant(cfg.variant)), engine, rng, cfg)
+    engine.new_game()
+    rows = []
+    while board.ply < cfg.max_plies and board.outcome() is None:
+        pos = board.position
+        r = engine.search(board, nodes=cfg.nodes)
+        if not any(m.is_capture for m in board.legal_moves):
+            w, b, k, turn = pos.key()
+            white_score = r.score if turn == 0 else -r.score
+            rows.append((w, b, k, turn, max(-300.0, min(300.0, white_score)) * 100, board.ply))
+        board.push(r.move)
+    outcome = board.outcome()
+    if outcome is None or outcome.winner is None:
+        result = 0.5
+    else:
+        result = 1.0 if outcome.winner == Color.WHITE else 0.0
+    n = len(rows)
+    cols = list(zip(*rows)) if rows else [()] * 6
+    return {
+        "white": np.array(cols[0], dtype=np.uint64),
+        "black": np.array(cols[1], dtype=np.uint64),
+        "kings": np.array(cols[2], dtype=np.uint64),
+        "turn": np.array(cols[3], dtype=np.uint8),
+        "result": np.full(n, result, dtype=np.float32),
+        "score": np.array(cols[4], dtype=np.int16),
+        "game": np.full(n, number, dtype=np.int32),
+        "ply": np.array(cols[5], dtype=np.int16),
+    }
+
+
+_WORKER: Dict[str, object] = {}
+
+
+def _init_worker(cfg: SelfPlayConfig, niceness: int) -> None:
+    if niceness:
+        try:
+            os.nice(niceness)
+        except OSError:
+            pass
+    _WORKER["cfg"] = cfg
+    _WORKER["engine"] = _engine(cfg, cfg.seed)
+
+
+def _play_chunk(chunk: int) -> tuple:
+    cfg: SelfPlayConfig = _WORKER["cfg"]
+    engine: Engine = _WORKER["engine"]
+    games = [play_game(cfg, chunk * CHUNK_GAMES + i, engine) for i in range(CHUNK_GAMES)]
+    merged = {f: np.concatenate([g[f] for g in games]) for f in FIELDS}
+    return chunk, merged
+
+
+def chunk_path(out_dir: str, chunk: int) -> str:
+    return os.path.join(out_dir, f"games-{chunk:05d}.npz")
+
+
+def generate(cfg: SelfPlayConfig, games: int, out_dir: str, *, workers: int = 0, niceness: int = 10,
+             progress: Optional[Callable[[int, int, int], None]] = None) -> int:
+    """Play `games` games (rounded up to whole chunks) into out_dir, skipping
+    chunks already there; returns the number of positions in out_dir."""
+    if games < 1:
+        raise DraughtsError(f"games must be at least 1, not {games}")
+    os.makedirs(out_dir, exist_ok=True)
+    chunks = (games + CHUNK_GAMES - 1) // CHUNK_GAMES
+    todo = [c for c in range(chunks) if not os.path.exists(chunk_path(out_dir, c))]
+    done = chunks - len(todo)
+    workers = workers or os.cpu_count() or 1
+    if todo:
+        ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+        with ctx.Pool(min(workers, len(todo)), initializer=_init_worker, initargs=(cfg, niceness)) as pool:
+            for chunk, arrays in pool.imap_unordered(_play_chunk, todo):
+                tmp = chunk_path(out_dir, chunk) + ".tmp.npz"
+                np.savez_compressed(tmp, **arrays)
+                os.replace(tmp, chunk_path(out_dir, chunk))
+                done += 1
+                if progress:
+                    progress(done, chunks, len(arrays["white"]))
+    total = 0
+    for path in chunk_files(out_dir, chunks):
+        with np.load(path) as d:
+            total += len(d["white"])
+    return total
+
+
+def chunk_files(out_dir: str, chunks: Optional[int] = None) -> List[str]:
+    files = sorted(glob.glob(os.path.join(out_dir, "games-*.npz")))
+    files = [f for f in files if not f.endswith(".tmp.npz")]
+    if chunks is not None:
+        files = [f for f in files if int(os.path.basename(f)[6:11]) < chunks]
+    return files
+
+
+def load(paths: List[str]) -> Dict[str, np.ndarray]:
+    """The positions of several output directories (or chunk files), concatenated."""
+    files: List[str] = []
+    for p in paths:
+        files.extend(chunk_files(p) if os.path.isdir(p) else [p])
+    if not files:
+        raise DraughtsError(f"no games found in {', '.join(paths)}")
+    parts = []
+    for f in files:
+        with np.load(f) as d:
+            parts.append({k: d[k] for k in FIELDS})
+    out = {f: np.concatenate([d[f] for d in parts]) for f in FIELDS}
+    # game numbers unique across files, for splitting by game
+    out["game"] = np.concatenate([d["game"].astype(np.int64) + (i << 32) for i, d in enumerate(parts)])
+    return out
+
+
+class Bar:
+    """A one-line progress bar on stderr."""
+
+    def __init__(self, label: str, enabled: Optional[bool] = None):
+        self.label = label
+        self.enabled = sys.stderr.isatty() if enabled is None else enabled
+        self.t0 = time.time()
+        self.positions = 0
+
+    def __call__(self, done: int, total: int, positions: int) -> None:
+        self.positions += positions
+        if not self.enabled:
+            return
+        el = time.time() - self.t0
+        eta = el / max(1, done) * (total - done)
+        sys.stderr.write(f"\r{self.label}: {done}/{total} chunks, {self.positions} positions, "
+                         f"{el:.0f}s, eta {eta:.0f}s ")
+        if done == total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()

@@ -1,0 +1,296 @@
+"""`draughts train`: fit the learned evaluation to self-play games, with numpy.
+
+One generation: play games (draughts.selfplay) with the previous generation's
+weights (the classic evaluation for the first), then fit the weights by
+logistic regression of the game result on the evaluation over the quiet
+positions of every game played so far:
+
+    P(White wins) = sigmoid(scale * eval_white),   eval in centi-men,
+
+with a draw counted as half a win.  The sigmoid scale is fitted once per run
+to the classic evaluation of the training positions (so the learned weights
+keep its unit, a man about 100), the weights by minibatch Adam over sparse
+feature indices with L2 regularisation, starting from the previous
+generation (material only for the first).  Games are split into training and
+held-out games (one in ten by game number); both log-losses are reported and
+written to the manifest with the command, seed and counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import sys
+import time
+from dataclasses import dataclass
+from typing import Callable, Dict, List, Optional, Tuple
+
+import numpy as np
+
+from draughts import learned, selfplay
+from draughts.engine import default_weights
+from draughts.errors import DraughtsError
+from draughts.variants import VARIANTS, variant as get_variant
+from draughts_core.position import Position
+
+NPAT = learned.NPAT
+
+
+@dataclass
+class Data:
+    """Training positions as feature arrays, White's view."""
+
+    idx: np.ndarray        # (n, regions) pattern indices
+    dense: np.ndarray      # (n, NDENSE)
+    phase: np.ndarray      # (n,) opening share of the interpolation, 0..1
+    result: np.ndarray     # (n,) 1 White won, 0.5 draw, 0 Black won
+    heldout: np.ndarray    # (n,) bool
+    score: np.ndarray      # (n,) the self-play search's score for White, centi-men
+
+
+def prepare(variant, raw: Dict[str, np.ndarray]) -> Data:
+    v = get_variant(variant)
+    idx, dense, pieces = learned.features(v, raw["white"], raw["black"], raw["kings"], raw["turn"])
+    full = learned.full_pieces(v.size)
+    phase = np.minimum(pieces, full).astype(np.float64) / full
+    game = raw["game"].astype(np.int64)
+    heldout = (game % 10) == 7
+    return Data(idx, dense, phase, raw["result"].astype(np.float64), heldout, raw["score"].astype(np.float64))
+
+
+def classic_scores(variant, raw: Dict[str, np.ndarray]) -> np.ndarray:
+    """The classic static evaluation of each position, for White, centi-men."""
+    from draughts_core.search import Searcher
+
+    v = get_variant(variant)
+    s = Searcher(v.core_rules, default_weights(v).packed(), 1)
+    rules = v.core_rules
+    out = np.empty(len(raw["white"]), dtype=np.float64)
+    size = v.size
+    for j, (w, b, k, t) in enumerate(zip(raw["white"].tolist(), raw["black"].tolist(),
+                                         raw["kings"].tolist(), raw["turn"].tolist())):
+        p = Position(rules, _squares(size, w), _squares(size, b), _squares(size, k), t)
+        e = s.evaluate(p)
+        out[j] = e if t == 0 else -e
+    return out
+
+
+def _squares(size: int, mask: int) -> List[int]:
+    out = []
+    while mask:
+        bit = (mask & -mask).bit_length() - 1
+        out.append(bit - bit // (size + 1))
+        mask &= mask - 1
+    return out
+
+
+def log_loss(logit: np.ndarray, y: np.ndarray) -> float:
+    """Mean cross-entropy of results y under P = sigmoid(logit)."""
+    return float(np.mean(np.logaddexp(0.0, logit) - y * logit))
+
+
+def fit_scale(score: np.ndarray, y: np.ndarray, iterations: int = 50) -> float:
+    """The s of P = sigmoid(s * score) with the least log-loss (Newton's method)."""
+    s = 0.01
+    for _ in range(iterations):
+        p = 1.0 / (1.0 + np.exp(-s * score))
+        grad = np.mean((p - y) * score)
+        hess = np.mean(p * (1 - p) * score * score) + 1e-12
+        step = grad / hess
+        s -= step
+        s = max(s, 1e-6)
+        if abs(step) < 1e-9:
+            break
+    return float(s)
+
+
+class Model:
+    """The parameters theta of the learned evaluation, in centi-men."""
+
+    def __init__(self, size: int, patterns: Optional[np.ndarray] = None, dense: Optional[np.ndarray] = None,
+                 variant=None):
+        self.size = size
+        self.nreg = learned.regions(size)
+        self.patterns = (np.zeros((self.nreg, NPAT, 2)) if patterns is None
+                         else np.asarray(patterns, dtype=np.float64).copy())
+        if dense is None:
+            dense = np.zeros((len(learned.DENSE), 2))
+            w = default_weights(get_variant(variant)) if variant is not None else None
+            man, king = (w.man, w.king) if w else (100, 300)
+            dense[learned.DENSE.index("men")] = man
+            for name in ("king1", "king2"):
+                dense[learned.DENSE.index(name)] = king
+            dense[learned.DENSE.index("kings3")] = king
+        self.dense = np.asarray(dense, dtype=np.float64).copy()
+
+    def evaluate(self, data: Data, rows: Optional[np.ndarray] = None) -> np.ndarray:
+        idx = data.idx if rows is None else data.idx[rows]
+        dense = data.dense if rows is None else data.dense[rows]
+        ph = data.phase if rows is None else data.phase[rows]
+        pieces = np.rint(ph * learned.full_pieces(self.size)).astype(np.int64)
+        return learned.evaluate_white(self.patterns, self.dense, self.size, idx, dense, pieces)
+
+
+def fit(model: Model, data: Data, scale: float, *, epochs: int = 10, batch: int = 4096, lr: float = 2.0,
+        l2: float = 2.0, score_weight: float = 0.0, seed: int = 1, report: Optional[Callable[[str], None]] = None) -> Dict[str, float]:
+    """Minibatch Adam on the training positions; returns the losses.
+
+    Loss per position: cross-entropy of the result under sigmoid(scale * eval);
+    plus l2 * (scale * theta)^2 summed over the pattern weights, divided by
+    the number of training positions (a Gaussian prior on the pattern
+    weights of sd 1/sqrt(2 l2) in logits).  The step decays linearly from lr
+    to lr / 10.  With score_weight a > 0 the target is (1 - a) * result +
+    a * sigmoid(scale * search score) (the self-play search's opinion); the
+    reported losses are always against the results."""
+    rng = np.random.default_rng(seed)
+    train = np.flatnonzero(~data.heldout)
+    held = np.flatnonzero(data.heldout)
+    if len(train) == 0 or len(held) == 0:
+        raise DraughtsError("too few games to split into training and held-out games")
+    nreg = model.nreg
+    npat = nreg * NPAT
+    nd = len(learned.DENSE)
+    regs = np.arange(nreg)[None, :]
+    plus_all = regs * NPAT + data.idx.astype(np.int64)
+    minus_all = (nreg - 1 - regs) * NPAT + learned.FLIP[data.idx.astype(np.int64)]
+    theta = np.concatenate([model.patterns.reshape(npat, 2), model.dense])     # (npat + nd, 2)
+    m = np.zeros_like(theta)
+    v = np.zeros_like(theta)
+    b1, b2, eps = 0.9, 0.999, 1e-8
+    t = 0
+    reg = l2 * scale * scale / len(train)
+    target = data.result
+    if score_weight:
+        target = (1 - score_weight) * data.result + score_weight / (1.0 + np.exp(-scale * data.score))
+
+    def forward(rows):
+        pt = theta[:npat]
+        pat = (pt[plus_all[rows]] - pt[minus_all[rows]]).sum(axis=1)              # (b, 2)
+        tot = pat + data.dense[rows].astype(np.float64) @ theta[npat:]
+        ph = data.phase[rows]
+        return tot[:, 0] * ph + tot[:, 1] * (1 - ph)
+
+    def losses():
+        return (log_loss(scale * np.concatenate([forward(c) for c in np.array_split(train, 1 + len(train) // 65536)]),
+                         data.result[train]),
+                log_loss(scale * forward(held), data.result[held]))
+
+    start_train, start_held = losses()
+    if report:
+        report(f"start: train {start_train:.5f} held-out {start_held:.5f} ({len(train)} + {len(held)} positions)")
+    steps = epochs * ((len(train) + batch - 1) // batch)
+    for epoch in range(epochs):
+        order = rng.permutation(train)
+        for k in range(0, len(order), batch):
+            rows = order[k:k + batch]
+            e = forward(rows)
+            p = 1.0 / (1.0 + np.exp(-scale * e))
+            gl = scale * (p - target[rows]) / len(rows)                      # d loss / d eval
+            ph = data.phase[rows]
+            g_op, g_eg = gl * ph, gl * (1 - ph)
+            grad = np.zeros_like(theta)
+            pr, mr = plus_all[rows].ravel(), minus_all[rows].ravel()
+            for c, gc in ((0, g_op), (1, g_eg)):
+                w = np.repeat(gc, nreg)
+                grad[:npat, c] = np.bincount(pr, w, npat) - np.bincount(mr, w, npat)
+            grad[npat:] = data.dense[rows].T.astype(np.float64) @ np.stack([g_op, g_eg], axis=1)
+            grad[:npat] += 2 * reg * theta[:npat]
+            t += 1
+            m = b1 * m + (1 - b1) * grad
+            v = b2 * v + (1 - b2) * grad * grad
+            step = lr * (1.0 - 0.9 * t / steps)          # decays linearly to a tenth
+            theta -= step * (m / (1 - b1 ** t)) / (np.sqrt(v / (1 - b2 ** t)) + eps)
+        if report:
+            tr, he = losses()
+            report(f"epoch {epoch + 1}/{epochs}: train {tr:.5f} held-out {he:.5f}")
+    model.patterns = theta[:npat].reshape(nreg, NPAT, 2).copy()
+    model.dense = theta[npat:].copy()
+    final_train, final_held = losses()
+    return {"train_loss_start": start_train, "heldout_loss_start": start_held,
+            "train_loss": final_train, "heldout_loss": final_held,
+            "train_positions": int(len(train)), "heldout_positions": int(len(held))}
+
+
+def run(args, report: Callable[[str], None]) -> Dict:
+    """The generations of one `draughts train` run; returns the last manifest."""
+    v = get_variant(args.variant)
+    command = "draughts " + " ".join(shlex.quote(a) for a in args.command_line)
+    out = args.out
+    os.makedirs(out, exist_ok=True)
+    weights = args.start_weights
+    dirs: List[str] = []
+    manifest: Dict = {}
+    model = Model(v.size, variant=v)
+    if weights:
+        model = Model(v.size, *learned.read(weights, v.size))
+    scale = None
+    for gen in range(args.generations):
+        games_dir = os.path.join(out, f"games-{gen}")
+        cfg = selfplay.SelfPlayConfig(v.name, nodes=args.nodes, eval="learned" if weights else "classic",
+                                      weights=weights, seed=args.seed + gen)
+        bar = selfplay.Bar(f"{v.name} generation {gen} games", enabled=args.progress)
+        npos = selfplay.generate(cfg, args.games, games_dir, workers=args.workers, niceness=args.nice,
+                                 progress=bar)
+        dirs.append(games_dir)
+        report(f"generation {gen}: {npos} positions in {games_dir} (played with {weights or 'classic'})")
+        raw = selfplay.load(dirs)
+        data = prepare(v, raw)
+        classic = classic_scores(v, raw)
+        if scale is None:
+            train = ~data.heldout
+            scale = fit_scale(classic[train], data.result[train])
+            report(f"sigmoid scale {scale:.6f} per centi-man (fitted to the classic evaluation)")
+        classic_loss = log_loss(scale * classic[data.heldout], data.result[data.heldout])
+        report(f"held-out log-loss of the classic evaluation {classic_loss:.5f}")
+        losses = fit(model, data, scale, epochs=args.epochs, batch=args.batch, lr=args.lr, l2=args.l2,
+                     score_weight=args.score_weight, seed=args.seed + gen, report=report)
+        path = os.path.join(out, f"weights-{gen + 1}.npz")
+        manifest = dict(losses, heldout_loss_classic=classic_loss, command=command, variant=v.name, generation=gen + 1, seed=args.seed,
+                        games=int(len(np.unique(raw["game"]))), positions=int(len(raw["white"])),
+                        nodes=args.nodes, scale=scale, epochs=args.epochs, l2=args.l2, lr=args.lr,
+                        score_weight=args.score_weight,
+                        batch=args.batch, played_with=os.path.basename(weights) if weights else "classic")
+        learned.write(path, model.patterns, model.dense, manifest)
+        report(f"wrote {path}: held-out log-loss {losses['heldout_loss']:.5f} "
+               f"(start {losses['heldout_loss_start']:.5f})")
+        weights = path
+    return manifest
+
+
+def register(sub) -> None:
+    from draughts.cli import int_at_least
+
+    p = sub.add_parser("train", help="fit the learned evaluation to self-play games (numpy)")
+    p.add_argument("--variant", "-v", default="international", help=f"variant ({', '.join(VARIANTS)})")
+    p.add_argument("--out", "-o", required=True, help="run directory (games, weights; a rerun resumes)")
+    p.add_argument("--games", type=int_at_least(1), default=2000, help="games per generation (default 2000)")
+    p.add_argument("--nodes", type=int_at_least(1), default=3000, help="nodes a move in self-play (default 3000)")
+    p.add_argument("--generations", type=int_at_least(1), default=1, help="generations (default 1)")
+    p.add_argument("--start-weights", help="weights file the first generation's games are played with "
+                                           "(default: the classic evaluation) and the fit starts from")
+    p.add_argument("--epochs", type=int_at_least(1), default=10, help="passes over the positions (default 10)")
+    p.add_argument("--batch", type=int_at_least(1), default=4096, help="minibatch size (default 4096)")
+    p.add_argument("--lr", type=float, default=2.0, help="Adam step size in centi-men (default 2)")
+    p.add_argument("--l2", type=float, default=2.0, help="L2 weight on the pattern weights (default 2)")
+    p.add_argument("--score-weight", type=float, default=0.0,
+                   help="share of the self-play search score in the target (default 0: results only)")
+    p.add_argument("--seed", type=int, default=1, help="seed of games and minibatches (default 1)")
+    p.add_argument("--workers", type=int_at_least(1), default=os.cpu_count() or 1,
+                   help="self-play processes (default: all cores)")
+    p.add_argument("--nice", type=int, default=10, help="niceness of the self-play processes (default 10)")
+    p.add_argument("--progress", choices=("on", "off"), default=None, help="progress bar (default: on a terminal)")
+    p.set_defaults(func=cmd_train)
+
+
+def cmd_train(args) -> int:
+    args.progress = None if args.progress is None else args.progress == "on"
+    t0 = time.time()
+
+    def report(line: str) -> None:
+        print(f"[{time.time() - t0:7.1f}s] {line}", file=sys.stderr, flush=True)
+
+    manifest = run(args, report)
+    print(f"held-out log-loss {manifest['heldout_loss']:.5f} (start {manifest['heldout_loss_start']:.5f}), "
+          f"{manifest['positions']} positions, generation {manifest['generation']}")
+    return 0

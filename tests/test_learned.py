@@ -1,0 +1,360 @@
+"""The learned evaluation: features and scores against a slow pure-Python
+computation from board coordinates, colour symmetry, the shipped weights
+files, and the training pipeline end to end.
+
+The reference here knows nothing of bitboards: squares are (row, column)
+pairs of the internal grid (row 0 at the top, White moving up; square i is
+row i // H, column 2 (i % H) + 1 on even rows and 2 (i % H) on odd ones, H
+playable squares a row), Black's features are White's features of the board
+turned round (row, col) -> (size-1-row, size-1-col) with the colours
+swapped, and the feature definitions are those of draughts.learned.DENSE.
+"""
+
+import json
+import hashlib
+import os
+import random
+
+import numpy as np
+import pytest
+
+import draughts
+from draughts import learned
+from draughts.engine import Engine, default_weights
+from draughts_core.eval import features
+
+VARIANTS = list(draughts.VARIANTS)
+
+
+# --- the reference ------------------------------------------------------------
+
+def squares(size):
+    h = size // 2
+    out = []
+    for i in range(size * h):
+        r = i // h
+        out.append((r, 2 * (i % h) + 1 if r % 2 == 0 else 2 * (i % h)))
+    return out
+
+
+def board_of(size, white, black, kings):
+    """{(row, col): (colour, king)} of internal squares lists."""
+    sq = squares(size)
+    out = {}
+    for colour, group in ((0, white), (1, black)):
+        for s in group:
+            out[sq[s]] = (colour, s in kings)
+    return out
+
+
+def turned(size, board):
+    """The board turned round with the colours swapped."""
+    return {(size - 1 - r, size - 1 - c): (1 - colour, king) for (r, c), (colour, king) in board.items()}
+
+
+def ref_regions(size, board):
+    sq = squares(size)
+    out = []
+    for r0 in range(0, size - 3, 2):
+        for c0 in range(0, size - 3, 2):
+            inside = [rc for rc in sq if r0 <= rc[0] < r0 + 4 and c0 <= rc[1] < c0 + 4]
+            assert len(inside) == 8
+            index = 0
+            for k, rc in enumerate(inside):          # internal order: row by row, left to right
+                piece = board.get(rc)
+                digit = 0 if piece is None or piece[1] else 1 + piece[0]
+                index += digit * 3 ** k
+            out.append(index)
+    return out
+
+
+def on_board(size, r, c):
+    return 0 <= r < size and 0 <= c < size
+
+
+def ref_side(size, flying, board):
+    """White's dense features (the first 12 of DENSE)."""
+    men = [rc for rc, (col, king) in board.items() if col == 0 and not king]
+    kings = [rc for rc, (col, king) in board.items() if col == 0 and king]
+    enemy = [rc for rc, (col, _) in board.items() if col == 1]
+    mobility = 0
+    stuck = 0
+    for r, c in kings:
+        free_near = False
+        for dr, dc in ((-1, -1), (-1, 1), (1, -1), (1, 1)):
+            rr, cc = r + dr, c + dc
+            if on_board(size, rr, cc) and (rr, cc) not in board:
+                free_near = True
+            while on_board(size, rr, cc) and (rr, cc) not in board:
+                mobility += 1
+                if not flying:
+                    break
+                rr, cc = rr + dr, cc + dc
+        stuck += not free_near
+    left = sum(1 for r, c in men if c < size // 2)
+    runaway = 0
+    for r, c in men:
+        if 1 <= r <= 3 and not any(er < r and abs(ec - c) <= r - er for er, ec in enemy):
+            runaway += 1
+    locked = sum(1 for r, c in men
+                 if not any(on_board(size, r - 1, c + dc) and (r - 1, c + dc) not in board for dc in (-1, 1)))
+    k = len(kings)
+    return [len(men), int(k >= 1), int(k >= 2), max(0, k - 2), mobility,
+            sum(1 for r, c in kings if r + c == size - 1), stuck,
+            sum(size - 1 - r for r, c in men), abs(2 * left - len(men)),
+            sum(1 for r, c in men if r == size - 1), runaway, locked]
+
+
+def trunc_div(a, b):
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b > 0) else -q
+
+
+def ref_features(variant, white, black, kings, turn):
+    size = variant.size
+    board = board_of(size, white, black, kings)
+    fw = ref_side(size, variant.flying_kings, board)
+    fb = ref_side(size, variant.flying_kings, turned(size, board))
+    dense = [a - b for a, b in zip(fw, fb)]
+    dense.append(1 if turn == 0 else -1)
+    mw = fw[0] + 3 * sum(1 for col, king in board.values() if col == 0 and king)
+    mb = fb[0] + 3 * sum(1 for col, king in board.values() if col == 1 and king)
+    dense.append(trunc_div((mw - mb) * 32, mw + mb) if mw + mb else 0)
+    return ref_regions(size, board), dense, len(board)
+
+
+def ref_score(variant, patterns, dense_w, white, black, kings, turn):
+    """The learned score from the side to move, integer arithmetic as the core."""
+    size = variant.size
+    nreg = len(patterns)
+    idx, dense, pieces = ref_features(variant, white, black, kings, turn)
+    wm = sum(1 for s in white if s not in kings)
+    bm = sum(1 for s in black if s not in kings)
+    wk, bk = len(white) - wm, len(black) - bm
+    end = 0
+    if variant.flying_kings and default_weights(variant).lone_king_draw:
+        if wm == 0 and bm == 0:
+            if (bk == 1 and wk <= 2) or (wk == 1 and bk <= 2):
+                return 0
+            if (bk == 1 and wk == 3) or (wk == 1 and bk == 3):
+                end = 2
+    elif not variant.flying_kings and wm == bm == 0 and wk == bk == 1:
+        return 0
+    op = eg = 0
+    for r, i in enumerate(idx):
+        # the flipped pattern: digits reversed, colours 1 <-> 2
+        digits = [(i // 3 ** k) % 3 for k in range(8)]
+        j = sum((0 if d == 0 else 3 - d) * 3 ** k for k, d in enumerate(reversed(digits)))
+        for phase in (0, 1):
+            t = int(patterns[r][i][phase]) - int(patterns[nreg - 1 - r][j][phase])
+            t = max(-32767, min(32767, t))
+            if phase == 0:
+                op += t
+            else:
+                eg += t
+    for f, x in enumerate(dense):
+        op += x * int(dense_w[f][0])
+        eg += x * int(dense_w[f][1])
+    full = 24 if size == 8 else 40
+    ph = min(pieces, full)
+    score = trunc_div(op * ph + eg * (full - ph), full)
+    if end == 2:
+        score = trunc_div(score, 8)
+    return score if turn == 0 else -score
+
+
+# --- positions ----------------------------------------------------------------
+
+def random_placements(v, count, seed):
+    """Random legal-looking placements: no man on its crowning row, kings often."""
+    rnd = random.Random(seed)
+    size = v.size
+    n = size * size // 2
+    h = size // 2
+    out = []
+    for _ in range(count):
+        density = rnd.choice((0.15, 0.4, 0.7))
+        white, black, kings = [], [], []
+        for s in range(n):
+            if rnd.random() > density:
+                continue
+            colour = rnd.randrange(2)
+            row = s // h
+            king = rnd.random() < 0.2 or (colour == 0 and row == 0) or (colour == 1 and row == size - 1)
+            (white if colour == 0 else black).append(s)
+            if king:
+                kings.append(s)
+        out.append((white, black, kings, rnd.randrange(2)))
+    # the known endings: kings only
+    for wk, bk in ((1, 1), (2, 1), (1, 3), (3, 1), (4, 1)):
+        sq = rnd.sample(range(n), wk + bk)
+        out.append((sq[:wk], sq[wk:], sq, rnd.randrange(2)))
+    return out
+
+
+def played_positions(v, count, seed):
+    rnd = random.Random(seed)
+    out = []
+    while len(out) < count:
+        board = draughts.Board(variant=v)
+        for _ in range(rnd.randrange(0, 100)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rnd.choice(moves))
+        white, black, kings = board.position.pieces()
+        out.append((white, black, kings, board.position.turn))
+    return out
+
+
+def positions(v, seed):
+    return random_placements(v, 150, seed) + played_positions(v, 50, seed)
+
+
+def key_of(v, white, black, kings, turn):
+    p = draughts_core_position(v, white, black, kings, turn)
+    return p.key()
+
+
+def draughts_core_position(v, white, black, kings, turn):
+    from draughts_core.position import Position
+    return Position(v.core_rules, white, black, kings, turn)
+
+
+@pytest.fixture(scope="module")
+def random_weights(tmp_path_factory):
+    """Weights files with random parameters, one per board size."""
+    rng = np.random.default_rng(5)
+    out = {}
+    for size in (8, 10):
+        patterns = rng.integers(-400, 400, size=(learned.regions(size), learned.NPAT, 2))
+        dense = rng.integers(-150, 150, size=(len(learned.DENSE), 2))
+        path = str(tmp_path_factory.mktemp("w") / f"random-{size}.npz")
+        learned.write(path, patterns, dense, {"test": True})
+        out[size] = (path, patterns, dense)
+    return out
+
+
+# --- tests --------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_features_equal_the_reference(name):
+    v = draughts.variant(name)
+    for white, black, kings, turn in positions(v, 11):
+        got = features(v.core_rules, *key_of(v, white, black, kings, turn))
+        want = ref_features(v, white, black, kings, turn)
+        assert (list(got[0]), list(got[1]), got[2]) == want, (white, black, kings, turn)
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_feature_arrays_equal_one_by_one(name):
+    v = draughts.variant(name)
+    keys = [key_of(v, *p) for p in positions(v, 12)]
+    w, b, k, t = (np.array(col, dtype=np.uint64 if i < 3 else np.uint8) for i, col in enumerate(zip(*keys)))
+    idx, dense, pieces = learned.features(v, w, b, k, t)
+    for j, key in enumerate(keys):
+        one = features(v.core_rules, *key)
+        assert list(idx[j]) == one[0] and list(dense[j]) == one[1] and pieces[j] == one[2]
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_learned_score_equals_the_reference(name, random_weights):
+    v = draughts.variant(name)
+    path, patterns, dense = random_weights[v.size]
+    engine = Engine(v, eval="learned", weights_file=path, tt_mb=1)
+    assert engine.eval == "learned"
+    for white, black, kings, turn in positions(v, 13):
+        p = draughts_core_position(v, white, black, kings, turn)
+        got = engine._searcher.evaluate(p)
+        assert got == ref_score(v, patterns, dense, white, black, kings, turn), (white, black, kings, turn)
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+@pytest.mark.parametrize("which", ["shipped", "random"])
+def test_colour_flip_negates_the_score(name, which, random_weights):
+    """The board turned round with the colours swapped: the same score for the
+    side to move (now the other colour), so the opposite score for White."""
+    v = draughts.variant(name)
+    n = v.size * v.size // 2
+    path = random_weights[v.size][0] if which == "random" else None
+    engine = Engine(v, eval="learned", weights_file=path, tt_mb=1)
+    nonzero = 0
+    for white, black, kings, turn in positions(v, 14):
+        p = draughts_core_position(v, white, black, kings, turn)
+        flip = draughts_core_position(v, [n - 1 - s for s in black], [n - 1 - s for s in white],
+                                      [n - 1 - s for s in kings], 1 - turn)
+        a, b = engine._searcher.evaluate(p), engine._searcher.evaluate(flip)
+        assert a == b, (white, black, kings, turn)
+        nonzero += a != 0
+    assert nonzero > 100
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_shipped_weights_load_and_match_their_manifest(name):
+    v = draughts.variant(name)
+    path = learned.weights_path(v)
+    man = learned.manifest(path)
+    with open(path, "rb") as f:
+        assert hashlib.sha256(f.read()).hexdigest() == man["sha256"]
+    assert man["variant"] == name
+    assert man["command"].startswith("draughts train ") and f"-v {name}" in man["command"]
+    assert man["heldout_loss"] < man["heldout_loss_start"]
+    assert man["positions"] > 10000 and man["games"] >= 100 and man["generation"] >= 1
+    patterns, dense = learned.read(path, v.size)
+    assert patterns.dtype == np.int16 and patterns.shape == (learned.regions(v.size), learned.NPAT, 2)
+    engine = Engine(v, eval="learned", tt_mb=1)
+    assert engine.evaluate(draughts.Board(variant=v)) == engine.evaluate(draughts.Board(variant=v))
+
+
+def test_bad_weights_files_are_refused(tmp_path, random_weights):
+    with pytest.raises(draughts.DraughtsError, match="8x8, not 10x10"):
+        Engine("international", eval="learned", weights_file=random_weights[8][0])
+    bad = tmp_path / "bad.npz"
+    np.savez(bad, patterns=np.zeros((3, 5, 2), dtype=np.int16), dense=np.zeros((14, 2), dtype=np.int16))
+    with pytest.raises(draughts.DraughtsError, match="patterns of shape"):
+        Engine("american", eval="learned", weights_file=str(bad))
+    junk = tmp_path / "junk.npz"
+    junk.write_bytes(b"not a weights file")
+    with pytest.raises(draughts.DraughtsError, match="cannot read learned weights"):
+        Engine("american", eval="learned", weights_file=str(junk))
+    with pytest.raises(draughts.DraughtsError, match="eval must be one of"):
+        Engine("american", eval="neural")
+
+
+def test_eval_can_be_switched():
+    engine = Engine("american", eval="classic", tt_mb=1)
+    board = draughts.Board("B:W18,21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
+                           variant="american")
+    classic = engine.evaluate(board)
+    engine.set_eval("learned")
+    assert engine.eval == "learned"
+    assert engine.evaluate(board) != classic
+    engine.set_eval("classic")
+    assert engine.evaluate(board) == classic
+
+
+def test_training_lowers_the_heldout_loss(tmp_path):
+    """`draughts train` end to end on a tiny budget: games, fit, weights file
+    and manifest; the fitted weights beat the starting ones on held-out games,
+    and a second generation plays with the first one's weights."""
+    from draughts.cli import main
+
+    out = tmp_path / "run"
+    argv = ["train", "-v", "american", "--out", str(out), "--games", "100", "--nodes", "200",
+            "--generations", "2", "--epochs", "3", "--workers", "2", "--nice", "0", "--seed", "3"]
+    assert main(argv) == 0
+    man = json.loads((out / "weights-2.json").read_text())
+    first = json.loads((out / "weights-1.json").read_text())
+    assert first["heldout_loss"] < first["heldout_loss_start"]
+    assert man["generation"] == 2 and man["played_with"] == "weights-1.npz"
+    assert man["games"] == 200 and man["positions"] > first["positions"]
+    assert man["command"] == "draughts train " + " ".join(argv[1:])
+    engine = Engine("american", eval="learned", weights_file=str(out / "weights-2.npz"), tt_mb=1)
+    assert engine.search(draughts.Board(variant="american"), depth=4).move is not None
+    # a seeded rerun in a fresh directory writes the same games and the same weights
+    again = tmp_path / "again"
+    argv[4] = str(again)
+    argv[argv.index("--generations") + 1] = "1"
+    assert main(argv) == 0
+    a, b = (np.load(p / "weights-1.npz") for p in (out, again))
+    assert (a["patterns"] == b["patterns"]).all() and (a["dense"] == b["dense"]).all()
