@@ -120,14 +120,21 @@ def ref_features(variant, white, black, kings, turn):
     mw = fw[0] + 3 * sum(1 for col, king in board.values() if col == 0 and king)
     mb = fb[0] + 3 * sum(1 for col, king in board.values() if col == 1 and king)
     dense.append(trunc_div((mw - mb) * 32, mw + mb) if mw + mb else 0)
-    return ref_regions(size, board), dense, len(board)
+    n = size * size // 2
+    king_sq = [0] * n
+    for s in kings:
+        if s in white:
+            king_sq[s] += 1
+        else:
+            king_sq[n - 1 - s] -= 1
+    return ref_regions(size, board), dense, len(board), king_sq
 
 
-def ref_score(variant, patterns, dense_w, white, black, kings, turn):
+def ref_score(variant, patterns, dense_w, king_w, white, black, kings, turn):
     """The learned score from the side to move, integer arithmetic as the core."""
     size = variant.size
     nreg = len(patterns)
-    idx, dense, pieces = ref_features(variant, white, black, kings, turn)
+    idx, dense, pieces, king_sq = ref_features(variant, white, black, kings, turn)
     wm = sum(1 for s in white if s not in kings)
     bm = sum(1 for s in black if s not in kings)
     wk, bk = len(white) - wm, len(black) - bm
@@ -152,9 +159,10 @@ def ref_score(variant, patterns, dense_w, white, black, kings, turn):
                 op += t
             else:
                 eg += t
-    for f, x in enumerate(dense):
-        op += x * int(dense_w[f][0])
-        eg += x * int(dense_w[f][1])
+    for f, x in enumerate(dense + king_sq):
+        w = dense_w[f] if f < len(dense) else king_w[f - len(dense)]
+        op += x * int(w[0])
+        eg += x * int(w[1])
     full = 24 if size == 8 else 40
     ph = min(pieces, full)
     score = trunc_div(op * ph + eg * (full - ph), full)
@@ -229,9 +237,10 @@ def random_weights(tmp_path_factory):
     for size in (8, 10):
         patterns = rng.integers(-400, 400, size=(learned.regions(size), learned.NPAT, 2))
         dense = rng.integers(-150, 150, size=(len(learned.DENSE), 2))
+        king_sq = rng.integers(-100, 100, size=(size * size // 2, 2))
         path = str(tmp_path_factory.mktemp("w") / f"random-{size}.npz")
-        learned.write(path, patterns, dense, {"test": True})
-        out[size] = (path, patterns, dense)
+        learned.write(path, patterns, dense, king_sq, {"test": True})
+        out[size] = (path, patterns, dense, king_sq)
     return out
 
 
@@ -243,7 +252,7 @@ def test_features_equal_the_reference(name):
     for white, black, kings, turn in positions(v, 11):
         got = features(v.core_rules, *key_of(v, white, black, kings, turn))
         want = ref_features(v, white, black, kings, turn)
-        assert (list(got[0]), list(got[1]), got[2]) == want, (white, black, kings, turn)
+        assert (got[0], got[1], got[2], got[3]) == want, (white, black, kings, turn)
 
 
 @pytest.mark.parametrize("name", VARIANTS)
@@ -251,22 +260,23 @@ def test_feature_arrays_equal_one_by_one(name):
     v = draughts.variant(name)
     keys = [key_of(v, *p) for p in positions(v, 12)]
     w, b, k, t = (np.array(col, dtype=np.uint64 if i < 3 else np.uint8) for i, col in enumerate(zip(*keys)))
-    idx, dense, pieces = learned.features(v, w, b, k, t)
+    idx, dense, pieces, king_sq = learned.features(v, w, b, k, t)
     for j, key in enumerate(keys):
         one = features(v.core_rules, *key)
         assert list(idx[j]) == one[0] and list(dense[j]) == one[1] and pieces[j] == one[2]
+        assert list(king_sq[j]) == one[3]
 
 
 @pytest.mark.parametrize("name", VARIANTS)
 def test_learned_score_equals_the_reference(name, random_weights):
     v = draughts.variant(name)
-    path, patterns, dense = random_weights[v.size]
+    path, patterns, dense, king_sq = random_weights[v.size]
     engine = Engine(v, eval="learned", weights_file=path, tt_mb=1)
     assert engine.eval == "learned"
     for white, black, kings, turn in positions(v, 13):
         p = draughts_core_position(v, white, black, kings, turn)
         got = engine._searcher.evaluate(p)
-        assert got == ref_score(v, patterns, dense, white, black, kings, turn), (white, black, kings, turn)
+        assert got == ref_score(v, patterns, dense, king_sq, white, black, kings, turn), (white, black, kings, turn)
 
 
 @pytest.mark.parametrize("name", VARIANTS)
@@ -300,7 +310,7 @@ def test_shipped_weights_load_and_match_their_manifest(name):
     assert man["command"].startswith("draughts train ") and f"-v {name}" in man["command"]
     assert man["heldout_loss"] < man["heldout_loss_start"]
     assert man["positions"] > 10000 and man["games"] >= 100 and man["generation"] >= 1
-    patterns, dense = learned.read(path, v.size)
+    patterns, dense, _ = learned.read(path, v.size)
     assert patterns.dtype == np.int16 and patterns.shape == (learned.regions(v.size), learned.NPAT, 2)
     engine = Engine(v, eval="learned", tt_mb=1)
     assert engine.evaluate(draughts.Board(variant=v)) == engine.evaluate(draughts.Board(variant=v))
@@ -310,7 +320,8 @@ def test_bad_weights_files_are_refused(tmp_path, random_weights):
     with pytest.raises(draughts.DraughtsError, match="8x8, not 10x10"):
         Engine("international", eval="learned", weights_file=random_weights[8][0])
     bad = tmp_path / "bad.npz"
-    np.savez(bad, patterns=np.zeros((3, 5, 2), dtype=np.int16), dense=np.zeros((14, 2), dtype=np.int16))
+    np.savez(bad, patterns=np.zeros((3, 5, 2), dtype=np.int16), dense=np.zeros((14, 2), dtype=np.int16),
+             king_squares=np.zeros((32, 2), dtype=np.int16))
     with pytest.raises(draughts.DraughtsError, match="patterns of shape"):
         Engine("american", eval="learned", weights_file=str(bad))
     junk = tmp_path / "junk.npz"

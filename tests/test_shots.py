@@ -210,16 +210,17 @@ def test_the_main_line_is_legal_and_ends_with_the_gain(case):
 # The engine finds it
 # ---------------------------------------------------------------------------
 
+@pytest.mark.parametrize("evaluation", ["classic", "learned"])
 @pytest.mark.parametrize("case", POSITIONS, ids=IDS)
-def test_engine_finds_the_shot(case):
+def test_engine_finds_the_shot(case, evaluation):
     variant = case["variant"]
     board = draughts.Board(case["fen"], variant=variant)
     for depth in sorted({case["engine_depth"], max(case["engine_depth"], 8)}):
-        result = draughts.Engine(variant, tt_mb=16).search(board, depth=depth)
+        result = draughts.Engine(variant, tt_mb=16, eval=evaluation).search(board, depth=depth)
         assert result.move is not None
         played = board.move_text(result.move)
         assert played == case["move"], (
-            f"{case['id']}: at depth {depth} the engine plays {played} "
+            f"{case['id']}: at depth {depth} the {evaluation} engine plays {played} "
             f"(score {result.score}), not the shot {case['move']}\n{board}")
 
 

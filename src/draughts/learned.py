@@ -18,10 +18,13 @@ which makes the table `T_R[i] = theta_R[i] - theta_{n-1-R}[FLIP[i]]`
 antisymmetric: a position and its colour-flipped image score exactly opposite.
 The dense features are White's count less Black's (Black's counted on the
 turned board), the side to move (+1 White, -1 Black) and the trade term.
+Kings, which the patterns do not see, also score by their square: per
+square s, a white king on s less a black king on N - 1 - s.
 
 Weights files (`data/learned-<variant>.npz`) hold theta (`patterns`, int16,
-shape (regions, 6561, 2)) and `dense` (int16, (NDENSE, 2)) in centi-men;
-each has a manifest (`.json`) naming the command that produced it.
+shape (regions, 6561, 2)), `dense` (int16, (NDENSE, 2)) and `king_squares`
+(int16, (N, 2)) in centi-men; each has a manifest (`.json`) naming the
+command that produced it.
 """
 
 from __future__ import annotations
@@ -91,12 +94,13 @@ def has_weights(variant) -> bool:
     return os.path.exists(weights_path(get_variant(variant)))
 
 
-def read(path: str, size: Optional[int] = None) -> Tuple[np.ndarray, np.ndarray]:
-    """(patterns, dense) of a weights file, checked against the board size."""
+def read(path: str, size: Optional[int] = None) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(patterns, dense, king_squares) of a weights file, checked against the board size."""
     try:
         with np.load(path) as data:
             patterns = np.array(data["patterns"])
             dense = np.array(data["dense"])
+            king_sq = np.array(data["king_squares"])
     except (OSError, KeyError, ValueError) as e:
         raise DraughtsError(f"cannot read learned weights {path!r}: {e}") from None
     nreg = patterns.shape[0] if patterns.ndim == 3 else -1
@@ -105,17 +109,21 @@ def read(path: str, size: Optional[int] = None) -> Tuple[np.ndarray, np.ndarray]
     if dense.shape != (len(DENSE), 2):
         raise DraughtsError(f"learned weights {path!r}: dense weights of shape {dense.shape}")
     file_size = 8 if nreg == regions(8) else 10
+    if king_sq.shape != (file_size * file_size // 2, 2):
+        raise DraughtsError(f"learned weights {path!r}: king squares of shape {king_sq.shape}")
     if size is not None and file_size != size:
         raise DraughtsError(f"learned weights {path!r} are for {file_size}x{file_size}, not {size}x{size}")
-    return patterns, dense
+    return patterns, dense, king_sq
 
 
-def write(path: str, patterns: np.ndarray, dense: np.ndarray, manifest: Dict) -> None:
+def _int16(a: np.ndarray) -> np.ndarray:
+    return np.clip(np.rint(a), -32767, 32767).astype(np.int16)
+
+
+def write(path: str, patterns: np.ndarray, dense: np.ndarray, king_sq: np.ndarray, manifest: Dict) -> None:
     """A weights file (int16, rounded) and its manifest next to it (`.json`);
     the manifest records the file's SHA-256."""
-    p16 = np.clip(np.rint(patterns), -32767, 32767).astype(np.int16)
-    d16 = np.clip(np.rint(dense), -32767, 32767).astype(np.int16)
-    np.savez_compressed(path, patterns=p16, dense=d16)
+    np.savez_compressed(path, patterns=_int16(patterns), dense=_int16(dense), king_squares=_int16(king_sq))
     with open(path, "rb") as f:
         digest = hashlib.sha256(f.read()).hexdigest()
     with open(os.path.splitext(path)[0] + ".json", "w") as f:
@@ -128,9 +136,10 @@ def manifest(path: str) -> Dict:
         return json.load(f)
 
 
-def build(patterns: np.ndarray, dense: np.ndarray, size: int) -> LearnedEval:
-    t = np.clip(np.rint(table(patterns)), -32767, 32767).astype(np.int16)
-    return LearnedEval(size, np.ascontiguousarray(t).tobytes(), [tuple(int(x) for x in d) for d in dense])
+def build(patterns: np.ndarray, dense: np.ndarray, king_sq: np.ndarray, size: int) -> LearnedEval:
+    t = _int16(table(patterns))
+    return LearnedEval(size, np.ascontiguousarray(t).tobytes(), [tuple(int(x) for x in d) for d in dense],
+                       [tuple(int(x) for x in d) for d in king_sq])
 
 
 _CACHE: Dict[str, LearnedEval] = {}
@@ -144,33 +153,36 @@ def load(variant, path: Optional[str] = None) -> LearnedEval:
     if key not in _CACHE:
         if not os.path.exists(path):
             raise DraughtsError(f"no learned weights for {v.name}: {path} is missing")
-        patterns, dense = read(path, v.size)
-        _CACHE[key] = build(patterns, dense, v.size)
+        _CACHE[key] = build(*read(path, v.size), v.size)
     return _CACHE[key]
 
 
 def features(variant, white: np.ndarray, black: np.ndarray, kings: np.ndarray,
-             turn: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Pattern indices (n, regions) uint16, dense features (n, NDENSE) int32
-    and pieces on board (n,) int32 of positions given as bitboard arrays."""
+             turn: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Pattern indices (n, regions) uint16, dense features (n, NDENSE) int32,
+    pieces on board (n,) int32 and king squares (n, N) int8 of positions given
+    as bitboard arrays."""
     v = get_variant(variant)
     n = len(white)
     idx = np.zeros((n, regions(v.size)), dtype=np.uint16)
     dense = np.zeros((n, len(DENSE)), dtype=np.int32)
     pieces = np.zeros(n, dtype=np.int32)
+    king_sq = np.zeros((n, v.size * v.size // 2), dtype=np.int8)
     feature_arrays(v.core_rules, np.ascontiguousarray(white, dtype=np.uint64),
                    np.ascontiguousarray(black, dtype=np.uint64), np.ascontiguousarray(kings, dtype=np.uint64),
-                   np.ascontiguousarray(turn, dtype=np.uint8), idx, dense, pieces)
-    return idx, dense, pieces
+                   np.ascontiguousarray(turn, dtype=np.uint8), idx, dense, pieces, king_sq)
+    return idx, dense, pieces, king_sq
 
 
-def evaluate_white(patterns: np.ndarray, dense_w: np.ndarray, size: int, idx: np.ndarray,
-                   dense: np.ndarray, pieces: np.ndarray) -> np.ndarray:
-    """The evaluation for White (float, before rounding) of feature arrays."""
+def evaluate_white(patterns: np.ndarray, dense_w: np.ndarray, king_w: np.ndarray, size: int,
+                   idx: np.ndarray, dense: np.ndarray, pieces: np.ndarray, king_sq: np.ndarray) -> np.ndarray:
+    """The evaluation for White (float, before rounding and the drawn
+    endings) of feature arrays."""
     t = table(patterns)
     nreg = idx.shape[1]
     pat = t[np.arange(nreg)[None, :], idx.astype(np.int64), :].sum(axis=1)        # (n, 2)
-    tot = pat + dense.astype(np.float64) @ np.asarray(dense_w, dtype=np.float64)
+    tot = (pat + dense.astype(np.float64) @ np.asarray(dense_w, dtype=np.float64)
+           + king_sq.astype(np.float64) @ np.asarray(king_w, dtype=np.float64))
     full = full_pieces(size)
     ph = np.minimum(pieces, full) / full
     return tot[:, 0] * ph + tot[:, 1] * (1 - ph)

@@ -169,11 +169,12 @@ def chunk_files(out_dir: str, chunks: Optional[int] = None) -> List[str]:
     return files
 
 
-def load(paths: List[str]) -> Dict[str, np.ndarray]:
-    """The positions of several output directories (or chunk files), concatenated."""
+def load(paths: List[str], chunks: Optional[int] = None) -> Dict[str, np.ndarray]:
+    """The positions of several output directories (their first `chunks`
+    chunks, default all) or chunk files, concatenated."""
     files: List[str] = []
     for p in paths:
-        files.extend(chunk_files(p) if os.path.isdir(p) else [p])
+        files.extend(chunk_files(p, chunks) if os.path.isdir(p) else [p])
     if not files:
         raise DraughtsError(f"no games found in {', '.join(paths)}")
     parts = []

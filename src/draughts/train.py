@@ -43,6 +43,7 @@ class Data:
 
     idx: np.ndarray        # (n, regions) pattern indices
     dense: np.ndarray      # (n, NDENSE)
+    king_sq: np.ndarray    # (n, squares) white king on s less black king on N - 1 - s
     phase: np.ndarray      # (n,) opening share of the interpolation, 0..1
     result: np.ndarray     # (n,) 1 White won, 0.5 draw, 0 Black won
     heldout: np.ndarray    # (n,) bool
@@ -51,12 +52,12 @@ class Data:
 
 def prepare(variant, raw: Dict[str, np.ndarray]) -> Data:
     v = get_variant(variant)
-    idx, dense, pieces = learned.features(v, raw["white"], raw["black"], raw["kings"], raw["turn"])
+    idx, dense, pieces, king_sq = learned.features(v, raw["white"], raw["black"], raw["kings"], raw["turn"])
     full = learned.full_pieces(v.size)
     phase = np.minimum(pieces, full).astype(np.float64) / full
     game = raw["game"].astype(np.int64)
     heldout = (game % 10) == 7
-    return Data(idx, dense, phase, raw["result"].astype(np.float64), heldout, raw["score"].astype(np.float64))
+    return Data(idx, dense, king_sq, phase, raw["result"].astype(np.float64), heldout, raw["score"].astype(np.float64))
 
 
 def classic_scores(variant, raw: Dict[str, np.ndarray]) -> np.ndarray:
@@ -109,7 +110,7 @@ class Model:
     """The parameters theta of the learned evaluation, in centi-men."""
 
     def __init__(self, size: int, patterns: Optional[np.ndarray] = None, dense: Optional[np.ndarray] = None,
-                 variant=None):
+                 king_sq: Optional[np.ndarray] = None, variant=None):
         self.size = size
         self.nreg = learned.regions(size)
         self.patterns = (np.zeros((self.nreg, NPAT, 2)) if patterns is None
@@ -123,13 +124,8 @@ class Model:
                 dense[learned.DENSE.index(name)] = king
             dense[learned.DENSE.index("kings3")] = king
         self.dense = np.asarray(dense, dtype=np.float64).copy()
-
-    def evaluate(self, data: Data, rows: Optional[np.ndarray] = None) -> np.ndarray:
-        idx = data.idx if rows is None else data.idx[rows]
-        dense = data.dense if rows is None else data.dense[rows]
-        ph = data.phase if rows is None else data.phase[rows]
-        pieces = np.rint(ph * learned.full_pieces(self.size)).astype(np.int64)
-        return learned.evaluate_white(self.patterns, self.dense, self.size, idx, dense, pieces)
+        self.king_sq = (np.zeros((size * size // 2, 2)) if king_sq is None
+                        else np.asarray(king_sq, dtype=np.float64).copy())
 
 
 def fit(model: Model, data: Data, scale: float, *, epochs: int = 10, batch: int = 4096, lr: float = 2.0,
@@ -154,7 +150,9 @@ def fit(model: Model, data: Data, scale: float, *, epochs: int = 10, batch: int 
     regs = np.arange(nreg)[None, :]
     plus_all = regs * NPAT + data.idx.astype(np.int64)
     minus_all = (nreg - 1 - regs) * NPAT + learned.FLIP[data.idx.astype(np.int64)]
-    theta = np.concatenate([model.patterns.reshape(npat, 2), model.dense])     # (npat + nd, 2)
+    # theta: the pattern weights, then the dense and king-square weights,
+    # whose features are one matrix
+    theta = np.concatenate([model.patterns.reshape(npat, 2), model.dense, model.king_sq])
     m = np.zeros_like(theta)
     v = np.zeros_like(theta)
     b1, b2, eps = 0.9, 0.999, 1e-8
@@ -164,10 +162,13 @@ def fit(model: Model, data: Data, scale: float, *, epochs: int = 10, batch: int 
     if score_weight:
         target = (1 - score_weight) * data.result + score_weight / (1.0 + np.exp(-scale * data.score))
 
+    def dense_x(rows):
+        return np.concatenate([data.dense[rows], data.king_sq[rows]], axis=1).astype(np.float64)
+
     def forward(rows):
         pt = theta[:npat]
         pat = (pt[plus_all[rows]] - pt[minus_all[rows]]).sum(axis=1)              # (b, 2)
-        tot = pat + data.dense[rows].astype(np.float64) @ theta[npat:]
+        tot = pat + dense_x(rows) @ theta[npat:]
         ph = data.phase[rows]
         return tot[:, 0] * ph + tot[:, 1] * (1 - ph)
 
@@ -194,7 +195,7 @@ def fit(model: Model, data: Data, scale: float, *, epochs: int = 10, batch: int 
             for c, gc in ((0, g_op), (1, g_eg)):
                 w = np.repeat(gc, nreg)
                 grad[:npat, c] = np.bincount(pr, w, npat) - np.bincount(mr, w, npat)
-            grad[npat:] = data.dense[rows].T.astype(np.float64) @ np.stack([g_op, g_eg], axis=1)
+            grad[npat:] = dense_x(rows).T @ np.stack([g_op, g_eg], axis=1)
             grad[:npat] += 2 * reg * theta[:npat]
             t += 1
             m = b1 * m + (1 - b1) * grad
@@ -205,7 +206,8 @@ def fit(model: Model, data: Data, scale: float, *, epochs: int = 10, batch: int 
             tr, he = losses()
             report(f"epoch {epoch + 1}/{epochs}: train {tr:.5f} held-out {he:.5f}")
     model.patterns = theta[:npat].reshape(nreg, NPAT, 2).copy()
-    model.dense = theta[npat:].copy()
+    model.dense = theta[npat:npat + nd].copy()
+    model.king_sq = theta[npat + nd:].copy()
     final_train, final_held = losses()
     return {"train_loss_start": start_train, "heldout_loss_start": start_held,
             "train_loss": final_train, "heldout_loss": final_held,
@@ -234,7 +236,7 @@ def run(args, report: Callable[[str], None]) -> Dict:
                                  progress=bar)
         dirs.append(games_dir)
         report(f"generation {gen}: {npos} positions in {games_dir} (played with {weights or 'classic'})")
-        raw = selfplay.load(dirs)
+        raw = selfplay.load(dirs, (args.games + selfplay.CHUNK_GAMES - 1) // selfplay.CHUNK_GAMES)
         data = prepare(v, raw)
         classic = classic_scores(v, raw)
         if scale is None:
@@ -251,7 +253,7 @@ def run(args, report: Callable[[str], None]) -> Dict:
                         nodes=args.nodes, scale=scale, epochs=args.epochs, l2=args.l2, lr=args.lr,
                         score_weight=args.score_weight,
                         batch=args.batch, played_with=os.path.basename(weights) if weights else "classic")
-        learned.write(path, model.patterns, model.dense, manifest)
+        learned.write(path, model.patterns, model.dense, model.king_sq, manifest)
         report(f"wrote {path}: held-out log-loss {losses['heldout_loss']:.5f} "
                f"(start {losses['heldout_loss_start']:.5f})")
         weights = path

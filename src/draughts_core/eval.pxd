@@ -8,6 +8,7 @@ cdef enum:
     MAX_REGIONS = 16     # 4x4 windows: 9 on 8x8, 16 on 10x10
     NDENSE = 14          # dense features of the learned evaluation (draughts.learned.DENSE)
     NSIDE = 12           # ... the first NSIDE are one side's count less the other's
+    MAX_SQUARES = 50     # playable squares of the largest board
 
 # The learned evaluation's weights (draughts.learned builds them from a data
 # file): per region and pattern index an (opening, endgame) pair, already
@@ -17,6 +18,7 @@ ctypedef struct LearnedW:
     int nreg
     int full             # pieces at the start: the opening end of the phase
     int dense[NDENSE][2]
+    int king_sq[MAX_SQUARES][2]   # per square of a king, seen from its own side
     int16_t* pat         # nreg * NPAT * 2
 
 # Evaluation weights of a variant, in centi-men (100 = one man).  Filled from

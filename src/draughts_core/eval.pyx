@@ -11,10 +11,11 @@ under that turn, so a position and its colour-flipped image score exactly
 opposite.
 """
 
-from libc.stdint cimport int16_t, int32_t, uint16_t, uint8_t
+from libc.stdint cimport int8_t, int16_t, int32_t, uint16_t, uint8_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
-from draughts_core.bitboard cimport u64, G8, G10, geo_t, step, board_mask, popcount, lsb, ctz, half
+from draughts_core.bitboard cimport (u64, G8, G10, geo_t, step, board_mask, popcount, lsb, ctz, half,
+                                     square_of_bit)
 from draughts_core.rules cimport Rules
 from draughts_core.movegen cimport Pos
 from draughts_core.position cimport CoreRules
@@ -266,13 +267,32 @@ cdef inline int features_g(geo_t* g, const Rules* r, const Pos* p, int* idx, int
     return popcount(wp | bp)
 
 
+cdef inline void king_squares(geo_t* g, const Pos* p, int* out) noexcept nogil:
+    """Per square s: a white king on s, less a black king on N - 1 - s (the
+    same square seen from Black's side)."""
+    cdef int size = 8 if geo_t is G8 else 10
+    cdef int n = size * size // 2, i
+    cdef u64 x
+    for i in range(n):
+        out[i] = 0
+    x = p.bb[0] & p.kings
+    while x:
+        out[square_of_bit(size, ctz(x))] += 1
+        x &= x - 1
+    x = p.bb[1] & p.kings
+    while x:
+        out[n - 1 - square_of_bit(size, ctz(x))] -= 1
+        x &= x - 1
+
+
 cdef int learned_g(geo_t* g, const Rules* r, const EvalW* w, const Pos* p) noexcept nogil:
     cdef const LearnedW* lw = w.learned
     cdef int idx[MAX_REGIONS]
     cdef int dense[NDENSE]
-    cdef int i, op = 0, eg = 0, ph, score, end
+    cdef int i, op = 0, eg = 0, ph, score, end, s
+    cdef int size = 8 if geo_t is G8 else 10
     cdef const int16_t* t
-    cdef u64 k = p.kings
+    cdef u64 k = p.kings, x
     end = ending(r, w.lone_king_draw, popcount(p.bb[0] & ~k), popcount(p.bb[1] & ~k),
                  popcount(p.bb[0] & k), popcount(p.bb[1] & k))
     if end == 1:
@@ -285,6 +305,18 @@ cdef int learned_g(geo_t* g, const Rules* r, const EvalW* w, const Pos* p) noexc
     for i in range(NDENSE):
         op += dense[i] * lw.dense[i][0]
         eg += dense[i] * lw.dense[i][1]
+    x = p.bb[0] & k
+    while x:
+        s = square_of_bit(size, ctz(x))
+        op += lw.king_sq[s][0]
+        eg += lw.king_sq[s][1]
+        x &= x - 1
+    x = p.bb[1] & k
+    while x:
+        s = size * size // 2 - 1 - square_of_bit(size, ctz(x))
+        op -= lw.king_sq[s][0]
+        eg -= lw.king_sq[s][1]
+        x &= x - 1
     if ph > lw.full:
         ph = lw.full
     score = (op * ph + eg * (lw.full - ph)) // lw.full
@@ -298,13 +330,14 @@ cdef class LearnedEval:
 
     patterns: int16 native-endian bytes of shape (regions, 6561, 2), the
     (opening, endgame) score of each pattern of each region, antisymmetric
-    under the colour flip; dense: NDENSE (opening, endgame) pairs.
+    under the colour flip; dense: NDENSE (opening, endgame) pairs; king_sq:
+    one pair per playable square, a king's worth there seen from its side.
     """
 
     def __cinit__(self):
         self.lw.pat = NULL
 
-    def __init__(self, int size, bytes patterns, dense):
+    def __init__(self, int size, bytes patterns, dense, king_sq):
         cdef int gi
         if size not in (8, 10):
             raise ValueError(f"board size must be 8 or 10, not {size}")
@@ -315,6 +348,9 @@ cdef class LearnedEval:
         dense = [tuple(d) for d in dense]
         if len(dense) != NDENSE or any(len(d) != 2 for d in dense):
             raise ValueError(f"dense weights: {NDENSE} (opening, endgame) pairs expected")
+        king_sq = [tuple(d) for d in king_sq]
+        if len(king_sq) != size * size // 2 or any(len(d) != 2 for d in king_sq):
+            raise ValueError(f"king square weights: {size * size // 2} (opening, endgame) pairs expected")
         self.size = size
         free(self.lw.pat)
         self.lw.pat = <int16_t*>malloc(len(patterns))
@@ -326,6 +362,9 @@ cdef class LearnedEval:
         for i in range(NDENSE):
             self.lw.dense[i][0] = dense[i][0]
             self.lw.dense[i][1] = dense[i][1]
+        for i in range(MAX_SQUARES):
+            self.lw.king_sq[i][0] = king_sq[i][0] if i < len(king_sq) else 0
+            self.lw.king_sq[i][1] = king_sq[i][1] if i < len(king_sq) else 0
 
     def __dealloc__(self):
         free(self.lw.pat)
@@ -337,40 +376,45 @@ def regions(int size):
 
 
 def features(CoreRules rules, u64 white, u64 black, u64 kings, int turn):
-    """(pattern indices, dense features, pieces) of a position given as
-    bitboards, exactly as the learned evaluation computes them."""
+    """(pattern indices, dense features, pieces, king squares) of a position
+    given as bitboards, exactly as the learned evaluation computes them."""
     cdef Pos p
     cdef int idx[MAX_REGIONS]
     cdef int dense[NDENSE]
-    cdef int n, ph
+    cdef int ksq[MAX_SQUARES]
+    cdef int n, ph, nsq = rules.r.size * rules.r.size // 2
     p.bb[0] = white
     p.bb[1] = black
     p.kings = kings
     p.stm = 1 if turn else 0
     if rules.r.size == 8:
         ph = features_g(<G8*>NULL, &rules.r, &p, idx, dense)
+        king_squares(<G8*>NULL, &p, ksq)
         n = NREG[0]
     else:
         ph = features_g(<G10*>NULL, &rules.r, &p, idx, dense)
+        king_squares(<G10*>NULL, &p, ksq)
         n = NREG[1]
-    return [idx[i] for i in range(n)], [dense[i] for i in range(NDENSE)], ph
+    return [idx[i] for i in range(n)], [dense[i] for i in range(NDENSE)], ph, [ksq[i] for i in range(nsq)]
 
 
 def feature_arrays(CoreRules rules, const u64[:] white, const u64[:] black, const u64[:] kings,
                    const uint8_t[:] turn, uint16_t[:, :] idx_out, int32_t[:, :] dense_out,
-                   int32_t[:] pieces_out):
+                   int32_t[:] pieces_out, int8_t[:, :] king_out):
     """`features` of many positions into preallocated arrays (training)."""
     cdef Py_ssize_t n = white.shape[0], j
     cdef int i, nreg
     cdef Pos p
     cdef int idx[MAX_REGIONS]
     cdef int dense[NDENSE]
+    cdef int ksq[MAX_SQUARES]
+    cdef int nsq = rules.r.size * rules.r.size // 2
     nreg = NREG[0 if rules.r.size == 8 else 1]
     if not (black.shape[0] == kings.shape[0] == turn.shape[0] == idx_out.shape[0]
-            == dense_out.shape[0] == pieces_out.shape[0] == n):
+            == dense_out.shape[0] == pieces_out.shape[0] == king_out.shape[0] == n):
         raise ValueError("arrays of different lengths")
-    if idx_out.shape[1] != nreg or dense_out.shape[1] != NDENSE:
-        raise ValueError(f"output arrays must have {nreg} and {NDENSE} columns")
+    if idx_out.shape[1] != nreg or dense_out.shape[1] != NDENSE or king_out.shape[1] != nsq:
+        raise ValueError(f"output arrays must have {nreg}, {NDENSE} and {nsq} columns")
     with nogil:
         for j in range(n):
             p.bb[0] = white[j]
@@ -379,8 +423,12 @@ def feature_arrays(CoreRules rules, const u64[:] white, const u64[:] black, cons
             p.stm = turn[j]
             if rules.r.size == 8:
                 pieces_out[j] = features_g(<G8*>NULL, &rules.r, &p, idx, dense)
+                king_squares(<G8*>NULL, &p, ksq)
             else:
                 pieces_out[j] = features_g(<G10*>NULL, &rules.r, &p, idx, dense)
+                king_squares(<G10*>NULL, &p, ksq)
+            for i in range(nsq):
+                king_out[j, i] = ksq[i]
             for i in range(nreg):
                 idx_out[j, i] = idx[i]
             for i in range(NDENSE):
