@@ -50,6 +50,7 @@ def test_handshake(hub):
         < param name=level value=20 type=int min=1 max=20
         < param name=move-overhead value=20 type=int min=0 max=5000
         < param name=pydraughts value=false type=bool
+        < param name=eval value=auto type=enum values="auto classic learned"
         < wait
         > set-param name=tt-size value=8
         > set-param name=ponder value=true
@@ -66,7 +67,7 @@ def test_handshake(hub):
 def test_set_param_answers_bad_values_with_an_error(hub):
     hub.transcript("""
         > set-param name=threads value=4
-        < error message="unknown parameter 'threads'; known: variant, mandatory-capture, tt-size, ponder, level, move-overhead, pydraughts"
+        < error message="unknown parameter 'threads'; known: variant, mandatory-capture, tt-size, ponder, level, move-overhead, pydraughts, eval"
         > set-param name=ponder value=maybe
         < error message="ponder takes true or false, not 'maybe'"
         > set-param name=tt-size value=0
@@ -77,6 +78,8 @@ def test_set_param_answers_bad_values_with_an_error(hub):
         < error message="level must be from 1 to 20, not 21"
         > set-param name=variant value=chess
         < error message="unknown variant 'chess'; known: *"
+        > set-param name=eval value=neural
+        < error message="eval takes one of auto, classic, learned, not 'neural'"
         > set-param name=variant
         < error message="set-param needs value="
         > set-param value=1
@@ -84,6 +87,29 @@ def test_set_param_answers_bad_values_with_an_error(hub):
         > ping
         < pong
     """)
+
+
+def test_set_param_eval_switches_the_evaluation(hub):
+    hub.transcript("""
+        > set-param name=variant value=american
+        > set-param name=eval value=classic
+        > init
+        < ready
+    """)
+    engine = hub.server.engine()
+    assert engine.eval == "classic"
+    hub.transcript("""
+        > set-param name=eval value=learned
+        > ping
+        < pong
+    """)
+    assert engine.eval == "learned"
+    hub.transcript("""
+        > set-param name=eval value=auto
+        > ping
+        < pong
+    """)
+    assert engine.eval == draughts.engine.default_eval(draughts.variant("american"))
 
 
 @pytest.mark.parametrize("name,canonical", [
