@@ -261,8 +261,9 @@ def stall_grace(tc: TimeControl, available: Optional[float], config: EngineConfi
 
 class InProcessPlayer:
     """Our engine in this process (`proto=builtin`); `option.level=N`,
-    `option.tt-size=M`, `option.eval=classic|learned` and `option.eval-file=F`
-    (a learned weights file) are honoured."""
+    `option.tt-size=M`, `option.eval=classic|learned`, `option.eval-file=F`
+    (a learned weights file) and `option.futility=CENTIMEN` (the futility
+    margin a ply, 0 off; for tuning) are honoured."""
 
     def __init__(self, config: EngineConfig, variant: Variant):
         from draughts.engine import Engine, LEVEL_MAX
@@ -278,6 +279,11 @@ class InProcessPlayer:
         ev = opts.get("eval", "auto")
         self._engine = Engine(variant, tt_mb=tt, level=level, eval=None if ev == "auto" else ev,
                               weights_file=opts.get("eval-file"))
+        if "futility" in opts:
+            try:
+                self._engine.set_tuning(futility=int(opts["futility"]))
+            except ValueError as e:
+                raise DraughtsError(f"engine {config.name}: {e}") from None
         self.alive = True
 
     def new_game(self, variant: Variant) -> None:
