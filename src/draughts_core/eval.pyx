@@ -40,6 +40,7 @@ cdef u64 LEFT[2]                 # squares of the left half (columns < size / 2)
 cdef u64 LONG_DIAG[2]            # the long diagonal (a1-h8; 46-5 on 10x10)
 cdef int REG_BASE[2][MAX_REGIONS]  # bit of each region's first square
 cdef int NREG[2]
+cdef u64 TEMPO_BIT[2][4]         # squares whose rows-advanced count (for White) has bit k set
 cdef int T3[256]                 # 8 bits -> the base-3 number with those digits 1
 
 
@@ -52,6 +53,8 @@ cdef void _init_geo(geo_t* g, int gi, int size) noexcept nogil:
     CENTRE[gi] = 0
     LEFT[gi] = 0
     LONG_DIAG[gi] = 0
+    for d in range(4):
+        TEMPO_BIT[gi][d] = 0
     for i in range(size * h):
         r = i // h
         c = 2 * (i % h) + 1 if r % 2 == 0 else 2 * (i % h)
@@ -61,6 +64,9 @@ cdef void _init_geo(geo_t* g, int gi, int size) noexcept nogil:
             LEFT[gi] |= (<u64>1) << bit
         if r + c == size - 1:
             LONG_DIAG[gi] |= (<u64>1) << bit
+        for d in range(4):
+            if ((size - 1 - r) >> d) & 1:
+                TEMPO_BIT[gi][d] |= (<u64>1) << bit
         if 2 <= c <= size - 3 and (size // 2 - 2) <= r <= (size // 2 + 1):
             CENTRE[gi] |= (<u64>1) << bit
     for bit in range(64):
@@ -221,19 +227,23 @@ cdef inline void side_features(geo_t* g, const Rules* r, u64 om, u64 ok, u64 opp
     """One side's dense features, that side moving up the board (White's view)."""
     cdef int gi = 0 if geo_t is G8 else 1
     cdef int size = 8 if geo_t is G8 else 10
-    cdef int k = popcount(ok), rr, left
+    cdef int k, left
     cdef u64 around
     f[0] = popcount(om)
-    f[1] = 1 if k >= 1 else 0
-    f[2] = 1 if k >= 2 else 0
-    f[3] = k - 2 if k > 2 else 0
-    f[4] = king_reach(g, r, ok, empty) if ok else 0
-    f[5] = popcount(ok & LONG_DIAG[gi])
-    around = step(g, empty, 0) | step(g, empty, 1) | step(g, empty, 2) | step(g, empty, 3)
-    f[6] = popcount(ok & ~around)
-    f[7] = 0
-    for rr in range(size - 1):
-        f[7] += popcount(om & ROWS[gi][rr]) * (size - 1 - rr)
+    if ok:
+        k = popcount(ok)
+        f[1] = 1
+        f[2] = 1 if k >= 2 else 0
+        f[3] = k - 2 if k > 2 else 0
+        f[4] = king_reach(g, r, ok, empty)
+        f[5] = popcount(ok & LONG_DIAG[gi])
+        around = step(g, empty, 0) | step(g, empty, 1) | step(g, empty, 2) | step(g, empty, 3)
+        f[6] = popcount(ok & ~around)
+    else:
+        f[1] = f[2] = f[3] = f[4] = f[5] = f[6] = 0
+    # tempo: rows advanced summed over the men, bit by bit
+    f[7] = (popcount(om & TEMPO_BIT[gi][0]) + 2 * popcount(om & TEMPO_BIT[gi][1])
+            + 4 * popcount(om & TEMPO_BIT[gi][2]) + 8 * popcount(om & TEMPO_BIT[gi][3]))
     left = popcount(om & LEFT[gi])
     f[8] = 2 * left - f[0] if 2 * left >= f[0] else f[0] - 2 * left
     f[9] = popcount(om & ROWS[gi][size - 1])
