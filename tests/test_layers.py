@@ -16,8 +16,8 @@ LAYERS = {
     "draughts.variants": 2, "draughts._memory": 2, "draughts._files": 2, "draughts.cluster": 2,
     "draughts.notation": 3, "draughts._args": 3,
     "draughts.board": 4,
-    "draughts.engine": 5, "draughts.pdn": 5, "draughts.perft": 5, "draughts.svg": 5,
-    "draughts.bench": 6, "draughts.play": 6, "draughts.hub": 6,
+    "draughts.engine": 5, "draughts.learned": 5, "draughts.pdn": 5, "draughts.perft": 5, "draughts.svg": 5,
+    "draughts.bench": 6, "draughts.play": 6, "draughts.hub": 6, "draughts.selfplay": 6, "draughts.train": 6,
     "draughts.match": 7, "draughts.dxp": 7,
     "draughts.cli": 8, "draughts.__main__": 8,
 }

@@ -20,12 +20,12 @@ import multiprocessing
 import os
 import random
 import sys
-import time
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional
+from typing import Dict, List, Optional
 
 import numpy as np
 
+from draughts._progress import Progress
 from draughts.board import Board, Color
 from draughts.engine import Engine
 from draughts.errors import DraughtsError
@@ -134,9 +134,10 @@ def chunk_path(out_dir: str, chunk: int) -> str:
 
 
 def generate(cfg: SelfPlayConfig, games: int, out_dir: str, *, workers: int = 0, niceness: int = 10,
-             progress: Optional[Callable[[int, int, int], None]] = None) -> int:
+             progress: Optional[bool] = None, label: str = "games") -> int:
     """Play `games` games (rounded up to whole chunks) into out_dir, skipping
-    chunks already there; returns the number of positions in out_dir."""
+    chunks already there, with a progress bar (default: on a terminal);
+    returns the number of positions in out_dir's first chunks."""
     if games < 1:
         raise DraughtsError(f"games must be at least 1, not {games}")
     os.makedirs(out_dir, exist_ok=True)
@@ -146,14 +147,17 @@ def generate(cfg: SelfPlayConfig, games: int, out_dir: str, *, workers: int = 0,
     workers = workers or os.cpu_count() or 1
     if todo:
         ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
-        with ctx.Pool(min(workers, len(todo)), initializer=_init_worker, initargs=(cfg, niceness)) as pool:
+        played = 0
+        with Progress(chunks * CHUNK_GAMES, "game", enabled=progress, initial=done * CHUNK_GAMES,
+                      desc=label) as bar, \
+                ctx.Pool(min(workers, len(todo)), initializer=_init_worker, initargs=(cfg, niceness)) as pool:
             for chunk, arrays in pool.imap_unordered(_play_chunk, todo):
                 tmp = chunk_path(out_dir, chunk) + ".tmp.npz"
                 np.savez_compressed(tmp, **arrays)
                 os.replace(tmp, chunk_path(out_dir, chunk))
                 done += 1
-                if progress:
-                    progress(done, chunks, len(arrays["white"]))
+                played += len(arrays["white"])
+                bar.update_to(done * CHUNK_GAMES, f"{played} positions")
     total = 0
     for path in chunk_files(out_dir, chunks):
         with np.load(path) as d:
@@ -185,25 +189,3 @@ def load(paths: List[str], chunks: Optional[int] = None) -> Dict[str, np.ndarray
     # game numbers unique across files, for splitting by game
     out["game"] = np.concatenate([d["game"].astype(np.int64) + (i << 32) for i, d in enumerate(parts)])
     return out
-
-
-class Bar:
-    """A one-line progress bar on stderr."""
-
-    def __init__(self, label: str, enabled: Optional[bool] = None):
-        self.label = label
-        self.enabled = sys.stderr.isatty() if enabled is None else enabled
-        self.t0 = time.time()
-        self.positions = 0
-
-    def __call__(self, done: int, total: int, positions: int) -> None:
-        self.positions += positions
-        if not self.enabled:
-            return
-        el = time.time() - self.t0
-        eta = el / max(1, done) * (total - done)
-        sys.stderr.write(f"\r{self.label}: {done}/{total} chunks, {self.positions} positions, "
-                         f"{el:.0f}s, eta {eta:.0f}s ")
-        if done == total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()

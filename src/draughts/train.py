@@ -29,6 +29,8 @@ from typing import Callable, Dict, List, Optional, Tuple
 import numpy as np
 
 from draughts import learned, selfplay
+from draughts._args import int_at_least, positive_int
+from draughts._progress import shown_by_default
 from draughts.engine import default_weights
 from draughts.errors import DraughtsError
 from draughts.variants import VARIANTS, variant as get_variant
@@ -231,9 +233,8 @@ def run(args, report: Callable[[str], None]) -> Dict:
         games_dir = os.path.join(out, f"games-{gen}")
         cfg = selfplay.SelfPlayConfig(v.name, nodes=args.nodes, eval="learned" if weights else "classic",
                                       weights=weights, seed=args.seed + gen)
-        bar = selfplay.Bar(f"{v.name} generation {gen} games", enabled=args.progress)
         npos = selfplay.generate(cfg, args.games, games_dir, workers=args.workers, niceness=args.nice,
-                                 progress=bar)
+                                 progress=args.progress, label=f"{v.name} generation {gen} games")
         dirs.append(games_dir)
         report(f"generation {gen}: {npos} positions in {games_dir} (played with {weights or 'classic'})")
         raw = selfplay.load(dirs, (args.games + selfplay.CHUNK_GAMES - 1) // selfplay.CHUNK_GAMES)
@@ -261,32 +262,31 @@ def run(args, report: Callable[[str], None]) -> Dict:
 
 
 def register(sub) -> None:
-    from draughts.cli import int_at_least
-
     p = sub.add_parser("train", help="fit the learned evaluation to self-play games (numpy)")
     p.add_argument("--variant", "-v", default="international", help=f"variant ({', '.join(VARIANTS)})")
     p.add_argument("--out", "-o", required=True, help="run directory (games, weights; a rerun resumes)")
-    p.add_argument("--games", type=int_at_least(1), default=2000, help="games per generation (default 2000)")
-    p.add_argument("--nodes", type=int_at_least(1), default=3000, help="nodes a move in self-play (default 3000)")
-    p.add_argument("--generations", type=int_at_least(1), default=1, help="generations (default 1)")
+    p.add_argument("--games", type=positive_int, default=2000, help="games per generation (default 2000)")
+    p.add_argument("--nodes", type=positive_int, default=3000, help="nodes a move in self-play (default 3000)")
+    p.add_argument("--generations", type=positive_int, default=1, help="generations (default 1)")
     p.add_argument("--start-weights", help="weights file the first generation's games are played with "
                                            "(default: the classic evaluation) and the fit starts from")
-    p.add_argument("--epochs", type=int_at_least(1), default=10, help="passes over the positions (default 10)")
-    p.add_argument("--batch", type=int_at_least(1), default=4096, help="minibatch size (default 4096)")
+    p.add_argument("--epochs", type=positive_int, default=10, help="passes over the positions (default 10)")
+    p.add_argument("--batch", type=positive_int, default=4096, help="minibatch size (default 4096)")
     p.add_argument("--lr", type=float, default=2.0, help="Adam step size in centi-men (default 2)")
     p.add_argument("--l2", type=float, default=2.0, help="L2 weight on the pattern weights (default 2)")
     p.add_argument("--score-weight", type=float, default=0.0,
                    help="share of the self-play search score in the target (default 0: results only)")
     p.add_argument("--seed", type=int, default=1, help="seed of games and minibatches (default 1)")
-    p.add_argument("--workers", type=int_at_least(1), default=os.cpu_count() or 1,
+    p.add_argument("--workers", type=positive_int, default=os.cpu_count() or 1,
                    help="self-play processes (default: all cores)")
     p.add_argument("--nice", type=int, default=10, help="niceness of the self-play processes (default 10)")
-    p.add_argument("--progress", choices=("on", "off"), default=None, help="progress bar (default: on a terminal)")
+    p.add_argument("--progress", choices=("on", "off"), default=None,
+                   help="progress bar on stderr (default: on a terminal, not under CI=true)")
     p.set_defaults(func=cmd_train)
 
 
 def cmd_train(args) -> int:
-    args.progress = None if args.progress is None else args.progress == "on"
+    args.progress = shown_by_default() if args.progress is None else args.progress == "on"
     t0 = time.time()
 
     def report(line: str) -> None:
