@@ -1,0 +1,19 @@
+"""Type stubs: the learned evaluation's weights and features."""
+
+from typing import List, Sequence, Tuple
+
+import numpy as np
+
+from draughts_core.position import CoreRules
+
+class LearnedEval:
+    size: int
+    def __init__(self, size: int, patterns: bytes, dense: Sequence[Tuple[int, int]],
+                 king_sq: Sequence[Tuple[int, int]]) -> None: ...
+
+def regions(size: int) -> int: ...
+def features(rules: CoreRules, white: int, black: int, kings: int,
+             turn: int) -> Tuple[List[int], List[int], int, List[int]]: ...
+def feature_arrays(rules: CoreRules, white: np.ndarray, black: np.ndarray, kings: np.ndarray,
+                   turn: np.ndarray, idx_out: np.ndarray, dense_out: np.ndarray,
+                   pieces_out: np.ndarray, king_out: np.ndarray) -> None: ...
