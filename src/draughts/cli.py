@@ -22,6 +22,7 @@ _COMMAND_MODULES = (
     "draughts.match.cli",       # draughts match, draughts openings
     "draughts.dxp.cli",         # draughts dxp
     "draughts.train",           # draughts train
+    "draughts.egdb",            # draughts egdb build, draughts egdb probe
 )
 
 

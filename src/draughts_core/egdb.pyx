@@ -1,0 +1,612 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Endgame databases (win/draw/loss): indexing, probing and the retrograde builder.
+
+See egdb.pxd for the table layout.  A table pair (a, b, c, d) + (c, d, a, b)
+is built at once, after every table it leads into by a capture (fewer
+pieces) or a promotion (one man fewer, one king more): those are final and
+are probed like any loaded table.  Inside the pair the blocks (placements of
+the men) are solved in order of decreasing advancement: a man move advances
+the men, so a block leads only into blocks already solved, or into itself and
+its partner block in the other table by king moves.  Each block group is then
+solved by forward iteration: a position is a win when some move reaches a
+loss for the opponent, a loss when every move reaches a win (or there is no
+move); when an iteration changes nothing, the rest are draws.
+"""
+
+from libc.stdlib cimport malloc, calloc, free
+from libc.string cimport memset, memcpy
+from libc.stdint cimport uint8_t, uint32_t
+from draughts_core.bitboard cimport u64, ctz, popcount, bit_of_square, square_of_bit
+from draughts_core.rules cimport Rules
+from draughts_core.movegen cimport Pos, CMove, MoveList, gen_moves, make_move
+from draughts_core.position cimport CoreRules, Position
+
+cdef extern from *:
+    """
+    static inline unsigned long long dr_rev64(unsigned long long x) {
+        x = ((x >> 1) & 0x5555555555555555ULL) | ((x & 0x5555555555555555ULL) << 1);
+        x = ((x >> 2) & 0x3333333333333333ULL) | ((x & 0x3333333333333333ULL) << 2);
+        x = ((x >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((x & 0x0F0F0F0F0F0F0F0FULL) << 4);
+        return __builtin_bswap64(x);
+    }
+    """
+    u64 rev64 "dr_rev64"(u64 x) noexcept nogil
+
+WIN = EG_WIN
+LOSS = EG_LOSS
+DRAW = EG_DRAW
+UNKNOWN = EG_UNKNOWN
+MAX_PIECES = EG_MAX_PIECES
+
+
+# --- geometry and ranking -------------------------------------------------------
+
+cdef inline u64 rot(const DB* db, u64 x) noexcept nogil:
+    """The board turned by 180 degrees: bit i -> nbits - 1 - i (ghosts map to ghosts)."""
+    return rev64(x) >> (64 - db.nbits)
+
+
+cdef inline void orient(const DB* db, const Pos* p, Pos* out) noexcept nogil:
+    """The position with the side to move as White."""
+    if p.stm == 0:
+        out[0] = p[0]
+    else:
+        out.bb[0] = rot(db, p.bb[1])
+        out.bb[1] = rot(db, p.bb[0])
+        out.kings = rot(db, p.kings)
+        out.stm = 0
+
+
+cdef inline u64 rank_men(const DB* db, u64 bits, int offset) noexcept nogil:
+    cdef u64 r = 0
+    cdef int i = 1, b
+    while bits:
+        b = ctz(bits)
+        bits &= bits - 1
+        r += db.bin[db.sq_of_bit[b] - offset][i]
+        i += 1
+    return r
+
+
+cdef inline u64 rank_kings(const DB* db, u64 bits, u64 occupied) noexcept nogil:
+    """Rank among the squares not in `occupied`."""
+    cdef u64 r = 0
+    cdef int i = 1, b
+    while bits:
+        b = ctz(bits)
+        bits &= bits - 1
+        r += db.bin[db.sq_of_bit[b] - popcount(occupied & (((<u64>1) << b) - 1))][i]
+        i += 1
+    return r
+
+
+cdef inline void unrank(const DB* db, u64 r, int k, int n, int* out) noexcept nogil:
+    """The k-subset of [0, n) of colexicographic rank r, ascending."""
+    cdef int j, x = n - 1
+    j = k - 1
+    while j >= 0:
+        while db.bin[x][j + 1] > r:
+            x -= 1
+        out[j] = x
+        r -= db.bin[x][j + 1]
+        x -= 1
+        j -= 1
+
+
+cdef inline u64 index_of(const DB* db, const Slice* s, const Pos* p) noexcept nogil:
+    cdef u64 k = p.kings
+    cdef u64 om = p.bb[0] & ~k, tm = p.bb[1] & ~k, ok = p.bb[0] & k, tk = p.bb[1] & k
+    cdef u64 men = om | tm
+    cdef u64 idx = rank_men(db, om, db.half) * s.cm + rank_men(db, tm, 0)
+    idx = idx * s.k1 + rank_kings(db, ok, men)
+    return idx * s.k2 + rank_kings(db, tk, men | ok)
+
+
+cdef inline int slice_value(const Slice* s, u64 idx) noexcept nogil:
+    if s.bytes != NULL:
+        return s.bytes[idx]
+    return (s.packed[idx >> 2] >> ((idx & 3) * 2)) & 3
+
+
+cdef int egdb_probe(const DB* db, const Pos* p) noexcept nogil:
+    """WIN, DRAW or LOSS for the side to move, or UNKNOWN (no table)."""
+    cdef Pos q
+    cdef int a, b, c, d
+    cdef Slice* s
+    orient(db, p, &q)
+    a = popcount(q.bb[0] & ~q.kings)
+    b = popcount(q.bb[0] & q.kings)
+    c = popcount(q.bb[1] & ~q.kings)
+    d = popcount(q.bb[1] & q.kings)
+    if a + b == 0:
+        return EG_LOSS
+    if c + d == 0 or a + b + c + d > db.max_pieces:
+        return EG_UNKNOWN
+    s = db.slices[a][b][c][d]
+    if s == NULL:
+        return EG_UNKNOWN
+    # a man on its own promotion row is no position of any table
+    if (q.bb[0] & ~q.kings & db.top) or (q.bb[1] & ~q.kings & db.bottom):
+        return EG_UNKNOWN
+    return slice_value(s, index_of(db, s, &q))
+
+
+cdef inline void check_material(int a, int b, int c, int d) except *:
+    if min(a, b, c, d) < 0 or a + b + c + d > EG_MAX_PIECES:
+        raise ValueError(f"material {a},{b},{c},{d} is out of range (at most {EG_MAX_PIECES} pieces)")
+
+
+cdef Slice* new_slice(DB* db, int a, int b, int c, int d) noexcept nogil:
+    cdef Slice* s = <Slice*>calloc(1, sizeof(Slice))
+    cdef int m = db.nsq - db.half
+    cdef int f = db.nsq - a - c
+    if s == NULL:
+        return NULL
+    s.a = a
+    s.b = b
+    s.c = c
+    s.d = d
+    s.cm = db.bin[m][c]
+    s.k1 = db.bin[f][b]
+    s.k2 = db.bin[f - b][d]
+    s.kk = s.k1 * s.k2
+    s.blocks = db.bin[m][a] * s.cm
+    s.n = s.blocks * s.kk
+    return s
+
+
+cdef void free_slice(Slice* s) noexcept nogil:
+    if s != NULL:
+        free(s.packed)
+        free(s.bytes)
+        free(s)
+
+
+def table_size(int size, int a, int b, int c, int d):
+    """Positions (index range) of the table (a, b, c, d) on a board of `size`."""
+    cdef int nsq = size * size // 2, half = size // 2
+    from math import comb
+    m = nsq - half
+    f = nsq - a - c
+    return comb(m, a) * comb(m, c) * comb(f, b) * comb(f - b, d)
+
+
+cdef class EGDB:
+    """Loaded tables of one rule set, in C memory, for probing and building."""
+
+    def __cinit__(self):
+        self.db = <DB*>calloc(1, sizeof(DB))
+        if self.db == NULL:
+            raise MemoryError()
+
+    def __init__(self, CoreRules rules not None):
+        cdef DB* db = self.db
+        cdef int n, k, bit, sq
+        self.rules = rules
+        db.r = rules.r
+        db.size = rules.r.size
+        db.nsq = db.size * db.size // 2
+        db.half = db.size // 2
+        db.nbits = 35 if db.size == 8 else 54
+        db.top = 0
+        db.bottom = 0
+        db.board = 0
+        for n in range(51):
+            db.bin[n][0] = 1
+            for k in range(1, EG_MAX_PIECES + 1):
+                db.bin[n][k] = 0 if n == 0 else db.bin[n - 1][k - 1] + db.bin[n - 1][k]
+        for sq in range(db.nsq):
+            bit = bit_of_square(db.size, sq)
+            db.sq_of_bit[bit] = sq
+            db.bit_of_sq[sq] = bit
+            db.board |= (<u64>1) << bit
+            db.row_of_bit[bit] = sq // db.half
+            if sq < db.half:
+                db.top |= (<u64>1) << bit
+            if sq >= db.nsq - db.half:
+                db.bottom |= (<u64>1) << bit
+        db.max_pieces = 0
+
+    def __dealloc__(self):
+        cdef int a, b, c, d
+        if self.db == NULL:
+            return
+        for a in range(EG_MAX_PIECES + 1):
+            for b in range(EG_MAX_PIECES + 1):
+                for c in range(EG_MAX_PIECES + 1):
+                    for d in range(EG_MAX_PIECES + 1):
+                        free_slice(self.db.slices[a][b][c][d])
+        free(self.db)
+
+    @property
+    def max_pieces(self):
+        """Positions of up to this many pieces are probed (0: none)."""
+        return self.db.max_pieces
+
+    @max_pieces.setter
+    def max_pieces(self, int n):
+        if not 0 <= n <= EG_MAX_PIECES:
+            raise ValueError(f"max_pieces must be from 0 to {EG_MAX_PIECES}, not {n}")
+        self.db.max_pieces = n
+
+    @property
+    def size(self):
+        return self.db.size
+
+    def has(self, int a, int b, int c, int d):
+        """Whether the table (a, b, c, d) is loaded (finished)."""
+        check_material(a, b, c, d)
+        cdef Slice* s = self.db.slices[a][b][c][d]
+        return s != NULL and s.packed != NULL
+
+    def add(self, int a, int b, int c, int d, const uint8_t[::1] packed):
+        """Load a finished table from its 2-bit packed bytes (copied)."""
+        check_material(a, b, c, d)
+        cdef Slice* s = self.db.slices[a][b][c][d]
+        cdef u64 need
+        if s != NULL and s.bytes != NULL:
+            raise ValueError("the table is being built")
+        if s == NULL:
+            s = new_slice(self.db, a, b, c, d)
+            if s == NULL:
+                raise MemoryError()
+            self.db.slices[a][b][c][d] = s
+        need = (s.n + 3) // 4
+        if <u64>packed.shape[0] != need:
+            raise ValueError(f"table {a}{b}{c}{d} has {packed.shape[0]} bytes, not {need}")
+        free(s.packed)
+        s.packed = <uint8_t*>malloc(need if need else 1)
+        if s.packed == NULL:
+            raise MemoryError(f"cannot allocate {need} bytes for table {a}{b}{c}{d}")
+        if need:
+            memcpy(s.packed, &packed[0], need)
+
+    def probe(self, Position pos not None):
+        """WIN (1), LOSS (2), DRAW (3) for the side to move, or UNKNOWN (0)."""
+        if pos.rules.r.size != self.db.size:
+            raise ValueError("the position is of another board size than the database")
+        return egdb_probe(self.db, &pos.pos)
+
+
+# --- the builder ----------------------------------------------------------------
+
+cdef int evaluate(const DB* db, const Pos* p, MoveList* ml) noexcept nogil:
+    """The value of p from its successors' (UNKNOWN while one of them is unknown)."""
+    cdef Pos child
+    cdef int i, v, n, known = 1, draw = 0
+    n = gen_moves(&db.r, p, ml, False, NULL)
+    if n == 0:
+        return EG_LOSS
+    for i in range(n):
+        make_move(p, &ml.moves[i], &child)
+        v = egdb_probe(db, &child)
+        if v == EG_LOSS:
+            return EG_WIN
+        if v == EG_UNKNOWN:
+            known = 0
+        elif v == EG_DRAW:
+            draw = 1
+    if known:
+        return EG_DRAW if draw else EG_LOSS
+    return EG_UNKNOWN
+
+
+cdef bint block_men(const DB* db, const Slice* s, u64 block, u64* om, u64* tm) noexcept nogil:
+    """The men of a block; False when the two sets overlap (no position)."""
+    cdef int pos[EG_MAX_PIECES]
+    cdef int i, m = db.nsq - db.half
+    cdef u64 x = 0, y = 0
+    unrank(db, block // s.cm, s.a, m, pos)
+    for i in range(s.a):
+        x |= (<u64>1) << db.bit_of_sq[pos[i] + db.half]
+    unrank(db, block % s.cm, s.c, m, pos)
+    for i in range(s.c):
+        y |= (<u64>1) << db.bit_of_sq[pos[i]]
+    om[0] = x
+    tm[0] = y
+    return (x & y) == 0
+
+
+cdef int block_level(const DB* db, u64 om, u64 tm) noexcept nogil:
+    """Advancement of the men: a man move adds one."""
+    cdef int adv = 0, b
+    while om:
+        b = ctz(om)
+        om &= om - 1
+        adv += db.size - 1 - db.row_of_bit[b]
+    while tm:
+        b = ctz(tm)
+        tm &= tm - 1
+        adv += db.row_of_bit[b]
+    return adv
+
+
+cdef u64 block_pass(const DB* db, Slice* s, u64 block, u64 lo, u64 hi, MoveList* ml) noexcept nogil:
+    """One iteration over positions [lo, hi) of a block; the number resolved."""
+    cdef u64 om, tm, men, kr, idx, base, rb, rd, cur_rb, ok = 0, tk, x
+    cdef int freebits[64]
+    cdef int rest[64]
+    cdef int pos[EG_MAX_PIECES]
+    cdef int nfree = 0, nrest = 0, i, j, v, b
+    cdef u64 changes = 0
+    cdef Pos p
+    if lo >= hi:
+        return 0
+    block_men(db, s, block, &om, &tm)
+    men = om | tm
+    x = db.board & ~men
+    while x:
+        freebits[nfree] = ctz(x)
+        nfree += 1
+        x &= x - 1
+    base = block * s.kk
+    cur_rb = <u64>-1
+    p.stm = 0
+    for kr in range(lo, hi):
+        idx = base + kr
+        if s.bytes[idx] != 0:
+            continue
+        rb = kr // s.k2
+        rd = kr % s.k2
+        if rb != cur_rb:
+            cur_rb = rb
+            unrank(db, rb, s.b, nfree, pos)
+            ok = 0
+            for i in range(s.b):
+                ok |= (<u64>1) << freebits[pos[i]]
+            nrest = 0
+            for i in range(nfree):
+                if not ((ok >> freebits[i]) & 1):
+                    rest[nrest] = freebits[i]
+                    nrest += 1
+        unrank(db, rd, s.d, nrest, pos)
+        tk = 0
+        for i in range(s.d):
+            tk |= (<u64>1) << rest[pos[i]]
+        p.bb[0] = om | ok
+        p.bb[1] = tm | tk
+        p.kings = ok | tk
+        v = evaluate(db, &p, ml)
+        if v != EG_UNKNOWN:
+            s.bytes[idx] = <uint8_t>v
+            changes += 1
+    return changes
+
+
+cdef void block_finish(const DB* db, Slice* s, u64 block) noexcept nogil:
+    """The positions still unknown when nothing changes are draws."""
+    cdef u64 i, base = block * s.kk
+    for i in range(base, base + s.kk):
+        if s.bytes[i] == 0:
+            s.bytes[i] = EG_DRAW
+
+
+cdef class PairBuilder:
+    """Builds the tables (a, b, c, d) and (c, d, a, b) into an EGDB.
+
+    The tables they lead into must be loaded.  Work runs level by level (from
+    the most advanced men down); the blocks of one level are independent, so
+    threads share a level: either whole block groups each (`solve`), or one
+    iteration over a share of the level's positions at a time (`sweep`, then
+    `finish_level` when a sweep resolves nothing)."""
+
+    cdef EGDB owner
+    cdef DB* db
+    cdef Slice* s1
+    cdef Slice* s2
+    cdef bint sym
+    cdef uint32_t* groups         # block of s1 per group, by level (descending)
+    cdef u64 ngroups
+    cdef u64 level_start[128]
+    cdef int nlevels
+    cdef readonly tuple material
+    cdef readonly tuple partner
+
+    def __cinit__(self):
+        self.groups = NULL
+
+    def __init__(self, EGDB owner not None, int a, int b, int c, int d):
+        cdef DB* db = owner.db
+        cdef u64 blk, om, tm, pb, g
+        cdef u64 counts[128]
+        cdef u64 fill[128]
+        cdef int lv, pieces = a + b + c + d
+        check_material(a, b, c, d)
+        if a + b == 0 or c + d == 0:
+            raise ValueError("each side needs a piece")
+        if db.slices[a][b][c][d] != NULL or db.slices[c][d][a][b] != NULL:
+            raise ValueError(f"table {a}{b}{c}{d} is loaded already")
+        self.owner = owner
+        self.db = db
+        self.material = (a, b, c, d)
+        self.partner = (c, d, a, b)
+        self.sym = (a == c and b == d)
+        self.s1 = new_slice(db, a, b, c, d)
+        self.s2 = self.s1 if self.sym else new_slice(db, c, d, a, b)
+        if self.s1 == NULL or self.s2 == NULL:
+            raise MemoryError()
+        self.s1.bytes = <uint8_t*>calloc(self.s1.n if self.s1.n else 1, 1)
+        if not self.sym:
+            self.s2.bytes = <uint8_t*>calloc(self.s2.n if self.s2.n else 1, 1)
+        if self.s1.bytes == NULL or self.s2.bytes == NULL:
+            self._release()
+            raise MemoryError(f"cannot allocate {self.s1.n + self.s2.n} bytes to build {a}{b}{c}{d}")
+        db.slices[a][b][c][d] = self.s1
+        db.slices[c][d][a][b] = self.s2
+        if db.max_pieces < pieces:
+            db.max_pieces = pieces
+        # block groups by level: a block of s1 and its turned partner in s2
+        memset(counts, 0, sizeof(counts))
+        with nogil:
+            for blk in range(self.s1.blocks):
+                if not block_men(db, self.s1, blk, &om, &tm):
+                    continue
+                if self.sym and self.partner_block(om, tm) < blk:
+                    continue
+                counts[block_level(db, om, tm)] += 1
+        self.nlevels = 0
+        g = 0
+        for lv in range(127, -1, -1):
+            fill[lv] = g
+            g += counts[lv]
+        self.ngroups = g
+        self.groups = <uint32_t*>malloc((g if g else 1) * sizeof(uint32_t))
+        if self.groups == NULL:
+            self._release()
+            raise MemoryError()
+        for lv in range(128):
+            self.level_start[lv] = fill[lv]
+        with nogil:
+            for blk in range(self.s1.blocks):
+                if not block_men(db, self.s1, blk, &om, &tm):
+                    continue
+                if self.sym and self.partner_block(om, tm) < blk:
+                    continue
+                lv = block_level(db, om, tm)
+                self.groups[fill[lv]] = <uint32_t>blk
+                fill[lv] += 1
+
+    cdef inline u64 partner_block(self, u64 om, u64 tm) noexcept nogil:
+        return rank_men(self.db, rot(self.db, tm), self.db.half) * self.s2.cm + \
+            rank_men(self.db, rot(self.db, om), 0)
+
+    cdef void _release(self):
+        cdef int a, b, c, d
+        a, b, c, d = self.material
+        if self.db.slices[a][b][c][d] == self.s1:
+            self.db.slices[a][b][c][d] = NULL
+        if self.db.slices[c][d][a][b] == self.s2:
+            self.db.slices[c][d][a][b] = NULL
+        if self.s2 != self.s1:
+            free_slice(self.s2)
+        free_slice(self.s1)
+        self.s1 = NULL
+        self.s2 = NULL
+
+    def __dealloc__(self):
+        if self.s1 != NULL:
+            self._release()
+        free(self.groups)
+
+    def levels(self):
+        """[(level, groups, positions)] in the order they must be solved."""
+        out = []
+        for lv in range(127, -1, -1):
+            n = self._level_end(lv) - self.level_start[lv]
+            if n:
+                out.append((lv, n, n * self.s1.kk * (1 if self.sym else 2)))
+        return out
+
+    cdef inline u64 _level_end(self, int lv):
+        return self.level_start[lv - 1] if lv > 0 else self.ngroups
+
+    @property
+    def positions(self):
+        return self.s1.n + (0 if self.sym else self.s2.n)
+
+    cdef u64 _partner_of(self, u64 blk) noexcept nogil:
+        cdef u64 om, tm
+        block_men(self.db, self.s1, blk, &om, &tm)
+        return self.partner_block(om, tm)
+
+    def solve(self, int level, int part, int parts):
+        """Solve every group g of the level with g % parts == part to the end
+        (GIL released); returns the positions of those groups."""
+        cdef u64 g, lo = self.level_start[level], hi = self._level_end(level)
+        cdef u64 blk, pblk, ch, done = 0
+        cdef MoveList* ml = <MoveList*>malloc(sizeof(MoveList))
+        cdef bint two
+        if ml == NULL:
+            raise MemoryError()
+        with nogil:
+            g = lo + part
+            while g < hi:
+                blk = self.groups[g]
+                pblk = self._partner_of(blk)
+                two = not (self.sym and pblk == blk)
+                while True:
+                    ch = block_pass(self.db, self.s1, blk, 0, self.s1.kk, ml)
+                    if two:
+                        ch += block_pass(self.db, self.s2, pblk, 0, self.s2.kk, ml)
+                    if ch == 0:
+                        break
+                block_finish(self.db, self.s1, blk)
+                done += self.s1.kk
+                if two:
+                    block_finish(self.db, self.s2, pblk)
+                    done += self.s2.kk
+                g += parts
+        free(ml)
+        return done
+
+    def sweep(self, int level, int part, int parts):
+        """One iteration over share `part` of `parts` of the level's positions
+        (GIL released); returns the number of positions resolved."""
+        cdef u64 lo = self.level_start[level], hi = self._level_end(level)
+        cdef u64 kk = self.s1.kk
+        cdef u64 total = (hi - lo) * 2 * kk
+        cdef u64 f0 = total * part // parts, f1 = total * (part + 1) // parts
+        cdef u64 f, unit, g, blk, pblk, a, b, ch = 0
+        cdef MoveList* ml = <MoveList*>malloc(sizeof(MoveList))
+        if ml == NULL:
+            raise MemoryError()
+        with nogil:
+            f = f0
+            while f < f1:
+                unit = f // kk                 # (group, which table)
+                a = f % kk
+                b = (unit + 1) * kk
+                if b > f1:
+                    b = f1
+                b = b - unit * kk
+                g = lo + unit // 2
+                blk = self.groups[g]
+                if unit % 2 == 0:
+                    ch += block_pass(self.db, self.s1, blk, a, b, ml)
+                else:
+                    pblk = self._partner_of(blk)
+                    if not (self.sym and pblk == blk):
+                        ch += block_pass(self.db, self.s2, pblk, a, b, ml)
+                f = unit * kk + b
+        free(ml)
+        return ch
+
+    def finish_level(self, int level):
+        """After a sweep that resolved nothing: the rest of the level is drawn."""
+        cdef u64 g, blk, pblk, lo = self.level_start[level], hi = self._level_end(level)
+        with nogil:
+            for g in range(lo, hi):
+                blk = self.groups[g]
+                pblk = self._partner_of(blk)
+                block_finish(self.db, self.s1, blk)
+                if not (self.sym and pblk == blk):
+                    block_finish(self.db, self.s2, pblk)
+
+    def finish(self):
+        """Pack both tables to 2 bits a position (they become loaded tables);
+        returns [(material, packed bytes, (wins, draws, losses))]."""
+        out = [(self.material,) + pack_slice(self.s1)]
+        if not self.sym:
+            out.append((self.partner,) + pack_slice(self.s2))
+        self.s1 = NULL
+        self.s2 = NULL
+        return out
+
+
+cdef tuple pack_slice(Slice* s):
+    cdef u64 nbytes = (s.n + 3) // 4
+    cdef uint8_t* packed = <uint8_t*>calloc(nbytes if nbytes else 1, 1)
+    cdef u64 i, counts[4]
+    cdef uint8_t v
+    if packed == NULL:
+        raise MemoryError()
+    memset(counts, 0, sizeof(counts))
+    with nogil:
+        for i in range(s.n):
+            v = s.bytes[i]
+            counts[v] += 1
+            packed[i >> 2] |= v << ((i & 3) * 2)
+    free(s.bytes)
+    s.bytes = NULL
+    s.packed = packed
+    return ((<char*>packed)[:nbytes], (counts[1], counts[3], counts[2]))
