@@ -24,6 +24,7 @@ from typing import Callable, List, Optional, Tuple, Union
 from draughts import learned
 from draughts._memory import check_table_size
 from draughts.board import Board, Move
+from draughts.egdb import Database, complete_pieces, rule_fields
 from draughts.errors import DraughtsError, TableMemoryError
 from draughts.limits import Limit, clock_budget, search_budget
 from draughts.variants import Variant, variant as get_variant
@@ -90,6 +91,8 @@ class Info:
     nps: float
     pv: List[Move]
     win_in: Optional[int] = None
+    #: positions the endgame database answered so far
+    egdb_hits: int = 0
 
 
 @dataclass
@@ -105,6 +108,8 @@ class SearchResult:
     win_in: Optional[int] = None
     #: the move the engine expects in reply (second move of the PV), if any
     ponder: Optional[Move] = None
+    #: positions the endgame database answered
+    egdb_hits: int = 0
 
 
 def _score_men(score: int) -> Tuple[float, Optional[int]]:
@@ -131,10 +136,12 @@ class Engine:
     def __init__(self, variant: Union[str, Variant] = "international", *, tt_mb: int = 64,
                  level: int = LEVEL_MAX, weights: Optional[EvalWeights] = None,
                  seed: Optional[int] = None, move_overhead: float = DEFAULT_MOVE_OVERHEAD,
-                 eval: Optional[str] = None, weights_file: Optional[str] = None):
+                 eval: Optional[str] = None, weights_file: Optional[str] = None,
+                 egdb: Union[None, str, "os.PathLike[str]", Database] = None):
         """eval: "classic" or "learned" (None: the variant's default, see
         default_eval); weights_file: a learned weights file to use instead of
-        the shipped one (for the variant of this engine)."""
+        the shipped one (for the variant of this engine); egdb: endgame
+        databases to probe (a directory or a loaded Database; see set_egdb)."""
         self.variant = get_variant(variant)
         self._weights_override = weights
         self._eval = self._check_eval(eval)
@@ -151,6 +158,36 @@ class Engine:
         self._seed = seed if seed is not None else int.from_bytes(os.urandom(8), "little") >> 2
         self.level = LEVEL_MAX
         self.set_level(level)
+        #: the endgame database in use (None: none)
+        self.egdb: Optional[Database] = None
+        self._egdb_source: Union[None, str, Database] = None
+        self._egdb_cache: dict = {}
+        self.set_egdb(egdb)
+
+    def set_egdb(self, egdb: Union[None, str, "os.PathLike[str]", Database]) -> None:
+        """Probe endgame databases: a directory (the database of the engine's
+        variant in it is loaded, again after a change of variant; none there is
+        no error), a loaded `Database`, or None for none."""
+        if egdb is not None and not isinstance(egdb, Database):
+            egdb = os.fspath(egdb)
+            if not os.path.isdir(egdb):
+                raise DraughtsError(f"no endgame database directory {egdb!r}")
+        self._egdb_source = egdb
+        self._egdb_cache.clear()
+        self._load_egdb()
+
+    def _load_egdb(self) -> None:
+        src, db = self._egdb_source, None
+        if isinstance(src, Database):
+            db = src if rule_fields(src.variant) == rule_fields(self.variant) else None
+        elif src is not None:
+            key = rule_fields(self.variant)
+            if key not in self._egdb_cache:
+                found = complete_pieces(self.variant, src) >= 2
+                self._egdb_cache[key] = Database.open(self.variant, src) if found else None
+            db = self._egdb_cache[key]
+        self.egdb = db
+        self._searcher.set_egdb(db.core if db is not None else None)
 
     @staticmethod
     def _check_tt(tt_mb) -> int:
@@ -208,6 +245,8 @@ class Engine:
             self.variant = new
             self._configure_rules()
             self._searcher.clear()
+            if self._egdb_source is not None:
+                self._load_egdb()
 
     def set_tuning(self, lmr_mode: int = 1, lmr_divisor: int = 225, futility: int = 0) -> None:
         """Search tuning knobs (for testing changes against each other):
@@ -325,7 +364,8 @@ class Engine:
                 return
             men, win = _score_men(score)
             t = ms / 1000.0
-            on_info(Info(d, sel, men, n, t, n / t if t > 0 else 0.0, self._pv_moves(board, pv), win))
+            on_info(Info(d, sel, men, n, t, n / t if t > 0 else 0.0, self._pv_moves(board, pv), win,
+                         self._searcher.egdb_hits))
 
         with self._lock:
             mv, score, d, sel, n, ms, pv = self._searcher.run(
@@ -344,7 +384,7 @@ class Engine:
         men, win = _score_men(score)
         t = ms / 1000.0
         return SearchResult(mv_obj, men, pv_moves, d, sel, n, t, n / t if t > 0 else 0.0, win,
-                            pv_moves[1] if len(pv_moves) > 1 else None)
+                            pv_moves[1] if len(pv_moves) > 1 else None, self._searcher.egdb_hits)
 
     @staticmethod
     def _match(board: Board, mv) -> Optional[Move]:

@@ -30,6 +30,7 @@ from draughts_core.tt cimport (TTable, TTEntry, tt_alloc, tt_free, tt_clear, tt_
                                tt_hashfull, tt_prefetch, fold16, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT)
 from draughts_core.eval cimport EvalW, LearnedEval, evaluate
 from draughts_core.position cimport Position, CoreRules
+from draughts_core.egdb cimport DB, EGDB, egdb_probe, EG_WIN, EG_LOSS, EG_DRAW, EG_UNKNOWN
 
 cdef enum:
     MAX_PLY = 128
@@ -37,6 +38,8 @@ cdef enum:
     INF = 32000
     WIN = 30000
     WIN_MIN = WIN - 2 * MAX_PLY
+    DB_WIN = 9000           # a database win: 90 men less a hundredth a ply, plus the evaluation
+    DB_SPREAD = 800         # ... clamped to this, so that the search still makes progress
 
 WIN_SCORE = WIN
 WIN_THRESHOLD = WIN_MIN
@@ -110,6 +113,9 @@ cdef class Searcher:
     cdef int lmr_mode           # 0: fixed 1/2-ply reductions, 1: log(depth)*log(move) table
     cdef LearnedEval learned     # the learned evaluation's weights, or None: classic
     cdef object callback_error
+    cdef DB* egdb               # endgame database (NULL: none)
+    cdef EGDB egdb_owner
+    cdef readonly u64 egdb_hits
     #: a stop asked for before the core search began (see Engine.arm)
     cdef public bint pending_stop
 
@@ -118,6 +124,7 @@ cdef class Searcher:
         if self.lists == NULL:
             raise MemoryError()
         self.tt.entries = NULL
+        self.egdb = NULL
 
     def __dealloc__(self):
         free(self.lists)
@@ -204,6 +211,11 @@ cdef class Searcher:
         self.pending_stop = True
         self.stop_flag = 1
 
+    def set_egdb(self, EGDB db):
+        """Probe this endgame database (None: no database); it must be of the searcher's rules."""
+        self.egdb_owner = db
+        self.egdb = db.db if db is not None else NULL
+
     def evaluate(self, Position p):
         return evaluate(&self.r, &self.w, &p.pos)
 
@@ -276,6 +288,37 @@ cdef class Searcher:
             s += <int>(mix(key ^ self.noise_seed) % <u64>(2 * self.noise_amp + 1)) - self.noise_amp
         return s
 
+    # --- endgame database ---------------------------------------------------------
+    cdef inline int egdb_score(self, int v, const Pos* p, u64 key, int ply) noexcept nogil:
+        """A database result as a score: a win is DB_WIN less the ply, plus the
+        evaluation within DB_SPREAD (so that the winner still makes progress)."""
+        cdef int s
+        if v == EG_DRAW:
+            return 0
+        s = self.static_eval(p, key)
+        if s > DB_SPREAD:
+            s = DB_SPREAD
+        elif s < -DB_SPREAD:
+            s = -DB_SPREAD
+        if v == EG_WIN:
+            return DB_WIN - ply + s
+        return -DB_WIN + ply + s
+
+    cdef void egdb_root_filter(self, const Pos* p, MoveList* ml) noexcept nogil:
+        """Keep the root moves that keep the database's result."""
+        cdef int v = egdb_probe(self.egdb, p), want, i, k = 0
+        cdef Pos child
+        if v == EG_UNKNOWN or v == EG_LOSS:
+            return
+        want = EG_LOSS if v == EG_WIN else EG_DRAW
+        for i in range(ml.n):
+            make_move(p, &ml.moves[i], &child)
+            if egdb_probe(self.egdb, &child) == want:
+                ml.moves[k] = ml.moves[i]
+                k += 1
+        if k > 0:
+            ml.n = k
+
     # --- the search -----------------------------------------------------------
     cdef inline void check_time(self) noexcept nogil:
         if self.hard_ms > 0 and now_ms() - self.t0 >= self.hard_ms:
@@ -331,7 +374,7 @@ cdef class Searcher:
         cdef u64 ckey
         cdef int n, i, score, best, bestidx, red, newdepth, stand
         cdef bint fut
-        cdef int crev, ccp, cegc, cegp, tts, bound, old_alpha = alpha
+        cdef int crev, ccp, cegc, cegp, tts, bound, egv, old_alpha = alpha
         cdef bint is_king
         cdef int idx = self.ngame + ply
 
@@ -386,6 +429,16 @@ cdef class Searcher:
         n = gen_moves(&self.r, p, ml, False, NULL)
         if n == 0:
             return -WIN + ply
+        # the endgame database knows the result (the root keeps its moves that keep it)
+        if self.egdb != NULL and popcount(p.bb[0] | p.bb[1]) <= self.egdb.max_pieces:
+            if ply > 0:
+                egv = egdb_probe(self.egdb, p)
+                if egv != EG_UNKNOWN:
+                    self.egdb_hits += 1
+                    return self.egdb_score(egv, p, key, ply)
+            else:
+                self.egdb_root_filter(p, ml)
+                n = ml.n
         if depth <= 0:
             if n == 1 and ply < MAX_PLY // 2:
                 depth = 1                       # a forced reply is played out
@@ -520,6 +573,7 @@ cdef class Searcher:
         cdef int d, score = 0, prev = 0, alpha, beta, delta, completed = 0, sel = 0
         cdef int limit = max_depth if max_depth > 0 else MAX_PLY - 8
         cdef int egc
+        cdef bint root_known
         cdef double elapsed
         cdef CMove best
         cdef bint have_best = False
@@ -537,6 +591,7 @@ cdef class Searcher:
         self.callback_error = None
         self.stop_flag = 0          # a pending stop ends the search after its first iteration
         self.nodes = 0
+        self.egdb_hits = 0
         self.node_limit = nodes
         self.seldepth = 0
         self.hard_ms = hard_ms
@@ -546,6 +601,9 @@ cdef class Searcher:
         self.tt.generation = (self.tt.generation + 1) & 63
         memset(self.killers, 0, sizeof(self.killers))
         egc = self.eg_class(&p)
+        # a root the database knows: every root move is answered by the
+        # database, so one iteration says all that deeper ones would
+        root_known = self.egdb != NULL and egdb_probe(self.egdb, &p) != EG_UNKNOWN
         pv_out = []
         with nogil:
             for d in range(1, limit + 1):
@@ -590,7 +648,7 @@ cdef class Searcher:
                         except BaseException as exc:        # reported to the caller
                             self.callback_error = exc
                             self.stop_flag = 1
-                if self.stop_flag:
+                if self.stop_flag or root_known:
                     break
                 if prev >= WIN_MIN or prev <= -WIN_MIN:
                     if d >= WIN - (prev if prev > 0 else -prev) + 2 and max_depth == 0 and soft_ms > 0:

@@ -162,6 +162,8 @@ class HubServer:
             _Param("pydraughts", "bool", False),
             # the evaluation: auto is the variant's default (draughts.engine.default_eval)
             _Param("eval", "enum", "auto", values=["auto", "classic", "learned"]),
+            # a directory of endgame databases ("": none); see draughts.egdb
+            _Param("egdb-path", "string", ""),
         )}
         #: the last accepted `pos` (its position argument and move texts), so
         #: that the next one, the same game a move or two on, plays only the new moves
@@ -221,7 +223,8 @@ class HubServer:
             self._engine = Engine(self.variant, tt_mb=self.params["tt-size"].value,
                                   level=self.params["level"].value,
                                   move_overhead=self.params["move-overhead"].value / 1000.0,
-                                  eval=None if ev == "auto" else ev)
+                                  eval=None if ev == "auto" else ev,
+                                  egdb=self.params["egdb-path"].value or None)
         return self._engine
 
     def handle_line(self, line: str, received: Optional[float] = None) -> bool:
@@ -301,12 +304,20 @@ class HubServer:
             self._engine.set_move_overhead(value / 1000.0)
         if name == "eval" and self._engine is not None:
             self._engine.set_eval(None if value == "auto" else value)
+        if name == "egdb-path":
+            if value and not os.path.isdir(value):
+                raise CommandError(f"egdb-path: no directory {value!r}")
+            if self._engine is not None:
+                self._engine.set_egdb(value or None)
         p.value = value
         if name in ("variant", "mandatory-capture"):
             self.board = Board(variant=self.variant)
 
     def _init(self, args: Args) -> None:
-        self.engine()
+        engine = self.engine()
+        if engine.egdb is not None:
+            db = engine.egdb
+            self._write(format_line("info", [("egdb", f"{db.variant.name} up to {db.pieces} pieces")]))
         self._write("ready")
 
     def _new_game(self, args: Args) -> None:
@@ -542,6 +553,8 @@ def hub_score(score: float, win_in: Optional[int]) -> float:
 def info_line(info: Info, text: Callable[[Move], str] = Move.hub) -> str:
     args = [("depth", info.depth), ("score", f"{hub_score(info.score, info.win_in):.2f}"),
             ("nodes", info.nodes), ("time", f"{info.time:.3f}"), ("nps", f"{info.nps / 1e6:.2f}")]
+    if info.egdb_hits:
+        args.append(("egdb-hits", info.egdb_hits))
     if info.pv:
         args.append(("pv", " ".join(text(m) for m in info.pv)))
     return format_line("info", args)
