@@ -10,7 +10,9 @@
 Scores are in men from the side to move (1.00 = one man).  A won position
 scores 100 less a hundredth per ply to the win (Scan's convention, as the Hub
 protocol reports it: 99.97 wins in 3 plies) and `SearchResult.win_in` tells
-the plies (negative: the side to move loses).
+the plies (negative: the side to move loses).  With an endgame database
+(`Engine(egdb=DIR)`, see `draughts.egdb`) a position it knows to be won
+scores 90 men less a hundredth a ply plus the evaluation within 8 men.
 """
 
 from __future__ import annotations
