@@ -318,9 +318,19 @@ def solve_pair(core: EGDB, m: Material, threads: int = 1,
             elif groups >= 16 * threads:
                 list(pool.map(lambda part: pb.solve(level, part, threads), range(threads)))
             else:
-                # few large blocks: the threads share every iteration
-                while sum(pool.map(lambda part: pb.sweep(level, part, threads), range(threads))):
-                    pass
+                # few large blocks: the threads share every iteration, of every
+                # unknown position first, then of the flagged ones; done when a
+                # look at every one changes nothing
+                full = True
+                while True:
+                    changed = sum(pool.map(lambda part: pb.sweep(level, part, threads, full),
+                                           range(threads)))
+                    if changed:
+                        full = False
+                    elif full:
+                        break
+                    else:
+                        full = True
                 pb.finish_level(level)
             if on_progress is not None:
                 on_progress(positions)

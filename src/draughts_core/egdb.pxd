@@ -45,6 +45,7 @@ ctypedef struct Slice:
     u64 n                   # positions
     uint8_t* packed         # 2 bits a position (a finished table)
     uint8_t* bytes          # 1 byte a position (a table being built)
+    uint8_t* dirty          # ... and whether a successor changed since its last look
 
 ctypedef struct DB:
     Rules r

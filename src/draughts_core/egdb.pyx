@@ -16,9 +16,9 @@ move); when an iteration changes nothing, the rest are draws.
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memset, memcpy
 from libc.stdint cimport uint8_t, uint32_t
-from draughts_core.bitboard cimport u64, ctz, popcount, bit_of_square, square_of_bit
+from draughts_core.bitboard cimport u64, G8, G10, step, lsb, ctz, popcount, bit_of_square
 from draughts_core.rules cimport Rules
-from draughts_core.movegen cimport Pos, CMove, MoveList, gen_moves, make_move
+from draughts_core.movegen cimport Pos, CMove, MoveList, gen_moves, make_move, has_capture
 from draughts_core.position cimport CoreRules, Position
 
 cdef extern from *:
@@ -159,6 +159,7 @@ cdef void free_slice(Slice* s) noexcept nogil:
     if s != NULL:
         free(s.packed)
         free(s.bytes)
+        free(s.dirty)
         free(s)
 
 
@@ -321,8 +322,46 @@ cdef int block_level(const DB* db, u64 om, u64 tm) noexcept nogil:
     return adv
 
 
-cdef u64 block_pass(const DB* db, Slice* s, u64 block, u64 lo, u64 hi, MoveList* ml) noexcept nogil:
-    """One iteration over positions [lo, hi) of a block; the number resolved."""
+cdef inline u64 step_on(const DB* db, u64 b, int d) noexcept nogil:
+    if db.size == 8:
+        return step(<G8*>NULL, b, d)
+    return step(<G10*>NULL, b, d)
+
+
+cdef void mark_predecessors(const DB* db, Slice* t, const Pos* p) noexcept nogil:
+    """Flag for another look the unknown positions of table t (the partner of
+    p's table) that reach p by a quiet king move: the side not to move in p
+    takes one of its kings back along a diagonal (a position that had a
+    capture could not have made that move)."""
+    cdef u64 occ = p.bb[0] | p.bb[1]
+    cdef u64 kings = p.bb[1] & p.kings, k, x, idx
+    cdef int d
+    cdef Pos q, o
+    q.bb[0] = p.bb[0]
+    q.stm = 1
+    while kings:
+        k = lsb(kings)
+        kings ^= k
+        for d in range(4):
+            x = step_on(db, k, d) & ~occ
+            while x:
+                q.bb[1] = (p.bb[1] & ~k) | x
+                q.kings = (p.kings & ~k) | x
+                if not db.r.mandatory or not has_capture(&db.r, &q):
+                    orient(db, &q, &o)
+                    idx = index_of(db, t, &o)
+                    if t.bytes[idx] == 0:
+                        t.dirty[idx] = 1
+                if not db.r.flying:
+                    break
+                x = step_on(db, x, d) & ~occ
+
+
+cdef u64 block_pass(const DB* db, Slice* s, Slice* other, u64 block, u64 lo, u64 hi,
+                    bint full, MoveList* ml) noexcept nogil:
+    """One iteration over positions [lo, hi) of a block (every unknown one, or
+    only those flagged); the number resolved.  A resolved position flags its
+    predecessors in the partner table `other`."""
     cdef u64 om, tm, men, kr, idx, base, rb, rd, cur_rb, ok = 0, tk, x
     cdef int freebits[64]
     cdef int rest[64]
@@ -344,8 +383,9 @@ cdef u64 block_pass(const DB* db, Slice* s, u64 block, u64 lo, u64 hi, MoveList*
     p.stm = 0
     for kr in range(lo, hi):
         idx = base + kr
-        if s.bytes[idx] != 0:
+        if s.bytes[idx] != 0 or not (full or s.dirty[idx]):
             continue
+        s.dirty[idx] = 0
         rb = kr // s.k2
         rd = kr % s.k2
         if rb != cur_rb:
@@ -370,6 +410,8 @@ cdef u64 block_pass(const DB* db, Slice* s, u64 block, u64 lo, u64 hi, MoveList*
         if v != EG_UNKNOWN:
             s.bytes[idx] = <uint8_t>v
             changes += 1
+            if s.b + s.d:
+                mark_predecessors(db, other, &p)
     return changes
 
 
@@ -426,9 +468,12 @@ cdef class PairBuilder:
         if self.s1 == NULL or self.s2 == NULL:
             raise MemoryError()
         self.s1.bytes = <uint8_t*>calloc(self.s1.n if self.s1.n else 1, 1)
+        self.s1.dirty = <uint8_t*>calloc(self.s1.n if self.s1.n else 1, 1)
         if not self.sym:
             self.s2.bytes = <uint8_t*>calloc(self.s2.n if self.s2.n else 1, 1)
-        if self.s1.bytes == NULL or self.s2.bytes == NULL:
+            self.s2.dirty = <uint8_t*>calloc(self.s2.n if self.s2.n else 1, 1)
+        if (self.s1.bytes == NULL or self.s2.bytes == NULL or self.s1.dirty == NULL
+                or self.s2.dirty == NULL):
             self._release()
             raise MemoryError(f"cannot allocate {self.s1.n + self.s2.n} bytes to build {a}{b}{c}{d}")
         db.slices[a][b][c][d] = self.s1
@@ -515,7 +560,7 @@ cdef class PairBuilder:
         cdef u64 g, lo = self.level_start[level], hi = self._level_end(level)
         cdef u64 blk, pblk, ch, done = 0
         cdef MoveList* ml = <MoveList*>malloc(sizeof(MoveList))
-        cdef bint two
+        cdef bint two, full
         if ml == NULL:
             raise MemoryError()
         with nogil:
@@ -524,12 +569,19 @@ cdef class PairBuilder:
                 blk = self.groups[g]
                 pblk = self._partner_of(blk)
                 two = not (self.sym and pblk == blk)
+                # look at every unknown position, then only at the flagged ones;
+                # done when a look at every one changes nothing
+                full = True
                 while True:
-                    ch = block_pass(self.db, self.s1, blk, 0, self.s1.kk, ml)
+                    ch = block_pass(self.db, self.s1, self.s2, blk, 0, self.s1.kk, full, ml)
                     if two:
-                        ch += block_pass(self.db, self.s2, pblk, 0, self.s2.kk, ml)
+                        ch += block_pass(self.db, self.s2, self.s1, pblk, 0, self.s2.kk, full, ml)
                     if ch == 0:
-                        break
+                        if full:
+                            break
+                        full = True
+                    else:
+                        full = False
                 block_finish(self.db, self.s1, blk)
                 done += self.s1.kk
                 if two:
@@ -539,9 +591,10 @@ cdef class PairBuilder:
         free(ml)
         return done
 
-    def sweep(self, int level, int part, int parts):
+    def sweep(self, int level, int part, int parts, bint full=True):
         """One iteration over share `part` of `parts` of the level's positions
-        (GIL released); returns the number of positions resolved."""
+        (every unknown one, or only the flagged ones; GIL released); returns
+        the number of positions resolved."""
         cdef u64 lo = self.level_start[level], hi = self._level_end(level)
         cdef u64 kk = self.s1.kk
         cdef u64 total = (hi - lo) * 2 * kk
@@ -562,11 +615,11 @@ cdef class PairBuilder:
                 g = lo + unit // 2
                 blk = self.groups[g]
                 if unit % 2 == 0:
-                    ch += block_pass(self.db, self.s1, blk, a, b, ml)
+                    ch += block_pass(self.db, self.s1, self.s2, blk, a, b, full, ml)
                 else:
                     pblk = self._partner_of(blk)
                     if not (self.sym and pblk == blk):
-                        ch += block_pass(self.db, self.s2, pblk, a, b, ml)
+                        ch += block_pass(self.db, self.s2, self.s1, pblk, a, b, full, ml)
                 f = unit * kk + b
         free(ml)
         return ch
@@ -607,6 +660,8 @@ cdef tuple pack_slice(Slice* s):
             counts[v] += 1
             packed[i >> 2] |= v << ((i & 3) * 2)
     free(s.bytes)
+    free(s.dirty)
     s.bytes = NULL
+    s.dirty = NULL
     s.packed = packed
     return ((<char*>packed)[:nbytes], (counts[1], counts[3], counts[2]))

@@ -73,6 +73,27 @@ cdef inline int score_from_tt(int s, int ply) noexcept nogil:
     return s
 
 
+cdef inline int db_report(int v, int score) noexcept nogil:
+    """The score reported for a root the database knows: a won root scores as
+    a database win at least (its own material is searched on, with normal
+    scores, until a conversion is in sight), a drawn one as a draw."""
+    cdef int floor = DB_WIN - DB_SPREAD - MAX_PLY
+    if v == EG_WIN:
+        return score if score > floor else floor
+    if v == EG_LOSS:
+        return score if score < -floor else -floor
+    if v == EG_DRAW:
+        return 0
+    return score
+
+
+cdef inline u64 material(const Pos* p) noexcept nogil:
+    """Men and kings of each colour, one byte each."""
+    cdef u64 k = p.kings
+    return (<u64>popcount(p.bb[0] & ~k) | <u64>popcount(p.bb[0] & k) << 8
+            | <u64>popcount(p.bb[1] & ~k) << 16 | <u64>popcount(p.bb[1] & k) << 24)
+
+
 cdef inline bint same_move(const CMove* a, const CMove* b) noexcept nogil:
     return a.frm == b.frm and a.to == b.to and a.capt == b.capt
 
@@ -116,6 +137,7 @@ cdef class Searcher:
     cdef DB* egdb               # endgame database (NULL: none)
     cdef EGDB egdb_owner
     cdef readonly u64 egdb_hits
+    cdef u64 root_material
     #: a stop asked for before the core search began (see Engine.arm)
     cdef public bint pending_stop
 
@@ -429,14 +451,16 @@ cdef class Searcher:
         n = gen_moves(&self.r, p, ml, False, NULL)
         if n == 0:
             return -WIN + ply
-        # the endgame database knows the result (the root keeps its moves that keep it)
+        # the endgame database knows the result; the root keeps its moves that
+        # keep it, and the root's own material is searched on (so that a won
+        # ending is driven to a conversion, not shuffled)
         if self.egdb != NULL and popcount(p.bb[0] | p.bb[1]) <= self.egdb.max_pieces:
-            if ply > 0:
+            if ply > 0 and material(p) != self.root_material:
                 egv = egdb_probe(self.egdb, p)
                 if egv != EG_UNKNOWN:
                     self.egdb_hits += 1
                     return self.egdb_score(egv, p, key, ply)
-            else:
+            elif ply == 0:
                 self.egdb_root_filter(p, ml)
                 n = ml.n
         if depth <= 0:
@@ -572,8 +596,7 @@ cdef class Searcher:
         cdef u64 key = full_key(&p)
         cdef int d, score = 0, prev = 0, alpha, beta, delta, completed = 0, sel = 0
         cdef int limit = max_depth if max_depth > 0 else MAX_PLY - 8
-        cdef int egc
-        cdef bint root_known
+        cdef int egc, root_db
         cdef double elapsed
         cdef CMove best
         cdef bint have_best = False
@@ -601,9 +624,10 @@ cdef class Searcher:
         self.tt.generation = (self.tt.generation + 1) & 63
         memset(self.killers, 0, sizeof(self.killers))
         egc = self.eg_class(&p)
-        # a root the database knows: every root move is answered by the
-        # database, so one iteration says all that deeper ones would
-        root_known = self.egdb != NULL and egdb_probe(self.egdb, &p) != EG_UNKNOWN
+        self.root_material = material(&p)
+        root_db = EG_UNKNOWN
+        if self.egdb != NULL and popcount(p.bb[0] | p.bb[1]) <= self.egdb.max_pieces:
+            root_db = egdb_probe(self.egdb, &p)
         pv_out = []
         with nogil:
             for d in range(1, limit + 1):
@@ -644,11 +668,11 @@ cdef class Searcher:
                     pv_out = [self._move_tuple(&self.pv[0][k]) for k in range(self.pvlen[0])]
                     if callback is not None:
                         try:
-                            callback(d, sel, score, self.nodes, elapsed, pv_out)
+                            callback(d, sel, db_report(root_db, score), self.nodes, elapsed, pv_out)
                         except BaseException as exc:        # reported to the caller
                             self.callback_error = exc
                             self.stop_flag = 1
-                if self.stop_flag or root_known:
+                if self.stop_flag:
                     break
                 if prev >= WIN_MIN or prev <= -WIN_MIN:
                     if d >= WIN - (prev if prev > 0 else -prev) + 2 and max_depth == 0 and soft_ms > 0:
@@ -662,7 +686,7 @@ cdef class Searcher:
             self.callback_error = None
             raise err
         move = self._move_tuple(&best) if have_best else None
-        return (move, prev, completed, sel, self.nodes, elapsed, pv_out)
+        return (move, db_report(root_db, prev), completed, sel, self.nodes, elapsed, pv_out)
 
     cdef object _move_tuple(self, const CMove* m):
         cdef int size = self.r.size
