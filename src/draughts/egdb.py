@@ -29,12 +29,13 @@ import time
 import zlib
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Callable, Dict, Iterable, List, Optional, Tuple, Union
+from typing import Callable, Dict, List, Optional, Tuple, Union
 
+from draughts._args import add_variant_options, positive_int, variant_from_args
 from draughts.board import Board
 from draughts.errors import DraughtsError
 from draughts.variants import VARIANTS, Variant, variant as get_variant
-from draughts_core.egdb import DRAW, LOSS, MAX_PIECES, UNKNOWN, WIN, EGDB, PairBuilder, table_size
+from draughts_core.egdb import DRAW, LOSS, MAX_PIECES, WIN, EGDB, PairBuilder, table_size
 
 FORMAT_VERSION = 1
 MAGIC = b"DRWDL\n"
@@ -472,8 +473,7 @@ def _format_bytes(n: int) -> str:
 
 
 def cmd_build(args) -> int:
-    from draughts.cli import _variant_arg
-    v = _variant_arg(args)
+    v = variant_from_args(args)
     progress = None if not args.progress else args.progress == "on"
 
     def log(text: str) -> None:
@@ -495,8 +495,7 @@ def cmd_build(args) -> int:
 
 
 def cmd_probe(args) -> int:
-    from draughts.cli import _variant_arg
-    v = _variant_arg(args)
+    v = variant_from_args(args)
     board = Board(args.fen, variant=v)
     n = sum(len(x) for x in board.position.pieces()[:2])
     db = Database.open(v, args.dir)
@@ -510,25 +509,24 @@ def cmd_probe(args) -> int:
 
 
 def register(subparsers) -> None:
-    from draughts.cli import _add_variant, _positive_int
     p = subparsers.add_parser("egdb", help="endgame databases: build and probe",
                               description="Win/draw/loss endgame databases, built by retrograde "
                                           "analysis (the game's move-count draw rules are not part "
                                           "of them).")
     sub = p.add_subparsers(dest="egdb_command", metavar="ACTION")
     b = sub.add_parser("build", help="build every table up to N pieces (smaller ones first; resumes)")
-    _add_variant(b)
-    b.add_argument("--pieces", "-n", type=_positive_int, required=True, help="most pieces on the board")
+    add_variant_options(b)
+    b.add_argument("--pieces", "-n", type=positive_int, required=True, help="most pieces on the board")
     b.add_argument("--dir", metavar="D", default=None,
                    help="database directory (default $DRAUGHTS_EGDB, else $XDG_CACHE_HOME/draughts/egdb)")
-    b.add_argument("--threads", "-t", type=_positive_int, default=1, help="native threads")
+    b.add_argument("--threads", "-t", type=positive_int, default=1, help="native threads")
     b.add_argument("--cluster", metavar="ADDRESS",
                    help="run the tables as tasks on the Ray cluster at ADDRESS ('auto' finds one)")
     b.add_argument("--progress", choices=("on", "off"), default=None,
                    help="progress bar on stderr (default: when stderr is a terminal)")
     b.set_defaults(func=cmd_build)
     q = sub.add_parser("probe", help="win, draw or loss for the side to move")
-    _add_variant(q)
+    add_variant_options(q)
     q.add_argument("--fen", required=True, help="the position")
     q.add_argument("--dir", metavar="D", default=None,
                    help="database directory (default $DRAUGHTS_EGDB, else $XDG_CACHE_HOME/draughts/egdb)")

@@ -18,7 +18,7 @@ from libc.string cimport memset, memcpy
 from libc.stdint cimport uint8_t, uint32_t
 from draughts_core.bitboard cimport u64, G8, G10, step, lsb, ctz, popcount, bit_of_square
 from draughts_core.rules cimport Rules
-from draughts_core.movegen cimport Pos, CMove, MoveList, gen_moves, make_move, has_capture
+from draughts_core.movegen cimport Pos, MoveList, gen_moves, make_move, has_capture
 from draughts_core.position cimport CoreRules, Position
 
 cdef extern from *:
@@ -410,7 +410,7 @@ cdef u64 block_pass(const DB* db, Slice* s, Slice* other, u64 block, u64 lo, u64
         if v != EG_UNKNOWN:
             s.bytes[idx] = <uint8_t>v
             changes += 1
-            if s.b + s.d:
+            if s.d:                 # only the other side's kings move back
                 mark_predecessors(db, other, &p)
     return changes
 
