@@ -51,6 +51,7 @@ def test_handshake(hub):
         < param name=move-overhead value=20 type=int min=0 max=5000
         < param name=pydraughts value=false type=bool
         < param name=eval value=auto type=enum values="auto classic learned"
+        < param name=egdb-path value="" type=string
         < wait
         > set-param name=tt-size value=8
         > set-param name=ponder value=true
@@ -67,7 +68,7 @@ def test_handshake(hub):
 def test_set_param_answers_bad_values_with_an_error(hub):
     hub.transcript("""
         > set-param name=threads value=4
-        < error message="unknown parameter 'threads'; known: variant, mandatory-capture, tt-size, ponder, level, move-overhead, pydraughts, eval"
+        < error message="unknown parameter 'threads'; known: variant, mandatory-capture, tt-size, ponder, level, move-overhead, pydraughts, eval, egdb-path"
         > set-param name=ponder value=maybe
         < error message="ponder takes true or false, not 'maybe'"
         > set-param name=tt-size value=0
