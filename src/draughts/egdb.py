@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Tuple, Union
 
 from draughts._args import add_variant_options, positive_int, variant_from_args
+from draughts._progress import Progress
 from draughts.board import Board
 from draughts.errors import DraughtsError
 from draughts.variants import VARIANTS, Variant, variant as get_variant
@@ -268,42 +269,18 @@ class BuildReport:
 
 
 class _Bar:
-    """A one-line progress bar on stderr: positions solved and an ETA."""
+    """Positions solved, on the shared progress bar (`draughts._progress`)."""
 
-    def __init__(self, total: int, enabled: Optional[bool], stream=None):
-        self.stream = stream or sys.stderr
-        self.enabled = self.stream.isatty() if enabled is None else enabled
-        self.total = max(1, total)
+    def __init__(self, total: int, enabled: Optional[bool]):
         self.done = 0
-        self.worked = 0
-        self.t0 = time.perf_counter()
-        self.last = 0.0
+        self.progress = Progress(max(1, total), "pos", enabled=enabled, desc="egdb")
 
-    def advance(self, positions: int, worked: bool = True, label: str = "") -> None:
+    def advance(self, positions: int, label: str = "") -> None:
         self.done += positions
-        if worked:
-            self.worked += positions
-        if not self.enabled:
-            return
-        now = time.perf_counter()
-        if now - self.last < 0.25 and self.done < self.total:
-            return
-        self.last = now
-        frac = min(1.0, self.done / self.total)
-        elapsed = now - self.t0
-        left = self.total - self.done
-        if self.done >= self.total:
-            eta = "done"
-        elif self.worked and elapsed > 0:
-            eta = time.strftime("%H:%M:%S", time.gmtime(elapsed / self.worked * left))
-        else:
-            eta = "--:--:--"
-        filled = int(30 * frac)
-        self.stream.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {frac * 100:5.1f}% "
-                          f"{label:<14} ETA {eta}   ")
-        if self.done >= self.total:
-            self.stream.write("\n")
-        self.stream.flush()
+        self.progress.update_to(self.done, label)
+
+    def close(self) -> None:
+        self.progress.close()
 
 
 def solve_pair(core: EGDB, m: Material, threads: int = 1,
@@ -403,6 +380,16 @@ def build(variant: Union[str, Variant], pieces: int, directory: Optional[str] = 
             report.positions += info.positions
             loaded[mat] = packed
 
+    try:
+        _solve_all(v, core, todo, loaded, cluster, threads, store, bar)
+    finally:
+        bar.close()
+    report.seconds = time.perf_counter() - t0
+    return report
+
+
+def _solve_all(v: Variant, core: EGDB, todo: List[Material], loaded: Dict[Material, bytes],
+               cluster: Optional[str], threads: int, store, bar: _Bar) -> None:
     if cluster is None:
         for mat, packed in loaded.items():
             core.add(*mat, packed)
@@ -419,10 +406,6 @@ def build(variant: Union[str, Variant], pieces: int, directory: Optional[str] = 
             bar.advance(_pair_positions(v, m) - seen[0], label=label)   # blocks with no position
     else:
         _build_on_cluster(v, todo, loaded, cluster, threads, store, bar)
-    if not todo:
-        bar.advance(0)
-    report.seconds = time.perf_counter() - t0
-    return report
 
 
 def _pair_positions(v: Variant, m: Material) -> int:
