@@ -41,7 +41,7 @@ _SETTING = re.compile(r"(?:st(?P<st>[0-9.]+)|tc(?P<tc>[0-9.:/+]+))-c(?P<c>\d+)"
                       r"(?:-tt(?P<tt>\d+))?(?:-o(?P<o>\d+))?(?P<aff>-aff|-noaff)?\Z")
 
 
-def match_args(setting: str, games: int, variant: str, maxmoves: int = 0) -> List[str]:
+def match_args(setting: str, games: int, variant: str, maxmoves: int = 0, srand: int = 1) -> List[str]:
     m = _SETTING.match(setting)
     if not m:
         raise SystemExit(f"bad setting {setting!r} (st0.05-c2, tc1+0.01-c2, st0.1-c1-tt256, ...-o20)")
@@ -54,7 +54,7 @@ def match_args(setting: str, games: int, variant: str, maxmoves: int = 0) -> Lis
     book = ["-openings", "file=acf-3move", "order=random"] if variant == "american" else []
     return (["-variant", variant, "-engine", "name=A", *engine, "-engine", "name=B", *engine,
              "-each", limit, "-games", str(games), "-repeat", "-concurrency", m["c"],
-             "-srand", "1", *book, *({"-aff": ["-use-affinity"], "-noaff": ["-no-affinity"]}.get(m["aff"] or "", [])), *(["-maxmoves", str(maxmoves)] if maxmoves else [])])
+             "-srand", str(srand), *book, *({"-aff": ["-use-affinity"], "-noaff": ["-no-affinity"]}.get(m["aff"] or "", [])), *(["-maxmoves", str(maxmoves)] if maxmoves else [])])
 
 
 def _descendants(pid: int) -> List[int]:
@@ -88,10 +88,10 @@ def _prioritise(proc: subprocess.Popen, nice: int, done: threading.Event) -> Non
 
 
 def run(setting: str, games: int, variant: str, maxmoves: int = 0,
-        priority: Optional[int] = None) -> Dict:
+        priority: Optional[int] = None, srand: int = 1) -> Dict:
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "match.json")
-        argv = [sys.executable, "-m", "draughts", "match", *match_args(setting, games, variant, maxmoves),
+        argv = [sys.executable, "-m", "draughts", "match", *match_args(setting, games, variant, maxmoves, srand),
                 "-jsonout", out, "-ratinginterval", "0", "-progress", "off"]
         load0 = os.getloadavg()[0]
         t0 = time.time()
@@ -127,6 +127,7 @@ def main() -> None:
     ap.add_argument("--maxmoves", type=int, default=0,
                     help="adjudicate a draw after this many moves (0: play out)")
     ap.add_argument("--json", help="write every row as JSON here too")
+    ap.add_argument("--srand", type=int, default=1, help="seed of the opening order")
     ap.add_argument("--priority", type=int, default=None,
                     help="run the match and its engines at this nice value (Linux, root)")
     args = ap.parse_args()
@@ -134,7 +135,7 @@ def main() -> None:
     print(f"{'setting':<22} {'games':>6} {'lost on time':>13} {'per 1000':>9} "
           f"{'latency p50/p99/max ms':>24} {'load':>10} {'s':>6}")
     for setting in args.settings:
-        r = run(setting, args.games, args.variant, args.maxmoves, args.priority)
+        r = run(setting, args.games, args.variant, args.maxmoves, args.priority, args.srand)
         rows.append(r)
         lat = list(r["latency"].values())
         moves = sum(x["moves"] for x in lat)
