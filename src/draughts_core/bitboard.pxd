@@ -38,11 +38,20 @@ cdef extern from *:
     #define DR_MASK10 (((((unsigned long long)1) << 54) - 1) & ~((1ULL << 10) | (1ULL << 21) | (1ULL << 32) | (1ULL << 43)))
     static inline int dr_ctz(unsigned long long x) { return __builtin_ctzll(x); }
     static inline int dr_popcount(unsigned long long x) { return __builtin_popcountll(x); }
+    /* the bits of a word in reverse order (bit i to bit 63 - i): a board
+       turned half round is its reverse, shifted */
+    static inline unsigned long long dr_rev64(unsigned long long x) {
+        x = ((x >> 1) & 0x5555555555555555ULL) | ((x & 0x5555555555555555ULL) << 1);
+        x = ((x >> 2) & 0x3333333333333333ULL) | ((x & 0x3333333333333333ULL) << 2);
+        x = ((x >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((x & 0x0F0F0F0F0F0F0F0FULL) << 4);
+        return __builtin_bswap64(x);
+    }
     """
     const u64 MASK8 "DR_MASK8"
     const u64 MASK10 "DR_MASK10"
     int ctz "dr_ctz"(u64 x) noexcept nogil
     int popcount "dr_popcount"(u64 x) noexcept nogil
+    u64 rev64 "dr_rev64"(u64 x) noexcept nogil
 
 
 cdef inline u64 board_mask(geo_t* g) noexcept nogil:

@@ -16,21 +16,11 @@ move); when an iteration changes nothing, the rest are draws.
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memset, memcpy
 from libc.stdint cimport uint8_t, uint32_t
-from draughts_core.bitboard cimport u64, G8, G10, step, lsb, ctz, popcount, bit_of_square
+from draughts_core.bitboard cimport u64, G8, G10, step, lsb, ctz, popcount, bit_of_square, rev64
 from draughts_core.rules cimport Rules
 from draughts_core.movegen cimport Pos, MoveList, gen_moves, make_move, has_capture
 from draughts_core.position cimport CoreRules, Position
 
-cdef extern from *:
-    """
-    static inline unsigned long long dr_rev64(unsigned long long x) {
-        x = ((x >> 1) & 0x5555555555555555ULL) | ((x & 0x5555555555555555ULL) << 1);
-        x = ((x >> 2) & 0x3333333333333333ULL) | ((x & 0x3333333333333333ULL) << 2);
-        x = ((x >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((x & 0x0F0F0F0F0F0F0F0FULL) << 4);
-        return __builtin_bswap64(x);
-    }
-    """
-    u64 rev64 "dr_rev64"(u64 x) noexcept nogil
 
 WIN = EG_WIN
 LOSS = EG_LOSS

@@ -15,21 +15,11 @@ from libc.stdint cimport int8_t, int16_t, int32_t, uint16_t, uint8_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
 from draughts_core.bitboard cimport (u64, G8, G10, geo_t, step, board_mask, popcount, lsb, ctz, half,
-                                     square_of_bit)
+                                     square_of_bit, rev64)
 from draughts_core.rules cimport Rules
 from draughts_core.movegen cimport Pos
 from draughts_core.position cimport CoreRules
 
-cdef extern from *:
-    """
-    static inline unsigned long long dr_rev64(unsigned long long x) {
-        x = ((x >> 1) & 0x5555555555555555ULL) | ((x & 0x5555555555555555ULL) << 1);
-        x = ((x >> 2) & 0x3333333333333333ULL) | ((x & 0x3333333333333333ULL) << 2);
-        x = ((x >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((x & 0x0F0F0F0F0F0F0F0FULL) << 4);
-        return __builtin_bswap64(x);
-    }
-    """
-    u64 rev64 "dr_rev64"(u64 x) noexcept nogil
 
 # Geometry tables: row masks, centre, and for each bit the forward "cone" of
 # squares from which an enemy piece could stop a man on its way to the far row.
