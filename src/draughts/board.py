@@ -17,7 +17,7 @@ from draughts.errors import (AmbiguousMoveError, DraughtsError, FenError, Illega
 from draughts.notation import format_fen, parse_fen, square_text, squares_of, start_squares
 from draughts.variants import BLACK, WHITE, Color, Variant, variant as get_variant
 from draughts_core.perft import StopFlag
-from draughts_core.position import MAX_PERFT_DEPTH, Position
+from draughts_core.position import MAX_PERFT_DEPTH, Position, endgame_limit
 
 
 class Piece(NamedTuple):
@@ -257,7 +257,7 @@ class Board:
         self._quiet = 0
         self._capture_promo = 0
         self._reversible = 0
-        self._endgame_class = self._material_class(pos)
+        self._endgame_class = pos.endgame_class()
         self._endgame_plies = 0
         self._invalidate()
 
@@ -423,7 +423,7 @@ class Board:
             self._reversible = 0
         else:
             self._reversible += 1
-        cls = self._material_class(new)
+        cls = new.endgame_class()
         if cls != self._endgame_class:
             self._endgame_class = cls
             self._endgame_plies = 0
@@ -584,38 +584,6 @@ class Board:
         return f"{square_text(v, sq[move.start])}{sep}{square_text(v, sq[move.end])}"
 
     # --- game end -------------------------------------------------------------
-    def _material_class(self, pos: Position) -> int:
-        """Endgame-rule class of the material: 0 none, 16 or 5 (FMJD art. 6.3-6.4),
-        russian FMJD-64 classes 15, 5, 30, 60."""
-        rules = self.variant.endgame_rules
-        if rules is None:
-            return 0
-        wm, wk, bm, bk = pos.counts()
-        for strong_m, strong_k, weak_m, weak_k in ((wm, wk, bm, bk), (bm, bk, wm, wk)):
-            if weak_m == 0 and weak_k == 1 and strong_k >= 1:
-                total = strong_m + strong_k
-                if rules == "fmjd":
-                    if total == 3:
-                        return 16
-                    if total <= 2:
-                        return 5
-                else:
-                    if strong_m == 0 and strong_k >= 3:
-                        return 15
-                    if total <= 2:
-                        return 5
-        if rules == "fmjd64" and wk and bk:
-            n = wm + wk + bm + bk
-            if n in (4, 5):
-                return 30
-            if n in (6, 7):
-                return 60
-        return 0
-
-    def _endgame_limit(self) -> int:
-        """Plies allowed in the current endgame class (moves by each side x 2)."""
-        return {16: 32, 5: 10, 15: 30, 30: 60, 60: 120}.get(self._endgame_class, 0)
-
     def is_repetition(self, count: Optional[int] = None) -> bool:
         """The current position has occurred `count` times (default: the variant's
         repetition rule) with the same side to move."""
@@ -643,7 +611,7 @@ class Board:
         if v.no_capture_promotion_plies and self._capture_promo >= v.no_capture_promotion_plies:
             return Outcome(Termination.MOVE_COUNT, None,
                            f"{v.no_capture_promotion_plies // 2} moves each without a capture or a promotion")
-        limit = self._endgame_limit()
+        limit = endgame_limit(self._endgame_class)
         if limit and self._endgame_plies >= limit:
             return Outcome(Termination.MOVE_COUNT, None, f"{limit // 2}-move endgame rule")
         return None

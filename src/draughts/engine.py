@@ -234,8 +234,6 @@ class Engine:
         self._searcher.set_rules(v.core_rules)
         self._searcher.set_weights(self._weights().packed())
         self._apply_eval()
-        mode = {None: 0, "fmjd": 1, "fmjd64": 2}[v.endgame_rules]
-        self._searcher.set_draw_rules(v.quiet_plies, v.no_capture_promotion_plies, mode)
         # futility pruning that never skips a move offering a capture (a shot):
         # node-equal self-play against none, american -2 Elo (200 games),
         # russian +21 (100), international +35 (120); it also saves time

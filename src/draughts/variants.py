@@ -140,6 +140,9 @@ class Variant:
             CROWN_MODES.index(self.crown_during_capture),
             self.remove_at_once,
             self.mandatory_capture,
+            self.quiet_plies,
+            self.no_capture_promotion_plies,
+            ENDGAME_RULES.index(self.endgame_rules),
         )
 
     def replace(self, **changes) -> "Variant":

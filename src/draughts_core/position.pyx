@@ -13,10 +13,11 @@ from draughts_core.movegen cimport (Pos, CMove, MoveList, PathList, gen_moves,
                                     count_moves, make_move, has_capture)
 from draughts_core.perft cimport perft as c_perft, perft_hashed, PEntry, PerftTable, StopFlag
 from draughts_core.zobrist cimport full_key
+from draughts_core.draw cimport endgame_class as c_endgame_class, endgame_limit as c_endgame_limit
 
 RULE_FIELDS = ("size", "men_back", "flying", "men_take_kings", "majority",
                "prefer_king_mover", "prefer_more_kings", "prefer_early_kings",
-               "crown", "at_once", "mandatory")
+               "crown", "at_once", "mandatory", "quiet_plies", "capture_promo_plies", "endgame")
 
 
 _IDENTITY = {8: list(range(32)), 10: list(range(50))}
@@ -38,11 +39,16 @@ cdef class CoreRules:
 
     def __init__(self, int size, bint men_back, bint flying, bint men_take_kings,
                  bint majority, bint prefer_king_mover, bint prefer_more_kings,
-                 bint prefer_early_kings, int crown, bint at_once, bint mandatory):
+                 bint prefer_early_kings, int crown, bint at_once, bint mandatory,
+                 int quiet_plies=0, int capture_promo_plies=0, int endgame=0):
         if size not in (8, 10):
             raise ValueError(f"board size must be 8 or 10, not {size}")
         if crown not in (0, 1, 2):
             raise ValueError(f"crown must be 0, 1 or 2, not {crown}")
+        if endgame not in (0, 1, 2):
+            raise ValueError(f"endgame must be 0, 1 or 2, not {endgame}")
+        if quiet_plies < 0 or capture_promo_plies < 0:
+            raise ValueError("draw-rule ply counts must be >= 0")
         self.r.size = size
         self.r.men_back = men_back
         self.r.flying = flying
@@ -54,21 +60,30 @@ cdef class CoreRules:
         self.r.crown = crown
         self.r.at_once = at_once
         self.r.mandatory = mandatory
+        self.r.quiet_plies = quiet_plies
+        self.r.capture_promo_plies = capture_promo_plies
+        self.r.endgame = endgame
 
     @property
     def size(self):
         return self.r.size
 
     def __reduce__(self):
-        return (CoreRules, (self.r.size, self.r.men_back, self.r.flying, self.r.men_take_kings,
-                            self.r.majority, self.r.prefer_king_mover, self.r.prefer_more_kings,
-                            self.r.prefer_early_kings, self.r.crown, self.r.at_once, self.r.mandatory))
+        return (CoreRules, self._values())
+
+    def _values(self):
+        return (self.r.size, self.r.men_back, self.r.flying, self.r.men_take_kings,
+                self.r.majority, self.r.prefer_king_mover, self.r.prefer_more_kings,
+                self.r.prefer_early_kings, self.r.crown, self.r.at_once, self.r.mandatory,
+                self.r.quiet_plies, self.r.capture_promo_plies, self.r.endgame)
 
     def __repr__(self):
-        vals = (self.r.size, self.r.men_back, self.r.flying, self.r.men_take_kings,
-                self.r.majority, self.r.prefer_king_mover, self.r.prefer_more_kings,
-                self.r.prefer_early_kings, self.r.crown, self.r.at_once, self.r.mandatory)
-        return "CoreRules(" + ", ".join(f"{k}={v}" for k, v in zip(RULE_FIELDS, vals)) + ")"
+        return "CoreRules(" + ", ".join(f"{k}={v}" for k, v in zip(RULE_FIELDS, self._values())) + ")"
+
+
+def endgame_limit(int cls):
+    """Plies an endgame class (Position.endgame_class) allows before the draw; 0: no limit."""
+    return c_endgame_limit(cls)
 
 
 cdef inline u64 mask_of(int size, squares) except? 0:
@@ -171,6 +186,10 @@ cdef class Position:
         cdef u64 k = self.pos.kings
         cdef u64 w = self.pos.bb[0], b = self.pos.bb[1]
         return (popcount(w & ~k), popcount(w & k), popcount(b & ~k), popcount(b & k))
+
+    def endgame_class(self):
+        """The material's endgame-rule class under its rules (draughts_core/draw.pxd); 0: none."""
+        return c_endgame_class(&self.rules.r, &self.pos)
 
     def copy(self):
         cdef Position c = self._child()

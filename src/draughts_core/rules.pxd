@@ -7,6 +7,11 @@ cdef enum Crown:
     CROWN_CONTINUE = 1   # ... is crowned and goes on capturing as a king (russian)
     CROWN_PASS = 2       # ... goes on capturing as a man; crowned only if the capture ends there
 
+cdef enum Endgame:
+    ENDGAME_NONE = 0     # no endgame counting rule
+    ENDGAME_FMJD = 1     # FMJD art. 6.3-6.4: 16 moves (3 pieces against a lone king), 5 (2 against 1)
+    ENDGAME_FMJD64 = 2   # russian FMJD-64: 15 (3 kings against 1), 5, 30 and 60 (kings on both sides)
+
 ctypedef struct Rules:
     int size               # 8 or 10
     int men_back           # men capture backwards
@@ -19,3 +24,8 @@ ctypedef struct Rules:
     int crown              # Crown
     int at_once            # captured pieces leave the board at once (american)
     int mandatory          # capturing is compulsory (off: the house rule)
+    # draw rules (draughts_core/draw.pxd): plies without a man move or capture, plies without a
+    # capture or promotion (0: off), and the endgame counting rule (Endgame)
+    int quiet_plies
+    int capture_promo_plies
+    int endgame

@@ -26,6 +26,7 @@ from draughts_core.bitboard cimport u64, ctz, popcount, bit_of_square, square_of
 from draughts_core.rules cimport Rules
 from draughts_core.movegen cimport Pos, CMove, MoveList, MAX_MOVES, gen_moves, make_move, has_capture
 from draughts_core.zobrist cimport full_key, key_after
+from draughts_core.draw cimport endgame_class, endgame_limit
 from draughts_core.tt cimport (TTable, TTEntry, tt_alloc, tt_free, tt_clear, tt_probe, tt_store,
                                tt_hashfull, tt_prefetch, fold16, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT)
 from draughts_core.eval cimport EvalW, LearnedEval, evaluate
@@ -120,9 +121,6 @@ cdef class Searcher:
     cdef int seldepth
     cdef u64 keys[MAX_GAME + MAX_PLY]
     cdef int ngame
-    cdef int quiet_limit
-    cdef int cp_limit
-    cdef int endgame_mode
     cdef CMove killers[MAX_PLY][2]
     cdef int history[2][64][64]
     cdef CMove pv[MAX_PLY][MAX_PLY]
@@ -156,9 +154,6 @@ cdef class Searcher:
         self.r = rules.r
         self.set_weights(weights)
         self.resize(tt_mb)
-        self.quiet_limit = 0
-        self.cp_limit = 0
-        self.endgame_mode = 0
         self.noise_amp = 0
         self.noise_seed = 0
         self.set_tuning(1, 225)
@@ -212,12 +207,6 @@ cdef class Searcher:
         self.learned = table
         self.w.learned = &table.lw if table is not None else NULL
 
-    def set_draw_rules(self, int quiet_plies, int capture_promotion_plies, int endgame_mode):
-        """endgame_mode: 0 none, 1 FMJD 16/5-move rules, 2 FMJD-64."""
-        self.quiet_limit = quiet_plies
-        self.cp_limit = capture_promotion_plies
-        self.endgame_mode = endgame_mode
-
     def set_noise(self, int amplitude, seed):
         """Random evaluation noise of +-amplitude centi-men (the strength setting)."""
         self.noise_amp = amplitude
@@ -245,52 +234,6 @@ cdef class Searcher:
         return tt_hashfull(&self.tt)
 
     # --- draw rules -----------------------------------------------------------
-    cdef inline int eg_class(self, const Pos* p) noexcept nogil:
-        """Endgame-rule class, as draughts.Board._material_class."""
-        cdef u64 k = p.kings
-        cdef int wm = popcount(p.bb[0] & ~k), wk = popcount(p.bb[0] & k)
-        cdef int bm = popcount(p.bb[1] & ~k), bk = popcount(p.bb[1] & k)
-        cdef int side, sm, sk, tm, tk, total
-        if self.endgame_mode == 0:
-            return 0
-        for side in range(2):
-            if side == 0:
-                sm, sk, tm, tk = wm, wk, bm, bk
-            else:
-                sm, sk, tm, tk = bm, bk, wm, wk
-            if tm == 0 and tk == 1 and sk >= 1:
-                total = sm + sk
-                if self.endgame_mode == 1:
-                    if total == 3:
-                        return 16
-                    if total <= 2:
-                        return 5
-                else:
-                    if sm == 0 and sk >= 3:
-                        return 15
-                    if total <= 2:
-                        return 5
-        if self.endgame_mode == 2 and wk and bk:
-            total = wm + wk + bm + bk
-            if total == 4 or total == 5:
-                return 30
-            if total == 6 or total == 7:
-                return 60
-        return 0
-
-    cdef inline int eg_limit(self, int cls) noexcept nogil:
-        if cls == 16:
-            return 32
-        if cls == 5:
-            return 10
-        if cls == 15:
-            return 30
-        if cls == 30:
-            return 60
-        if cls == 60:
-            return 120
-        return 0
-
     cdef inline bint repeated(self, int idx, int rev) noexcept nogil:
         """Position keys[idx] occurred before with the same side to move."""
         cdef int i = idx - 2
@@ -417,11 +360,11 @@ cdef class Searcher:
         if ply > 0:
             if rev >= 4 and self.repeated(idx, rev):
                 return 0
-            if self.quiet_limit and rev >= self.quiet_limit:
+            if self.r.quiet_plies and rev >= self.r.quiet_plies:
                 return 0
-            if self.cp_limit and cp >= self.cp_limit:
+            if self.r.capture_promo_plies and cp >= self.r.capture_promo_plies:
                 return 0
-            if egc and egp >= self.eg_limit(egc):
+            if egc and egp >= endgame_limit(egc):
                 return 0
             # 3. mate distance pruning
             if alpha < -WIN + ply:
@@ -512,8 +455,8 @@ cdef class Searcher:
             is_king = (p.kings >> m.frm) & 1
             crev = 0 if (m.ncapt or not is_king) else rev + 1
             ccp = 0 if (m.ncapt or m.promo) else cp + 1
-            if self.endgame_mode and (m.ncapt or m.promo):
-                cegc = self.eg_class(&child)
+            if self.r.endgame and (m.ncapt or m.promo):
+                cegc = endgame_class(&self.r, &child)
                 cegp = 0 if cegc != egc else egp + 1
             else:
                 cegc = egc
@@ -623,7 +566,7 @@ cdef class Searcher:
             self.t0 = start * 1000.0
         self.tt.generation = (self.tt.generation + 1) & 63
         memset(self.killers, 0, sizeof(self.killers))
-        egc = self.eg_class(&p)
+        egc = endgame_class(&self.r, &p)
         self.root_material = material(&p)
         root_db = EG_UNKNOWN
         if self.egdb != NULL and popcount(p.bb[0] | p.bb[1]) <= self.egdb.max_pieces:

@@ -1,0 +1,50 @@
+# The endgame counting rules (docs/rules.md): which class the material is in, and how many plies
+# that class allows before the game is a draw.  The one place these rules are written: the search
+# calls them at every capture or promotion, draughts.Board through Position.endgame_class().
+
+from draughts_core.bitboard cimport popcount, u64
+from draughts_core.movegen cimport Pos
+from draughts_core.rules cimport Rules, ENDGAME_NONE, ENDGAME_FMJD, ENDGAME_FMJD64
+
+
+cdef inline int endgame_class(const Rules* r, const Pos* p) noexcept nogil:
+    """The material's endgame class: 0 (no counting), 16 or 5 (FMJD: 3 or at most 2 pieces
+    with a king against a lone king), or the russian FMJD-64 classes 15 (3 or more kings against
+    a lone king), 5, 30 (4-5 pieces with kings on both sides) and 60 (6-7 pieces)."""
+    cdef u64 k = p.kings
+    cdef int wm = popcount(p.bb[0] & ~k), wk = popcount(p.bb[0] & k)
+    cdef int bm = popcount(p.bb[1] & ~k), bk = popcount(p.bb[1] & k)
+    cdef int side, sm, sk, tm, tk, total
+    if r.endgame == ENDGAME_NONE:
+        return 0
+    for side in range(2):
+        if side == 0:
+            sm, sk, tm, tk = wm, wk, bm, bk
+        else:
+            sm, sk, tm, tk = bm, bk, wm, wk
+        if tm == 0 and tk == 1 and sk >= 1:          # a lone king against a side with a king
+            total = sm + sk
+            if r.endgame == ENDGAME_FMJD:
+                if total == 3:
+                    return 16
+                if total <= 2:
+                    return 5
+            else:
+                if sm == 0 and sk >= 3:
+                    return 15
+                if total <= 2:
+                    return 5
+    if r.endgame == ENDGAME_FMJD64 and wk and bk:
+        total = wm + wk + bm + bk
+        if total == 4 or total == 5:
+            return 30
+        if total == 6 or total == 7:
+            return 60
+    return 0
+
+
+cdef inline int endgame_limit(int cls) noexcept nogil:
+    """Plies the class allows (its number of moves by each side, times two); 0: no limit."""
+    if cls == 16 or cls == 5 or cls == 15 or cls == 30 or cls == 60:
+        return 2 * cls
+    return 0
