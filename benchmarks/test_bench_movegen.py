@@ -76,7 +76,7 @@ def test_api_legal_moves(benchmark, key):
 
 @pytest.mark.parametrize("key", IDS)
 def test_core_moves(benchmark, key):
-    """Position.moves(): every legal move as a tuple (from, to, captured, promotion, path)."""
+    """Position.moves(): every legal move as a tuple (from, to, captured, promotion, path, code)."""
     expected = POSITIONS[key][2]
     pos = board_of(key).position
     benchmark.group = "movegen: core position.moves()"
@@ -116,10 +116,10 @@ def test_api_push_pop(benchmark, key):
 
 @pytest.mark.parametrize("key", ["intl-start", "intl-random178"])
 def test_core_play(benchmark, key):
-    """Position.play(): copy-make of one move in the core (no legality check)."""
+    """Position.play_code(): copy-make of one move in the core (no legality check)."""
     pos = board_of(key).position
-    frm, to, captured, promo, _ = pos.moves()[0]
+    code = pos.moves()[0][-1]
     benchmark.group = "push/pop"
-    child = benchmark(pos.play, frm, to, captured, promo)
+    child = benchmark(pos.play_code, code)
     assert child.turn != pos.turn
     record_rate(benchmark, POSITIONS[key][2])

@@ -76,13 +76,15 @@ class Move(tuple):
         captured = tuple(int(s) for s in captured)
         promotion = bool(promotion)
         key = (start, end, frozenset(captured) if captured else _EMPTY, promotion)
-        return _new_tuple(cls, (start, end, path, captured, promotion, key))
+        return _new_tuple(cls, (start, end, path, captured, promotion, key, None))
 
     @classmethod
-    def _trusted(cls, start, end, path, captured, promotion):
-        """Construction from the core's already-checked values (no conversions)."""
+    def _trusted(cls, start, end, path, captured, promotion, code):
+        """Construction from the core's already-checked values (no conversions),
+        with the core's encoding of the move (`Position.moves()`' code)."""
         return _new_tuple(cls, (start, end, path, captured, promotion,
-                                (start, end, frozenset(captured) if captured else _EMPTY, promotion)))
+                                (start, end, frozenset(captured) if captured else _EMPTY, promotion),
+                                code))
 
     start = property(lambda self: tuple.__getitem__(self, 0), doc="start square")
     end = property(lambda self: tuple.__getitem__(self, 1), doc="end square")
@@ -90,6 +92,9 @@ class Move(tuple):
     captured = property(lambda self: tuple.__getitem__(self, 3), doc="captured squares in capture order")
     promotion = property(lambda self: tuple.__getitem__(self, 4), doc="the piece is crowned")
     _key = property(lambda self: tuple.__getitem__(self, 5))
+    #: the core's encoding of the move (from bit, to bit, captured mask, promotion) when the
+    #: move came from a Board's legal moves, else None
+    code = property(lambda self: tuple.__getitem__(self, 6), doc="the core's encoding, or None")
 
     def __getnewargs__(self):
         return (self.start, self.end, self.path, self.captured, self.promotion)
@@ -180,6 +185,19 @@ class LegalMoveView:
         return f"<LegalMoveView ({', '.join(b.move_text(m) for m in b._legal())})>"
 
 
+class SearchState(NamedTuple):
+    """What a search needs of a game besides its position (`Board.search_state()`)."""
+    position: Position
+    #: the positions since the last irreversible move, oldest first (for repetitions)
+    history: Tuple[Position, ...]
+    #: plies since the last irreversible move (a man move or a capture)
+    reversible: int
+    #: plies without a capture or a promotion
+    capture_promo: int
+    #: plies since the material of the current endgame-rule class arose
+    endgame_plies: int
+
+
 class _State(NamedTuple):
     pos: Position
     quiet: int          # plies without a man move or a capture
@@ -211,6 +229,7 @@ class Board:
         self._history: List[tuple] = []
         self._cache = None
         self._cache_set = None
+        self._cache_codes = None
         if fen is None:
             self.reset()
         else:
@@ -264,6 +283,7 @@ class Board:
     def _invalidate(self):
         self._cache = None
         self._cache_set = None
+        self._cache_codes = None
 
     def root(self) -> "Board":
         """A copy of the board at the start of its move stack."""
@@ -285,6 +305,7 @@ class Board:
         b._endgame_plies = self._endgame_plies
         b._cache = self._cache
         b._cache_set = self._cache_set
+        b._cache_codes = self._cache_codes
         if stack:
             b.move_stack = list(self.move_stack)
             b._stack = list(self._stack)
@@ -366,14 +387,27 @@ class Board:
     def _legal(self) -> List[Move]:
         if self._cache is None:
             trusted = Move._trusted
-            self._cache = [trusted(f, t, path, capt, promo)
-                           for f, t, capt, promo, path in self._pos.moves(False, self._squares.number)]
+            self._cache = [trusted(f, t, path, capt, promo, code)
+                           for f, t, capt, promo, path, code in self._pos.moves(False, self._squares.number)]
         return self._cache
 
     def _legal_set(self):
         if self._cache_set is None:
             self._cache_set = {m: m for m in self._legal()}
         return self._cache_set
+
+    def move_of_code(self, code) -> Optional[Move]:
+        """The legal Move whose core encoding is `code` (as `Searcher.run` reports
+        moves), or None when no legal move has it."""
+        if self._cache_codes is None:
+            self._cache_codes = {m.code: m for m in self._legal()}
+        return self._cache_codes.get(code)
+
+    def search_state(self) -> SearchState:
+        """The position with what the draw rules of a search need of the game."""
+        rev = min(self._reversible, len(self._stack))
+        history = tuple(st.pos for st in self._stack[len(self._stack) - rev:]) if rev else ()
+        return SearchState(self._pos, history, rev, self._capture_promo, self._endgame_plies)
 
     @property
     def legal_moves(self) -> LegalMoveView:
@@ -403,11 +437,10 @@ class Board:
 
     def _push_legal(self, move: Move) -> None:
         pos = self._pos
-        sq = self._squares.internal
-        was_king = self._pos_is_king(sq[move.start])
+        was_king = self._pos_is_king(self._squares.internal[move.start])
         self._stack.append(_State(pos, self._quiet, self._capture_promo, self._endgame_class,
                                   self._endgame_plies, self._reversible, self._cache_set))
-        new = pos.play(sq[move.start], sq[move.end], [sq[s] for s in move.captured], move.promotion)
+        new = pos.play_code(move.code)
         self._pos = new
         self.move_stack.append(move)
         man_move = not was_king
@@ -451,6 +484,7 @@ class Board:
         self._history.pop()
         self._cache_set = st.cache
         self._cache = list(st.cache) if st.cache is not None else None
+        self._cache_codes = None
         return move
 
     def peek(self) -> Move:
@@ -489,8 +523,8 @@ class Board:
             if self._cache is None:
                 # Move values for the matching moves only (reading a game needs no others)
                 trusted = Move._trusted
-                cands = [trusted(f, t, path, capt, promo)
-                         for f, t, capt, promo, path in self._pos.moves(False, self._squares.number)
+                cands = [trusted(f, t, path, capt, promo, code)
+                         for f, t, capt, promo, path, code in self._pos.moves(False, self._squares.number)
                          if f == start and t == end]
             else:
                 cands = [m for m in self._cache if m.start == start and m.end == end]
@@ -654,16 +688,22 @@ class Board:
         keep = _duplicates_keep(duplicates)
         if check_perft_depth(depth) < 1:
             raise DraughtsError("divide needs depth >= 1")
-        num = self._squares.number
         out = []
-        for f, t, capt, promo, path in self._pos.moves(keep):
-            child = self._pos.play(f, t, capt, promo)
-            m = Move(num[f], num[t], tuple(num[s] for s in path), tuple(num[s] for s in capt), promo)
+        for m, child in self.successors(duplicates):
             n = child.perft(depth - 1, keep, stop)
             if n is None:
                 raise PerftStopped(f"divide({depth}) was stopped")
             out.append((m, n))
         return out
+
+    def successors(self, duplicates: str = "drop") -> List[Tuple[Move, Position]]:
+        """Every legal move with the core position after it, in the core's order;
+        duplicates="keep" lists every capture path (as perft counts them)."""
+        keep = _duplicates_keep(duplicates)
+        trusted = Move._trusted
+        play = self._pos.play_code
+        return [(trusted(f, t, path, capt, promo, code), play(code))
+                for f, t, capt, promo, path, code in self._pos.moves(keep, self._squares.number)]
 
 
 def check_perft_depth(depth) -> int:

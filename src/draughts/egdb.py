@@ -56,7 +56,7 @@ class EgdbError(DraughtsError):
 
 def rule_fields(v: Variant) -> Tuple[int, ...]:
     """The move rules of a variant as the core packs them: the database's key."""
-    return tuple(int(x) for x in v.core_rules.__reduce__()[1])
+    return v.core_rules.move_rules()
 
 
 def rules_name(v: Variant) -> str:
@@ -231,7 +231,7 @@ class Database:
     def probe(self, board: Board) -> Optional[str]:
         """'win', 'draw' or 'loss' for the side to move, or None when the
         position is not in the database."""
-        if board.variant.core_rules.__reduce__() != self.variant.core_rules.__reduce__():
+        if board.variant.core_rules.move_rules() != self.variant.core_rules.move_rules():
             raise EgdbError(f"the database is for {self.variant.name}'s rules, "
                             f"not {board.variant.name}'s")
         return RESULTS.get(self.core.probe(board.position))

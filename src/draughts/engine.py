@@ -356,8 +356,7 @@ class Engine:
             max_depth = min(max_depth, cap) if max_depth else cap
         if limit.empty and not cap:
             max_depth = 12
-        rev = min(board._reversible, len(board._stack))
-        history = [st.pos for st in board._stack[len(board._stack) - rev:]] if rev else []
+        state = board.search_state()
 
         def info_cb(d, sel, score, n, ms, pv):
             if on_info is None:
@@ -369,16 +368,16 @@ class Engine:
 
         with self._lock:
             mv, score, d, sel, n, ms, pv = self._searcher.run(
-                board.position, history, max_depth, nodes or 0, soft, hard,
-                rev, board._capture_promo, board._endgame_plies, info_cb if on_info else None,
-                start or 0.0)
+                state.position, state.history, max_depth, nodes or 0, soft, hard,
+                state.reversible, state.capture_promo, state.endgame_plies,
+                info_cb if on_info else None, start or 0.0)
         legal = list(board.legal_moves)
         if mv is None and legal:
             mv_obj = legal[0]
             pv_moves = [mv_obj]
         else:
             pv_moves = self._pv_moves(board, pv) if pv else []
-            mv_obj = self._match(board, mv) if mv is not None else None
+            mv_obj = board.move_of_code(mv) if mv is not None else None
             if pv_moves and mv_obj is not None and pv_moves[0] != mv_obj:
                 pv_moves = [mv_obj]
         men, win = _score_men(score)
@@ -386,22 +385,11 @@ class Engine:
         return SearchResult(mv_obj, men, pv_moves, d, sel, n, t, n / t if t > 0 else 0.0, win,
                             pv_moves[1] if len(pv_moves) > 1 else None, self._searcher.egdb_hits)
 
-    @staticmethod
-    def _match(board: Board, mv) -> Optional[Move]:
-        """The Board move for a core move tuple (internal squares)."""
-        frm, to, capt, promo = mv
-        num = board._squares.number
-        key = (num[frm], num[to], frozenset(num[s] for s in capt), promo)
-        for m in board.legal_moves:
-            if m._key == key:
-                return m
-        return None
-
     def _pv_moves(self, board: Board, pv) -> List[Move]:
         out = []
         b = board.copy(stack=False)
         for mv in pv:
-            m = self._match(b, mv)
+            m = b.move_of_code(mv)
             if m is None:
                 break
             out.append(m)

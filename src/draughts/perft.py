@@ -47,26 +47,16 @@ class PerftRun:
     resumed: int = 0
 
 
-def _root_moves(board: Board, keep: bool):
-    """(Move, child Position) for every root move, in the core's order."""
-    num = board._squares.number
-    out = []
-    for f, t, capt, promo, path in board.position.moves(keep):
-        move = Move(num[f], num[t], tuple(num[s] for s in path), tuple(num[s] for s in capt), promo)
-        out.append((move, board.position.play(f, t, capt, promo)))
-    return out
-
-
 def split_units(board: Board, depth: int, split: int, keep: bool) -> Tuple[List[Tuple[Move, Position]], List[Unit]]:
     """The subtrees `split` plies below the root (1 <= split < depth)."""
-    roots = _root_moves(board, keep)
+    roots = board.successors("keep" if keep else "drop")
     units: List[Unit] = []
     frontier = [(i, child) for i, (_, child) in enumerate(roots)]
     for _ in range(split - 1):
         nxt = []
         for root, pos in frontier:
-            for f, t, capt, promo, path in pos.moves(keep):
-                nxt.append((root, pos.play(f, t, capt, promo)))
+            for *_, code in pos.moves(keep):
+                nxt.append((root, pos.play_code(code)))
         frontier = nxt
     for i, (root, pos) in enumerate(frontier):
         units.append(Unit(i, root, pos))
@@ -82,8 +72,8 @@ def choose_split(board: Board, depth: int, workers: int, keep: bool) -> int:
     while count < 8 * max(1, workers) and split < min(depth - 2, 4):
         nxt = []
         for pos in frontier:
-            for f, t, capt, promo, path in pos.moves(keep):
-                nxt.append(pos.play(f, t, capt, promo))
+            for *_, code in pos.moves(keep):
+                nxt.append(pos.play_code(code))
         frontier = nxt
         split += 1
         count = sum(len(p.moves(keep)) for p in frontier)

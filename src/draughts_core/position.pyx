@@ -15,9 +15,12 @@ from draughts_core.perft cimport perft as c_perft, perft_hashed, PEntry, PerftTa
 from draughts_core.zobrist cimport full_key
 from draughts_core.draw cimport endgame_class as c_endgame_class, endgame_limit as c_endgame_limit
 
-RULE_FIELDS = ("size", "men_back", "flying", "men_take_kings", "majority",
-               "prefer_king_mover", "prefer_more_kings", "prefer_early_kings",
-               "crown", "at_once", "mandatory", "quiet_plies", "capture_promo_plies", "endgame")
+# the move rules (what the moves and so perft and the endgame databases depend on),
+# then the draw rules
+MOVE_RULE_FIELDS = ("size", "men_back", "flying", "men_take_kings", "majority",
+                    "prefer_king_mover", "prefer_more_kings", "prefer_early_kings",
+                    "crown", "at_once", "mandatory")
+RULE_FIELDS = MOVE_RULE_FIELDS + ("quiet_plies", "capture_promo_plies", "endgame")
 
 
 _IDENTITY = {8: list(range(32)), 10: list(range(50))}
@@ -76,6 +79,10 @@ cdef class CoreRules:
                 self.r.majority, self.r.prefer_king_mover, self.r.prefer_more_kings,
                 self.r.prefer_early_kings, self.r.crown, self.r.at_once, self.r.mandatory,
                 self.r.quiet_plies, self.r.capture_promo_plies, self.r.endgame)
+
+    def move_rules(self):
+        """The values of MOVE_RULE_FIELDS, as ints."""
+        return tuple(int(x) for x in self._values()[:len(MOVE_RULE_FIELDS)])
 
     def __repr__(self):
         return "CoreRules(" + ", ".join(f"{k}={v}" for k, v in zip(RULE_FIELDS, self._values())) + ")"
@@ -206,10 +213,12 @@ cdef class Position:
         return has_capture(&self.rules.r, &self.pos)
 
     def moves(self, bint keep=False, numbering=None):
-        """Legal moves as tuples (from, to, captured in capture order, promotion, path).
+        """Legal moves as tuples (from, to, captured in capture order, promotion, path, code).
 
         Squares are internal squares, or numbering[internal] when a numbering
-        table is given; path lists the start and every landing square.
+        table is given; path lists the start and every landing square.  `code`
+        is the core's own encoding of the move (from bit, to bit, captured mask,
+        promotion): what `play_code` takes and what the search reports.
         """
         cdef MoveList* ml = <MoveList*>malloc(sizeof(MoveList))
         cdef PathList* pl = <PathList*>malloc(sizeof(PathList))
@@ -246,7 +255,7 @@ cdef class Position:
                                 order.append(num[square_of_bit(size, ctz(x))])
                                 break
                 out.append((num[square_of_bit(size, m.frm)], num[square_of_bit(size, m.to)],
-                            tuple(order), m.promo != 0, path))
+                            tuple(order), m.promo != 0, path, (m.frm, m.to, m.capt, m.promo != 0)))
             return out
         finally:
             free(ml)
@@ -271,6 +280,19 @@ cdef class Position:
         m.capt = mask_of(size, captured)
         m.promo = promo
         m.ncapt = len(captured)
+        make_move(&self.pos, &m, &c.pos)
+        return c
+
+    def play_code(self, code):
+        """The position after a move in the core's encoding (`moves()`' last field; not checked)."""
+        cdef CMove m
+        cdef Position c = self._child()
+        frm, to, capt, promo = code
+        m.frm = frm
+        m.to = to
+        m.capt = capt
+        m.promo = promo
+        m.ncapt = popcount(m.capt)
         make_move(&self.pos, &m, &c.pos)
         return c
 

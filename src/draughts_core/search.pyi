@@ -3,13 +3,13 @@
 from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 from draughts_core.eval import LearnedEval
-from draughts_core.position import CoreRules, Position
+from draughts_core.position import CoreRules, MoveCode, Position
 
 WIN_SCORE: int
 WIN_THRESHOLD: int
 
-#: (from, to, captured squares, promotion), internal squares
-SearchMove = Tuple[int, int, Tuple[int, ...], bool]
+#: a move in the core's encoding (Position.moves()' last field)
+SearchMove = MoveCode
 
 def clock() -> float: ...
 

@@ -22,7 +22,7 @@ from libc.string cimport memset
 from libc.stdint cimport uint16_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
-from draughts_core.bitboard cimport u64, ctz, popcount, bit_of_square, square_of_bit
+from draughts_core.bitboard cimport u64, popcount
 from draughts_core.rules cimport Rules
 from draughts_core.movegen cimport Pos, CMove, MoveList, MAX_MOVES, gen_moves, make_move, has_capture
 from draughts_core.zobrist cimport full_key, key_after
@@ -632,10 +632,5 @@ cdef class Searcher:
         return (move, db_report(root_db, prev), completed, sel, self.nodes, elapsed, pv_out)
 
     cdef object _move_tuple(self, const CMove* m):
-        cdef int size = self.r.size
-        cdef u64 c = m.capt
-        capt = []
-        while c:
-            capt.append(square_of_bit(size, ctz(c)))
-            c &= c - 1
-        return (square_of_bit(size, m.frm), square_of_bit(size, m.to), tuple(capt), bool(m.promo))
+        """The move in the core's encoding, as Position.moves() gives it."""
+        return (m.frm, m.to, m.capt, m.promo != 0)
