@@ -14,7 +14,7 @@ from typing import Dict, Iterator, List, NamedTuple, Optional, Tuple, Union
 
 from draughts.errors import (AmbiguousMoveError, DraughtsError, FenError, IllegalMoveError,
                              InvalidMoveError, PerftStopped)
-from draughts.notation import format_fen, parse_fen, square_text, squares_of, start_squares
+from draughts.notation import format_fen, parse_fen, split_move, square_text, squares_of, start_squares
 from draughts.variants import BLACK, WHITE, Color, Variant, variant as get_variant
 from draughts_core.perft import StopFlag
 from draughts_core.position import MAX_PERFT_DEPTH, Position, endgame_limit
@@ -206,9 +206,6 @@ class _State(NamedTuple):
     endgame_plies: int  # plies since that class arose
     reversible: int     # plies since the last irreversible move (repetition window)
     cache: object       # the legal moves of pos, if they were generated
-
-
-_SPLIT = re.compile(r"\s*[-x:×]\s*", re.I)
 
 
 class Board:
@@ -507,7 +504,7 @@ class Board:
         t = text.strip()
         if not t:
             raise InvalidMoveError("empty move text")
-        parts = _SPLIT.split(t)
+        parts = split_move(t)
         if len(parts) < 2 or "" in parts:
             raise InvalidMoveError(f"{text!r} is not a move (expected e.g. 32-28 or 28x19)")
         numbers = self._squares.number_of_text

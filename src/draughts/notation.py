@@ -86,6 +86,24 @@ def square_text(variant: Variant, internal: int, numeric: bool = False) -> str:
     return str(sq.number[internal])
 
 
+# --- move text -----------------------------------------------------------------
+
+#: the separators of move text: `-` (a quiet move), `x`, `:` or `×` (a capture)
+MOVE_SEPARATOR = re.compile(r"\s*[-x:×]\s*", re.I)
+
+
+def split_move(text: str) -> List[str]:
+    """The square texts of move text (`32-28`, `28x19`, `c3:e5`, `47x38x24x13`),
+    in order; an empty string where a separator has no square beside it.
+
+    >>> split_move(" 28 x 19 ")
+    ['28', '19']
+    >>> split_move("32-")
+    ['32', '']
+    """
+    return MOVE_SEPARATOR.split(text.strip())
+
+
 # --- FEN ---------------------------------------------------------------------
 
 _SQ_TOKEN = re.compile(r"^(K?)([0-9]+|[a-jA-J][0-9]{1,2})(?:-(K?)([0-9]+))?$")

@@ -20,7 +20,7 @@ from draughts import pdn
 from draughts.board import Board, Move, Outcome, Termination
 from draughts.engine import LEVEL_MAX, Engine, Info
 from draughts.errors import AmbiguousMoveError, DraughtsError, IllegalMoveError, InvalidMoveError
-from draughts.notation import square_text, squares_of
+from draughts.notation import MOVE_SEPARATOR, split_move, square_text, squares_of
 from draughts.variants import BLACK, WHITE, Color
 
 #: a draw offer is accepted when the engine's own score is at most this (in men)
@@ -28,7 +28,6 @@ DRAW_ACCEPT_SCORE = 0.2
 DEFAULT_MOVETIME = 1.0
 DEFAULT_SAVE_FILE = "draughts-game.pdn"
 
-_SPLIT = re.compile(r"\s*[-x:×]\s*", re.I)
 
 # piece symbols: (white man, white king, black man, black king)
 _ASCII_PIECES = ("w", "W", "b", "B")
@@ -162,7 +161,7 @@ def explain_illegal(board: Board, text: str) -> str:
     v = board.variant
     sq = squares_of(v)
     try:
-        nums = [sq.number[sq.parse(p)] for p in _SPLIT.split(text.strip()) if p]
+        nums = [sq.number[sq.parse(p)] for p in split_move(text) if p]
     except ValueError as e:
         return str(e)
     if len(nums) < 2:
@@ -407,7 +406,7 @@ class PlaySession:
             self.say(legal_list(b))
             return
         except InvalidMoveError as e:
-            looks_like_move = bool(re.search(r"\d", text)) and bool(_SPLIT.search(text))
+            looks_like_move = bool(re.search(r"\d", text)) and bool(MOVE_SEPARATOR.search(text))
             if looks_like_move:
                 self.say(f"{text!r} is not a move: {str(e).split(': ', 1)[-1]}.")
             else:

@@ -14,7 +14,6 @@ czech boards).  Kings are drawn with a second ring and a crown in the middle.
 
 from __future__ import annotations
 
-import re
 import sys
 from typing import Dict, Optional, Tuple, Union
 from xml.sax.saxutils import escape
@@ -22,7 +21,7 @@ from xml.sax.saxutils import escape
 from draughts._args import add_variant_options, int_at_least, variant_from_args
 from draughts.board import Board, Move
 from draughts.errors import DraughtsError
-from draughts.notation import square_text, squares_of
+from draughts.notation import split_move, square_text, squares_of
 from draughts.variants import WHITE
 
 #: colours of the picture; pass `colors={...}` to change some of them
@@ -46,8 +45,6 @@ PIECE_RADIUS = 0.36
 RING_RADIUS = 0.25
 LABEL_SIZE = 0.19
 
-_SPLIT = re.compile(r"\s*[-x:×]\s*", re.I)
-
 
 def _lastmove_squares(board: Board, lastmove) -> Tuple[int, ...]:
     """Variant square numbers to mark: start and end of `lastmove`."""
@@ -61,7 +58,7 @@ def _lastmove_squares(board: Board, lastmove) -> Tuple[int, ...]:
         return (lastmove.start, lastmove.end)
     if isinstance(lastmove, str):
         sq = squares_of(board.variant)
-        parts = [p for p in _SPLIT.split(lastmove.strip()) if p]
+        parts = [p for p in split_move(lastmove) if p]
         if len(parts) < 2:
             raise DraughtsError(f"last move {lastmove!r} is not a move (expected e.g. 32-28)")
         try:

@@ -386,17 +386,21 @@ class PlayResult:
 
 @dataclass
 class Param:
-    """A parameter the engine declared (`param` line)."""
+    """A parameter an engine declares with a `param` line: the one description
+    both sides use (the server declares and checks its own, the client reads an
+    engine's).  `value` is the current value: typed on the server's side, the
+    text of the line on the client's."""
 
     name: str
-    type: str
-    value: str
+    type: str                       # bool, int, real, enum or string
+    value: Any
     min: Optional[float] = None
     max: Optional[float] = None
     values: List[str] = field(default_factory=list)
 
     @classmethod
     def from_args(cls, args: Mapping[str, str]) -> "Param":
+        """The parameter a `param` line declares."""
         def num(key):
             try:
                 text = args[key]
@@ -405,6 +409,38 @@ class Param:
                 return None
         return cls(args.get("name", ""), args.get("type", "string"), args.get("value", ""),
                    num("min"), num("max"), args.get("values", "").split())
+
+    def line(self) -> str:
+        """The `param` line declaring it."""
+        args: List[Tuple[str, ArgValue]] = [("name", self.name), ("value", self.value), ("type", self.type)]
+        if self.min is not None:
+            args.append(("min", self.min))
+        if self.max is not None:
+            args.append(("max", self.max))
+        if self.values:
+            args.append(("values", " ".join(self.values)))
+        return format_line("param", args)
+
+    def parse(self, text: str) -> Any:
+        """A `set-param` value of this parameter as its type; ValueError naming
+        the parameter and what it takes."""
+        if self.type == "bool":
+            try:
+                return parse_bool(text)
+            except ValueError:
+                raise ValueError(f"{self.name} takes true or false, not {quote(text)}") from None
+        if self.type in ("int", "real"):
+            try:
+                n = parse_int(text) if self.type == "int" else parse_real(text)
+            except ValueError:
+                kind = "a whole number" if self.type == "int" else "a number"
+                raise ValueError(f"{self.name} takes {kind}, not {quote(text)}") from None
+            if (self.min is not None and n < self.min) or (self.max is not None and n > self.max):
+                raise ValueError(f"{self.name} must be from {self.min} to {self.max}, not {n}")
+            return n
+        if self.type == "enum" and text not in self.values:
+            raise ValueError(f"{self.name} takes one of {', '.join(self.values)}, not {quote(text)}")
+        return text
 
 
 def parse_info(args: Mapping[str, str], board: Optional[Board] = None) -> Dict[str, Any]:

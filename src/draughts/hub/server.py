@@ -24,8 +24,8 @@ from draughts._memory import check_table_size
 from draughts.board import Board, Move
 from draughts.engine import DEFAULT_MOVE_OVERHEAD, LEVEL_MAX, Engine, Info, SearchResult
 from draughts.errors import DraughtsError, PerftStopped
-from draughts.hub.protocol import (HUB_ALIASES, Args, HubError, board_from_position, format_line, match_move,
-                                   parse_bool, parse_level, parse_line, quote)
+from draughts.hub.protocol import (HUB_ALIASES, Args, HubError, Param, board_from_position, format_line,
+                                   match_move, parse_level, parse_line, quote)
 from draughts.hub.pydraughts import IDENTITY, VARIANT_NAMES, Dialect, dialect_for
 from draughts.limits import Limit
 from draughts_core.perft import StopFlag
@@ -47,49 +47,6 @@ VARIANT_VALUES = [n for name in VARIANTS for n in (name, *HUB_ALIASES.get(name, 
 
 class CommandError(Exception):
     """Bad input: answered with `error message=...`."""
-
-
-@dataclass
-class _Param:
-    name: str
-    type: str
-    value: object
-    min: Optional[int] = None
-    max: Optional[int] = None
-    values: Optional[List[str]] = None
-
-    def line(self) -> str:
-        args: List = [("name", self.name), ("value", self.value), ("type", self.type)]
-        if self.min is not None:
-            args += [("min", self.min), ("max", self.max)]
-        if self.values is not None:
-            args.append(("values", " ".join(self.values)))
-        return format_line("param", args)
-
-    def parse(self, text: str):
-        if self.type == "bool":
-            try:
-                return parse_bool(text)
-            except ValueError:
-                raise CommandError(f"{self.name} takes true or false, not {text!r}") from None
-        if self.type == "int":
-            try:
-                n = parse_int(text)
-            except ValueError:
-                raise CommandError(f"{self.name} takes a whole number, not {quote(text)}") from None
-            if not self.min <= n <= self.max:
-                raise CommandError(f"{self.name} must be from {self.min} to {self.max}, not {n}")
-            return n
-        if self.type == "enum" and self.name != "variant":
-            if text not in self.values:
-                raise CommandError(f"{self.name} takes one of {', '.join(self.values)}, not {text!r}")
-            return text
-        if self.type == "enum":                     # the variant: any name or alias
-            try:
-                return get_variant(VARIANT_NAMES.get(text.strip().lower(), text)).name
-            except DraughtsError:
-                raise CommandError(f"unknown variant {text!r}; known: {', '.join(VARIANT_VALUES)}") from None
-        return text
 
 
 @dataclass
@@ -152,18 +109,18 @@ class HubServer:
         self._job: Optional[_Job] = None
         self._closed = False                # no more input is taken
         self._silent = False                # no more output is written
-        self.params: Dict[str, _Param] = {p.name: p for p in (
-            _Param("variant", "enum", "international", values=VARIANT_VALUES),
-            _Param("mandatory-capture", "bool", True),
-            _Param("tt-size", "int", DEFAULT_TT_MB, 1, TT_MB_MAX),
-            _Param("ponder", "bool", False),
-            _Param("level", "int", LEVEL_MAX, 1, LEVEL_MAX),
-            _Param("move-overhead", "int", round(DEFAULT_MOVE_OVERHEAD * 1000), 0, MOVE_OVERHEAD_MAX),
-            _Param("pydraughts", "bool", False),
+        self.params: Dict[str, Param] = {p.name: p for p in (
+            Param("variant", "enum", "international", values=VARIANT_VALUES),
+            Param("mandatory-capture", "bool", True),
+            Param("tt-size", "int", DEFAULT_TT_MB, 1, TT_MB_MAX),
+            Param("ponder", "bool", False),
+            Param("level", "int", LEVEL_MAX, 1, LEVEL_MAX),
+            Param("move-overhead", "int", round(DEFAULT_MOVE_OVERHEAD * 1000), 0, MOVE_OVERHEAD_MAX),
+            Param("pydraughts", "bool", False),
             # the evaluation: auto is the variant's default (draughts.engine.default_eval)
-            _Param("eval", "enum", "auto", values=["auto", "classic", "learned"]),
+            Param("eval", "enum", "auto", values=["auto", "classic", "learned"]),
             # a directory of endgame databases ("": none); see draughts.egdb
-            _Param("egdb-path", "string", ""),
+            Param("egdb-path", "string", ""),
         )}
         #: the last accepted `pos` (its position argument and move texts), so
         #: that the next one, the same game a move or two on, plays only the new moves
@@ -290,7 +247,17 @@ class HubServer:
         p = self.params.get(name)
         if p is None:
             raise CommandError(f"unknown parameter {name!r}; known: {', '.join(self.params)}")
-        value = p.parse(args["value"])
+        if name == "variant":                   # any name or alias of a variant
+            text = args["value"]
+            try:
+                value = get_variant(VARIANT_NAMES.get(text.strip().lower(), text)).name
+            except DraughtsError:
+                raise CommandError(f"unknown variant {quote(text)}; known: {', '.join(VARIANT_VALUES)}") from None
+        else:
+            try:
+                value = p.parse(args["value"])
+            except ValueError as e:
+                raise CommandError(str(e)) from None
         if name == "tt-size":
             check_table_size(value, "transposition table")
         if name == "tt-size" and self._engine is not None and value != p.value:
