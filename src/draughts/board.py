@@ -54,7 +54,7 @@ class Outcome:
         return first_wins if self.winner == variant.first else second_wins
 
 
-_EMPTY = frozenset()
+_EMPTY: frozenset = frozenset()
 _new_tuple = tuple.__new__
 
 
@@ -205,7 +205,7 @@ class _State(NamedTuple):
     endgame_class: int  # material class of the endgame rules (0: none)
     endgame_plies: int  # plies since that class arose
     reversible: int     # plies since the last irreversible move (repetition window)
-    cache: object       # the legal moves of pos, if they were generated
+    cache: Optional[Dict["Move", "Move"]]   # the legal moves of pos, if they were generated
 
 
 class Board:
@@ -224,9 +224,9 @@ class Board:
         self.move_stack: List[Move] = []
         self._stack: List[_State] = []
         self._history: List[tuple] = []
-        self._cache = None
-        self._cache_set = None
-        self._cache_codes = None
+        self._cache: Optional[List[Move]] = None
+        self._cache_set: Optional[Dict[Move, Move]] = None
+        self._cache_codes: Optional[Dict[tuple, Move]] = None
         if fen is None:
             self.reset()
         else:
@@ -541,9 +541,9 @@ class Board:
                     cands = [m for m in legal if m.start == start and m.end == end
                              and frozenset(m.captured) == capt and len(m.captured) == len(squares) - 1]
             if not cands and hub:
-                capt = set(squares[2:])
+                hub_capt = set(squares[2:])
                 cands = [m for m in legal if m.start == squares[0] and m.end == squares[1]
-                         and set(m.captured) == capt and len(m.captured) == len(squares) - 2]
+                         and set(m.captured) == hub_capt and len(m.captured) == len(squares) - 2]
         if not cands:
             raise IllegalMoveError(f"{text!r} is not a legal move in {self.fen()}")
         if len(cands) > 1:

@@ -21,6 +21,7 @@ on from the tables that exist.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import struct
@@ -34,6 +35,7 @@ from typing import Callable, Dict, List, Optional, Tuple, Union
 from draughts._args import add_variant_options, positive_int, variant_from_args
 from draughts._progress import Progress
 from draughts.board import Board
+from draughts.cluster import connect
 from draughts.errors import DraughtsError
 from draughts.variants import VARIANTS, Variant, variant as get_variant
 from draughts_core.egdb import DRAW, LOSS, MAX_PIECES, WIN, EGDB, PairBuilder, table_size
@@ -179,7 +181,7 @@ def read_table(path: str, v: Variant, m: Material) -> Tuple[bytes, TableInfo]:
         raise EgdbError(f"{path} is damaged: {e}") from None
     if len(packed) != (positions + 3) // 4 or zlib.crc32(packed, zlib.crc32(raw[:_HEADER.size - 4])) != crc:
         raise EgdbError(f"{path} is damaged: the checksum does not match")
-    return packed, TableInfo(tuple(m), positions, wins, draws, losses, len(raw))
+    return packed, TableInfo((m[0], m[1], m[2], m[3]), positions, wins, draws, losses, len(raw))
 
 
 # --- a loaded database -----------------------------------------------------------
@@ -319,17 +321,15 @@ def solve_pair(core: EGDB, m: Material, threads: int = 1,
 
 
 def _variant_fields(v: Variant) -> Dict:
-    import dataclasses
     return {f.name: getattr(v, f.name) for f in dataclasses.fields(v)}
 
 
 def _solve_remote(fields: Dict, m: Material, deps: List[Material], refs: List, threads: int):
     """A Ray task: build one pair from the tables it is given."""
-    import ray
-    from draughts.variants import Variant as _V
+    import ray                          # the optional extra, there on a Ray worker
     fields = dict(fields)
     fields["aliases"] = tuple(fields.get("aliases", ()))
-    v = _V(**fields)
+    v = Variant(**fields)
     core = EGDB(v.core_rules)
     for dm, packed in zip(deps, ray.get(list(refs))):
         core.add(*dm, packed)
@@ -374,7 +374,8 @@ def build(variant: Union[str, Variant], pieces: int, directory: Optional[str] = 
     def store(results) -> None:
         for mat, packed, counts in results:
             info_bytes = write_table(os.path.join(where, table_name(mat)), v, mat, packed, counts)
-            info = TableInfo(mat, table_size(v.size, *mat), *counts, info_bytes)
+            wins, draws, losses = counts
+            info = TableInfo(mat, table_size(v.size, *mat), wins, draws, losses, info_bytes)
             report.built.append(info)
             report.disk_bytes += info_bytes
             report.positions += info.positions
@@ -417,7 +418,6 @@ def _build_on_cluster(v: Variant, todo: List[Material], loaded: Dict[Material, b
                       threads: int, store, bar: _Bar) -> None:
     """Run the pairs as Ray tasks, one stage (pieces, men) after another: the
     pairs of one stage do not lead into each other."""
-    from draughts.cluster import connect
     ray = connect(address)
     remote = ray.remote(_solve_remote)
     refs = {m: ray.put(p) for m, p in loaded.items()}
@@ -448,10 +448,11 @@ def _build_on_cluster(v: Variant, todo: List[Material], loaded: Dict[Material, b
 # --- the command line ------------------------------------------------------------
 
 def _format_bytes(n: int) -> str:
+    size = float(n)
     for unit in ("B", "KiB", "MiB", "GiB"):
-        if n < 1024 or unit == "GiB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024
+        if size < 1024 or unit == "GiB":
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024
     return f"{n} B"
 
 

@@ -372,6 +372,7 @@ class Engine:
                 state.reversible, state.capture_promo, state.endgame_plies,
                 info_cb if on_info else None, start or 0.0)
         legal = list(board.legal_moves)
+        mv_obj: Optional[Move]
         if mv is None and legal:
             mv_obj = legal[0]
             pv_moves = [mv_obj]

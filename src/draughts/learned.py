@@ -138,8 +138,8 @@ def manifest(path: str) -> Dict:
 
 def build(patterns: np.ndarray, dense: np.ndarray, king_sq: np.ndarray, size: int) -> LearnedEval:
     t = _int16(table(patterns))
-    return LearnedEval(size, np.ascontiguousarray(t).tobytes(), [tuple(int(x) for x in d) for d in dense],
-                       [tuple(int(x) for x in d) for d in king_sq])
+    return LearnedEval(size, np.ascontiguousarray(t).tobytes(), [(int(d[0]), int(d[1])) for d in dense],
+                       [(int(d[0]), int(d[1])) for d in king_sq])
 
 
 _CACHE: Dict[str, LearnedEval] = {}

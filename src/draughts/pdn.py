@@ -41,7 +41,7 @@ from __future__ import annotations
 import io
 import re
 import weakref
-from typing import Dict, Iterable, List, Optional, Tuple, Union
+from typing import Callable, Dict, Iterable, List, Match, Optional, Tuple, Union
 
 from draughts.board import Board, Move
 from draughts.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, PdnError, VariantError
@@ -135,7 +135,7 @@ class Game:
         the variant's start position), its move stack and `result` (default: the
         board's result, `*` while the game goes on)."""
         start = board.root()
-        fen = start.fen()
+        fen: Optional[str] = start.fen()
         if fen == Board(variant=board.variant).fen():
             fen = None
         if result is None:
@@ -365,7 +365,7 @@ class _GameParser:
             return None
         if self.game is None:
             self.begin_moves()
-        game = self.game
+        game = self._game()
         game.headers = self.headers
         game.result = self.result if self.result is not None else (self.headers.get("Result") or "*")
         if self.error is None:
@@ -402,6 +402,11 @@ class _GameParser:
                 return
         self.raw.append(line)
 
+    def _game(self) -> Game:
+        """The game being read (begin_moves has made it)."""
+        assert self.game is not None, "begin_moves comes first"
+        return self.game
+
     def begin_moves(self) -> None:
         """Choose the variants to replay the moves in from the tags read."""
         gametype = self.headers.get("GameType")
@@ -418,7 +423,7 @@ class _GameParser:
 
     def add_comment(self, text: str) -> None:
         text = _SPACE.sub(" ", text).strip()
-        game = self.game
+        game = self._game()
         ply = len(self.words) - 1
         old = game.comments.get(ply)
         game.comments[ply] = text if old is None else (f"{old} {text}" if text else old)
@@ -428,7 +433,8 @@ class _GameParser:
         or the next game's tags begin on it (the rest of the line is pushed back)."""
         pos = 0
         n = len(line)
-        token = _TOKEN.match
+        # _TOKEN matches at every position (its one group is optional)
+        token: Callable[[str, int], Match[str]] = _TOKEN.match  # type: ignore[assignment]
         while pos < n:
             if self.comment is not None:
                 close = line.find("}", pos)
@@ -518,25 +524,26 @@ class _GameParser:
     def replay(self) -> None:
         """Play the words on a board of the game's variant (the first variant, in
         `_auto_variants` order, in which every one is legal when it is inferred)."""
-        game = self.game
+        game = self._game()
         fen = game.setup_fen
         inferred = not self.variants
         variants = self.variants or _auto_variants(fen, self.words)
-        best = None                                # the failed replay that went furthest
+        best: Optional[Tuple[int, PdnError, Optional[Board], Variant]] = None   # the failed replay that went furthest
         for variant in variants:
             self.error = None
             board = self.start_board(variant, fen)
             if board is not None:
                 board = self.play(board, 0)
-            if self.error is None:
+            if self.error is None and board is not None:
                 game.variant = variant
                 game.variant_inferred = inferred
                 self.board = board
                 game.moves = list(board.move_stack)
                 return
             played = len(board.move_stack) if board is not None else -1
-            if best is None or played > best[0]:
+            if self.error is not None and (best is None or played > best[0]):
                 best = (played, self.error, board, variant)
+        assert best is not None, "a replay that failed in every variant has its error"
         _, err, board, variant = best
         if inferred and len(variants) > 1:
             tried = ", ".join(v.name for v in variants)
@@ -618,9 +625,9 @@ def _move_label(board: Board, variant: Variant) -> str:
 
 
 #: The order in which `variant="auto"` tries variants for a game without a GameType.
-AUTO_ORDER_10X10 = ("international",)
-AUTO_ORDER_ALGEBRAIC = ("czech", "russian", "brazilian")
-AUTO_ORDER_NUMERIC = ("american", "italian", "spanish", "czech", "russian", "brazilian", "international")
+AUTO_ORDER_10X10: Tuple[str, ...] = ("international",)
+AUTO_ORDER_ALGEBRAIC: Tuple[str, ...] = ("czech", "russian", "brazilian")
+AUTO_ORDER_NUMERIC: Tuple[str, ...] = ("american", "italian", "spanish", "czech", "russian", "brazilian", "international")
 
 
 class GameReader:
@@ -769,8 +776,9 @@ def write_game(game: Game, *, width: Optional[int] = 79) -> str:
     headers = dict(game.headers)
     headers["Result"] = result
     gametype = headers.get("GameType")
-    ok = gametype is not None and _names_variant(gametype, game.variant)
-    headers["GameType"] = gametype if ok else game.variant.pdn_gametype
+    if gametype is None or not _names_variant(gametype, game.variant):
+        gametype = game.variant.pdn_gametype
+    headers["GameType"] = gametype
     fen = game.setup_fen
     headers.pop("FEN", None)
     order = [n for n in ROSTER if n in headers] + ["GameType"]

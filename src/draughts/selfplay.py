@@ -21,7 +21,7 @@ import os
 import random
 import sys
 from dataclasses import dataclass
-from typing import Dict, List, Optional
+from typing import Any, Dict, List, Optional
 
 import numpy as np
 
@@ -88,6 +88,7 @@ def play_game(cfg: SelfPlayConfig, number: int, engine: Optional[Engine] = None)
             w, b, k, turn = pos.key()
             white_score = r.score if turn == 0 else -r.score
             rows.append((w, b, k, turn, max(-300.0, min(300.0, white_score)) * 100, board.ply))
+        assert r.move is not None, "a game that goes on has a move"
         board.push(r.move)
     outcome = board.outcome()
     if outcome is None or outcome.winner is None:
@@ -108,7 +109,7 @@ def play_game(cfg: SelfPlayConfig, number: int, engine: Optional[Engine] = None)
     }
 
 
-_WORKER: Dict[str, object] = {}
+_WORKER: Dict[str, Any] = {}
 
 
 def _init_worker(cfg: SelfPlayConfig, niceness: int) -> None:

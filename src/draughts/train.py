@@ -35,6 +35,7 @@ from draughts.engine import default_weights
 from draughts.errors import DraughtsError
 from draughts.variants import VARIANTS, variant as get_variant
 from draughts_core.position import Position
+from draughts_core.search import Searcher
 
 NPAT = learned.NPAT
 
@@ -64,8 +65,6 @@ def prepare(variant, raw: Dict[str, np.ndarray]) -> Data:
 
 def classic_scores(variant, raw: Dict[str, np.ndarray]) -> np.ndarray:
     """The classic static evaluation of each position, for White, centi-men."""
-    from draughts_core.search import Searcher
-
     v = get_variant(variant)
     s = Searcher(v.core_rules, default_weights(v).packed(), 1)
     rules = v.core_rules

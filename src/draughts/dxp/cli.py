@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from draughts import pdn
 from draughts.dxp.protocol import DEFAULT_PORT, Connection, DxpError
 from draughts.dxp.session import ENGINE_NAME, EngineMover, initiate, listen, parse_address, serve
 from draughts.engine import LEVEL_MAX
@@ -45,7 +46,6 @@ def cmd_dxp(args) -> int:
     print(f"Score of {args.name} vs {peer}: {wins} - {losses} - {draws}"
           + (f" ({unfinished} unfinished)" if unfinished else ""))
     if args.pdnout:
-        from draughts import pdn
         chunks = []
         for n, r in enumerate(results, start=1):
             white, black = (args.name, peer) if r.our_colour.name == "WHITE" else (peer, args.name)

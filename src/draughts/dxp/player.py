@@ -69,8 +69,13 @@ class DxpPlayer:
     def new_game(self, variant: Variant) -> None:
         self._end_game(stop=False)
 
+    def _connected(self) -> Connection:
+        if self._conn is None:
+            raise EngineCrashed(f"engine {self.name} is not connected")
+        return self._conn
+
     def play(self, board: Board, limit: Limit, grace: float) -> Reply:
-        conn = self._conn
+        conn = self._connected()
         try:
             if not self._open:
                 self._request(board, grace)
@@ -138,10 +143,11 @@ class DxpPlayer:
         start = board.root()                # the game from its first position, its moves to follow
         request = GameReq("draughts match", colour_letter(board.turn), min(999, minutes), min(999, tc.moves or 0),
                           position_of(start))
-        self._conn.send(request)
+        conn = self._connected()
+        conn.send(request)
         end = time.monotonic() + ANSWER_TIMEOUT + grace
         while True:
-            msg = self._conn.recv(max(0.01, end - time.monotonic()))
+            msg = conn.recv(max(0.01, end - time.monotonic()))
             if isinstance(msg, Chat):
                 print(f"{self.name}: {msg.text}", file=sys.stderr, flush=True)
                 continue

@@ -158,12 +158,12 @@ def parse(text: str) -> Message:
         follower = _colour(rest[0], "the follower's colour")
         minutes = _number(rest[1:4], "the GAMEREQ minutes")
         moves = _number(rest[4:7], "the GAMEREQ number of moves")
-        start = rest[7]
-        if start == "A":
+        setup = rest[7]
+        if setup == "A":
             if len(rest) != 8:
                 raise DxpError(f"a GAMEREQ with the normal start (A) has 43 characters: {text!r}")
             return GameReq(name, follower, minutes, moves, None, version)
-        if start != "B" or len(rest) != 8 + 51:
+        if setup != "B" or len(rest) != 8 + 51:
             raise DxpError(f"a GAMEREQ starts with A (normal start) or B, a colour and 50 squares: {text!r}")
         turn = _colour(rest[8], "the colour to move")
         squares = rest[9:]

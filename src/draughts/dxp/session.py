@@ -32,6 +32,7 @@ from draughts.dxp.protocol import (BackAcc, BackReq, Chat, Connection, DxpClosed
                                    colour_of, legal_move, move_message, position_of)
 from draughts.engine import LEVEL_MAX, Engine
 from draughts.errors import DraughtsError
+from draughts.limits import Limit
 from draughts.variants import Color, WHITE
 
 ENGINE_NAME = "draughts"
@@ -56,22 +57,20 @@ class EngineMover:
     def __init__(self, *, tt_mb: int = 64, level: int = LEVEL_MAX, depth: Optional[int] = None,
                  nodes: Optional[int] = None, movetime: Optional[float] = None):
         self.engine = Engine("international", tt_mb=tt_mb, level=level)
-        self.fixed = {k: v for k, v in (("depth", depth), ("nodes", nodes), ("movetime", movetime))
-                      if v is not None}
+        fixed = Limit(depth=depth, nodes=nodes, movetime=movetime)
+        self.fixed: Optional[Limit] = None if fixed.empty else fixed
 
     def new_game(self) -> None:
         self.engine.new_game()
 
     def choose(self, board: Board, remaining: Optional[float], moves_to_go: Optional[int]) -> Move:
-        if self.fixed:
-            limits = dict(self.fixed)
+        if self.fixed is not None:
+            limit = self.fixed
         elif remaining is None:
-            limits = {"movetime": NO_CLOCK_MOVETIME}
+            limit = Limit(movetime=NO_CLOCK_MOVETIME)
         else:
-            limits = {"time": max(0.01, remaining)}
-            if moves_to_go:
-                limits["moves_to_go"] = moves_to_go
-        result = self.engine.search(board, **limits)
+            limit = Limit(time=max(0.01, remaining), moves_to_go=moves_to_go or None)
+        result = self.engine.search(board, limit)
         return result.move if result.move is not None else next(iter(board.legal_moves))
 
 
@@ -182,6 +181,7 @@ class DxpGame:
         # DXP has the side to move send the GAMEEND; we send ours whichever side
         # that is, so a peer that does not see the end (a repetition) is told
         outcome = self.board.outcome()
+        assert outcome is not None, "called when the game is over on the board"
         self._send_end(_our_reason(self.board, self.ours), False)
         return self._end(outcome.winner, True, outcome.reason)
 
@@ -218,13 +218,15 @@ class DxpGame:
         self.conn.send(move_message(move, elapsed))
 
     def _charge(self, colour: Color, elapsed: float) -> None:
-        if self.remaining[colour] is not None:
-            self.remaining[colour] -= elapsed
+        left = self.remaining[colour]
+        if left is not None:
+            left -= elapsed
         self.moves_made[colour] += 1
         if self.moves_per_period and self.moves_made[colour] >= self.moves_per_period:
             self.moves_made[colour] = 0        # a new period: the game's time again
-            if self.remaining[colour] is not None:
-                self.remaining[colour] += self.period_time
+            if left is not None:
+                left += self.period_time
+        self.remaining[colour] = left
 
     def _their_turn(self) -> Optional[GameResult]:
         theirs = ~self.ours

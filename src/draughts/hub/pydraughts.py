@@ -55,9 +55,10 @@ class Dialect:
         return side + text[1:][::-1].translate(_SWAP)
 
     def move_in(self, text: str) -> str:
-        if self._square is None:
+        square = self._square
+        if square is None:
             return text
-        return _SQUARE.sub(lambda m: str(self._square(int(m.group()))), text)
+        return _SQUARE.sub(lambda m: str(square(int(m.group()))), text)
 
     move_out = move_in
 

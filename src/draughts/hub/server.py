@@ -15,7 +15,7 @@ import threading
 import time
 import traceback
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import draughts
 from draughts import bench
@@ -24,7 +24,7 @@ from draughts._memory import check_table_size
 from draughts.board import Board, Move
 from draughts.engine import DEFAULT_MOVE_OVERHEAD, LEVEL_MAX, Engine, Info, SearchResult
 from draughts.errors import DraughtsError, PerftStopped
-from draughts.hub.protocol import (HUB_ALIASES, Args, HubError, Param, board_from_position, format_line,
+from draughts.hub.protocol import (HUB_ALIASES, ArgValue, Args, HubError, Param, board_from_position, format_line,
                                    match_move, parse_level, parse_line, quote)
 from draughts.hub.pydraughts import IDENTITY, VARIANT_NAMES, Dialect, dialect_for
 from draughts.limits import Limit
@@ -247,6 +247,7 @@ class HubServer:
         p = self.params.get(name)
         if p is None:
             raise CommandError(f"unknown parameter {name!r}; known: {', '.join(self.params)}")
+        value: Any
         if name == "variant":                   # any name or alias of a variant
             text = args["value"]
             try:
@@ -400,7 +401,7 @@ class HubServer:
         except Exception as e:                       # a bug: say so, and still answer a go
             self._log(traceback.format_exc())
             lines = [format_line("error", {"message": f"{job.kind} failed: {type(e).__name__}: {e}"})]
-            if job.kind in ("think", "ponder", "analyze"):
+            if job.kind in ("think", "ponder", "analyze") and job.board is not None:
                 lines.append(done_line(job.board, None, self._move_text))
         job.release.wait()
         with self._lock:
@@ -467,8 +468,10 @@ class HubServer:
             last[:] = [info]
             self._write(info_line(info, self._move_text))
 
+        board = job.board
+        assert board is not None, "a search job has a board"
         # armed at `go`: a stop sent since then stops this search when it begins
-        result = engine.search(job.board, self._search_limit(job), on_info=on_info, arm=False,
+        result = engine.search(board, self._search_limit(job), on_info=on_info, arm=False,
                                start=job.start)
         lines = []
         if result.move is not None and (not last or last[0].nodes != result.nodes):
@@ -476,22 +479,24 @@ class HubServer:
             # info line of its own): what a runner compares its clock with
             lines.append(info_line(Info(result.depth, result.seldepth, result.score, result.nodes,
                                         result.time, result.nps, result.pv, result.win_in), self._move_text))
-        lines.append(done_line(job.board, result, self._move_text))
+        lines.append(done_line(board, result, self._move_text))
         return lines
 
     def _run_perft(self, job: _Job) -> List[str]:
         depth = parse_int(job.args["depth"])
         dup = job.args.get("duplicates", "drop")
+        board = job.board
+        assert board is not None, "a perft job has a board"
         t0 = time.perf_counter()
         lines = []
         try:
             if "divide" in job.args and depth >= 1:
                 total = 0
-                for move, n in job.board.divide(depth, dup, stop=job.perft_stop):
+                for move, n in board.divide(depth, dup, stop=job.perft_stop):
                     lines.append(format_line("divide", [("move", self._move_text(move)), ("nodes", n)]))
                     total += n
             else:
-                total = job.board.perft(depth, dup, stop=job.perft_stop)
+                total = board.perft(depth, dup, stop=job.perft_stop)
         except PerftStopped:
             lines = [format_line("perft", [("depth", depth), ("interrupted", None),
                                            ("time", f"{time.perf_counter() - t0:.3f}")])]
@@ -501,8 +506,10 @@ class HubServer:
         return lines
 
     def _run_bench(self, job: _Job) -> List[str]:
-        nodes, seconds = job.bench.run()
-        if job.bench.stopped:
+        bench = job.bench
+        assert bench is not None, "a bench job has a bench"
+        nodes, seconds = bench.run()
+        if bench.stopped:
             return [format_line("bench", [("interrupted", None), ("time", f"{seconds:.3f}")])]
         nps = nodes / seconds / 1e6 if seconds > 0 else 0.0
         return [format_line("bench", [("nodes", nodes), ("time", f"{seconds:.3f}"), ("nps", f"{nps:.2f}")])]
@@ -518,7 +525,7 @@ def hub_score(score: float, win_in: Optional[int]) -> float:
 
 
 def info_line(info: Info, text: Callable[[Move], str] = Move.hub) -> str:
-    args = [("depth", info.depth), ("score", f"{hub_score(info.score, info.win_in):.2f}"),
+    args: List[Tuple[str, ArgValue]] = [("depth", info.depth), ("score", f"{hub_score(info.score, info.win_in):.2f}"),
             ("nodes", info.nodes), ("time", f"{info.time:.3f}"), ("nps", f"{info.nps / 1e6:.2f}")]
     if info.egdb_hits:
         args.append(("egdb-hits", info.egdb_hits))
