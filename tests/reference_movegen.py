@@ -78,6 +78,8 @@ class Variant:
     far_row_in_capture: str    # STOP / CONTINUE_AS_KING / PASS_THROUGH
     remove_at_once: bool       # True: american; False: Turkish strike
     rows_of_men: int
+    # thai: a flying king that takes a piece lands on the square right behind it
+    king_lands_behind: bool = False
 
     def playable(self, rc: RC) -> bool:
         r, c = rc
@@ -104,6 +106,13 @@ VARIANTS: Dict[str, Variant] = {
     "italian": Variant("italian", 8, True, WHITE, False, False, False, True, "italian", STOP, False, 3),
     "czech": Variant("czech", 8, False, WHITE, False, True, True, False, "czech", STOP, False, 3),
     "international": Variant("international", 10, False, WHITE, True, True, True, True, None, PASS_THROUGH, False, 4),
+    # APCA pool checkers: men jump backwards, flying kings, free choice,
+    # no crowning in passing, pieces removed after the move
+    "pool": Variant("pool", 8, False, BLACK, True, True, True, False, None, PASS_THROUGH, False, 3),
+    # Mak-hos: two rows of men, forward-only men, flying kings landing right
+    # behind every piece taken, pieces removed at once, free choice
+    "thai": Variant("thai", 8, False, WHITE, False, True, True, False, None, STOP, True, 2,
+                    king_lands_behind=True),
 }
 
 
@@ -336,6 +345,8 @@ class _Chain:
                 t = _step(s, d)
                 while v.on_board(t) and not self.occupied(t, captured):
                     lands.append(t)
+                    if v.king_lands_behind:
+                        break                 # thai: only the square right behind the piece
                     t = _step(t, d)
                 if lands:
                     out.append((d, s, lands))

@@ -249,7 +249,7 @@ def test_unknown_variant_on_board():
     with pytest.raises(VariantError):
         Board(variant="chess")
     with pytest.raises(VariantError):
-        draughts.variant_for_gametype("23")
+        draughts.variant_for_gametype("27")
 
 
 def test_variant_names_and_aliases():

@@ -47,7 +47,11 @@ CONFIGS = [
     ("international", True),
     ("american", False),
     ("russian", False),
+    ("pool", True),
+    ("thai", True),
 ]
+# the variants added later run fewer positions, to keep the default run short
+POSITIONS = {"pool": 1000, "thai": 1000}
 
 
 # ---------------------------------------------------------------------------
@@ -98,9 +102,10 @@ def random_positions(variant, mandatory, count):
 
 @functools.lru_cache(maxsize=None)
 def positions_for(variant, mandatory):
-    half = POSITIONS_PER_CONFIG // 2
+    total = POSITIONS.get(variant, POSITIONS_PER_CONFIG)
+    half = total // 2
     return tuple(playout_positions(variant, mandatory, half)
-                 + random_positions(variant, mandatory, POSITIONS_PER_CONFIG - half))
+                 + random_positions(variant, mandatory, total - half))
 
 
 # ---------------------------------------------------------------------------
@@ -206,7 +211,7 @@ def test_engine_matches_reference(variant, mandatory):
     failures = []
     n_failed = 0
     positions = positions_for(variant, mandatory)
-    assert len(positions) == POSITIONS_PER_CONFIG
+    assert len(positions) == POSITIONS.get(variant, POSITIONS_PER_CONFIG)
     for pos in positions:
         problems = compare_position(variant, mandatory, board_variant, pos)
         if problems:
@@ -230,7 +235,7 @@ def test_engine_perft_matches_reference(variant, mandatory):
     path; a flying king going on in the same direction is one path)."""
     board_variant = variant if mandatory else draughts.variant(variant, mandatory_capture=False)
     positions = positions_for(variant, mandatory)
-    half = POSITIONS_PER_CONFIG // 2
+    half = POSITIONS.get(variant, POSITIONS_PER_CONFIG) // 2
     sample = (positions[:PERFT_POSITIONS_PER_CONFIG // 2]
               + positions[half:half + PERFT_POSITIONS_PER_CONFIG // 2])
     failures = []

@@ -24,6 +24,8 @@ AMBIGUOUS = {
     "russian": "W:Wb4,a3,e3,d2,f2,h2,a1,g1:Bd8,h8,a7,c7,e7,g7,f6,c5,e5,g5",
     "brazilian": "W:WKg5:Bh8,a7,c7,Kd6,Kf6,d4,a3,Kc3,b2",
     "czech": "W:Wh4,a3,c3,e3,b2,f2,h2,a1,c1,e1,g1:Bb8,d8,f8,h8,a7,e7,g7,b6,d6,h6,b4,d4",
+    "pool": "W:WK27:B6,10,15,16,18,21,K30",
+    "thai": "W:WK28:B9,10,14,18,19,26,K29",
 }
 
 

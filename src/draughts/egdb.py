@@ -39,6 +39,7 @@ from draughts.cluster import connect
 from draughts.errors import DraughtsError
 from draughts.variants import VARIANTS, Variant, variant as get_variant
 from draughts_core.egdb import DRAW, LOSS, MAX_PIECES, WIN, EGDB, PairBuilder, table_size
+from draughts_core.position import MOVE_RULE_FIELDS
 
 FORMAT_VERSION = 1
 MAGIC = b"DRWDL\n"
@@ -56,9 +57,25 @@ class EgdbError(DraughtsError):
 
 # --- names and places ------------------------------------------------------------
 
+#: rule fields a table's header holds: the core's MOVE_RULE_FIELDS up to "mandatory";
+#: the later ones (land_behind, geometry) must be off
+_KEY_FIELDS = 11
+
+
 def rule_fields(v: Variant) -> Tuple[int, ...]:
-    """The move rules of a variant as the core packs them: the database's key."""
-    return v.core_rules.move_rules()
+    """The move rules of a variant as the core packs them: the database's key.
+    Raises EgdbError for rules the database format does not hold."""
+    fields = v.core_rules.move_rules()
+    if any(fields[_KEY_FIELDS:]):
+        extra = [name for name, x in zip(MOVE_RULE_FIELDS[_KEY_FIELDS:], fields[_KEY_FIELDS:]) if x]
+        raise EgdbError(f"endgame databases are not supported for {v.name} "
+                        f"(its rules use {', '.join(extra)}, which the table format does not hold)")
+    return fields[:_KEY_FIELDS]
+
+
+def supported(v: Variant) -> bool:
+    """Whether endgame databases can be built for the variant's rules."""
+    return not any(v.core_rules.move_rules()[_KEY_FIELDS:])
 
 
 def rules_name(v: Variant) -> str:
@@ -66,7 +83,7 @@ def rules_name(v: Variant) -> str:
     registered variant's) and a short hash of the rules."""
     fields = rule_fields(v)
     digest = hashlib.blake2b(bytes(fields), digest_size=4).hexdigest()
-    name = next((n for n, reg in VARIANTS.items() if rule_fields(reg) == fields), None)
+    name = next((n for n, reg in VARIANTS.items() if supported(reg) and rule_fields(reg) == fields), None)
     if name is None:
         base = rule_fields(get_variant(v.name, mandatory_capture=True))
         name = v.name + ("-optional-capture" if base[:-1] == fields[:-1] else "-custom")

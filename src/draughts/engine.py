@@ -26,7 +26,7 @@ from typing import Callable, List, Optional, Tuple, Union
 from draughts import learned
 from draughts._memory import check_table_size
 from draughts.board import Board, Move
-from draughts.egdb import Database, complete_pieces, rule_fields
+from draughts.egdb import Database, complete_pieces, rule_fields, supported as egdb_supported
 from draughts.errors import DraughtsError, TableMemoryError
 from draughts.limits import Limit, clock_budget, search_budget
 from draughts.variants import Variant, variant as get_variant
@@ -68,8 +68,11 @@ def default_weights(v: Variant) -> EvalWeights:
         return EvalWeights(king=320, advance=(0, 1, 2, 3, 5, 7, 9, 12, 16, 0), back_guard=4,
                            centre=3, runaway=40, king_mobility=1)
     if v.flying_kings:
+        # a king that must land right behind the piece it takes (thai) is caught by
+        # two kings: a lone king is not drawish there
         return EvalWeights(king=250, advance=(0, 2, 4, 7, 10, 14, 20, 0), back_guard=6,
-                           centre=4, runaway=35, king_mobility=2)
+                           centre=4, runaway=35, king_mobility=2,
+                           lone_king_draw=not v.king_lands_behind)
     # short kings: worth about one and a half men; men are slow, guard the back rank
     king = 170 if not v.men_capture_kings else 150
     return EvalWeights(king=king, advance=(0, 2, 4, 6, 9, 12, 16, 0), back_guard=10,
@@ -180,6 +183,8 @@ class Engine:
 
     def _load_egdb(self) -> None:
         src, db = self._egdb_source, None
+        if not egdb_supported(self.variant):
+            src = None          # no tables exist for these rules: search without them
         if isinstance(src, Database):
             db = src if rule_fields(src.variant) == rule_fields(self.variant) else None
         elif src is not None:

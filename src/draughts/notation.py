@@ -208,6 +208,5 @@ def format_fen(variant: Variant, white, black, kings, turn: Color, numeric: bool
 def start_squares(variant: Variant):
     """(white squares, black squares) of the start position, as internal squares."""
     n = variant.squares
-    rows = 3 if variant.size == 8 else 4
-    per = rows * variant.size // 2
+    per = variant.men_per_side
     return list(range(n - per, n)), list(range(per))

@@ -86,6 +86,10 @@ class Variant:
     endgame_rules: Optional[str] = None
     aliases: Tuple[str, ...] = ()
     description: str = ""
+    #: a flying king that captures lands on the square directly behind each piece it takes (thai)
+    king_lands_behind: bool = False
+    #: rows of men each side starts with (0: the board's usual, 3 on 8x8 and 4 on 10x10)
+    men_rows: int = 0
 
     def __post_init__(self):
         if self.size not in (8, 10):
@@ -105,6 +109,11 @@ class Variant:
             value = getattr(self, field)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise VariantError(f"{field} must be a whole number >= 0, not {value!r}")
+        if not isinstance(self.king_lands_behind, bool):
+            raise VariantError(f"king_lands_behind must be True or False, not {self.king_lands_behind!r}")
+        if (not isinstance(self.men_rows, int) or isinstance(self.men_rows, bool)
+                or not 0 <= self.men_rows < self.size // 2):
+            raise VariantError(f"men_rows must be a whole number from 0 to {self.size // 2 - 1}, not {self.men_rows!r}")
         if self.repetitions == 1:
             raise VariantError("repetitions must be 0 (off) or at least 2")
         object.__setattr__(self, "first", Color(self.first))
@@ -116,8 +125,13 @@ class Variant:
         return self.size * self.size // 2
 
     @property
+    def start_rows(self) -> int:
+        """Rows of men each side has at the start."""
+        return self.men_rows or (3 if self.size == 8 else 4)
+
+    @property
     def men_per_side(self) -> int:
-        return 12 if self.size == 8 else 20
+        return self.start_rows * self.size // 2
 
     @property
     def result_tokens(self) -> Tuple[str, str, str]:
@@ -143,6 +157,7 @@ class Variant:
             self.quiet_plies,
             self.no_capture_promotion_plies,
             ENDGAME_RULES.index(self.endgame_rules),
+            self.king_lands_behind,
         )
 
     def replace(self, **changes) -> "Variant":
@@ -265,6 +280,36 @@ _REGISTRY = [
         quiet_plies=30,
         aliases=("cesky", "české", "dama-czech"),
         description="Czech draughts",
+    ),
+    Variant(
+        name="pool", size=8, first=BLACK,
+        men_capture_backwards=True, flying_kings=True, men_capture_kings=True,
+        majority_capture=False, crown_during_capture="pass",
+        remove_at_once=False, gametype=23, pdn_gametype="23,B,8,8,N1,0",
+        # APCA Tournament Rules of Play (americanpoolcheckers.us), as DCTL's
+        # rules/pool.hpp reads them: black moves first (7), men jump backwards
+        # (14), flying kings (15), no crowning in passing (16), pieces removed
+        # after the jump (19), free choice of capture (20); third repetition and
+        # 15 moves each with only king moves and no capture are a draw (26).
+        quiet_plies=30,
+        aliases=("pool-checkers", "american-pool", "apca", "spanish-pool"),
+        description="American pool checkers (APCA)",
+    ),
+    Variant(
+        name="thai", size=8, first=WHITE,
+        men_capture_backwards=False, flying_kings=True, men_capture_kings=True,
+        majority_capture=False, crown_during_capture="stop",
+        remove_at_once=True, gametype=31, pdn_gametype="31,W,8,8,N1,0",
+        king_lands_behind=True, men_rows=2,
+        # Mak-hos (Thai checkers) as DCTL's rules/thai.hpp and the rule pages of
+        # mindsports.nl and the Checkers & Draughts Wiki give it: 8 men each on
+        # two rows, White begins, men move and capture forward, a man ending on
+        # the far row is crowned and the move ends, kings fly and land directly
+        # behind each piece they take, captured pieces leave the board at once
+        # (so a king may turn back), free choice of capture.  No federation text
+        # of a move-count rule was found: only the third repetition draws.
+        aliases=("makhos", "mak-hos", "mak-hot", "thai-checkers"),
+        description="Thai checkers (Mak-hos)",
     ),
 ]
 

@@ -101,7 +101,7 @@ cdef bint king_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, uint32_t korder,
         if din >= 0:
             if d == 3 - din and not r.at_once:
                 continue        # back over the piece just taken: it still blocks
-            if d == din and (step(g, sq, d) & empty):
+            if d == din and not r.land_behind and (step(g, sq, d) & empty):
                 continue        # straight on is tried once, from the end of the run
         v = step(g, sq, d)
         if r.flying:
@@ -124,7 +124,7 @@ cdef bint king_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, uint32_t korder,
             if king_dfs(g, c, t, ncapt, n + 1, nk, d, promo):
                 cont = 1
             c.plen -= 1
-            if not r.flying:
+            if not r.flying or r.land_behind:
                 break
             t = step(g, t, d)
             if not (t & empty2):
@@ -134,7 +134,7 @@ cdef bint king_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, uint32_t korder,
             t = land
             while True:
                 add_capture(c, t, ncapt, n + 1, nk, promo)
-                if not r.flying:
+                if not r.flying or r.land_behind:
                     break
                 t = step(g, t, d)
                 if not (t & empty2):

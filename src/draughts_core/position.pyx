@@ -17,10 +17,12 @@ from draughts_core.draw cimport endgame_class as c_endgame_class, endgame_limit 
 
 # the move rules (what the moves and so perft and the endgame databases depend on),
 # then the draw rules
+# (the move rules added later, land_behind and geometry, follow the draw rules
+# in the struct and in RULE_FIELDS)
 MOVE_RULE_FIELDS = ("size", "men_back", "flying", "men_take_kings", "majority",
                     "prefer_king_mover", "prefer_more_kings", "prefer_early_kings",
-                    "crown", "at_once", "mandatory")
-RULE_FIELDS = MOVE_RULE_FIELDS + ("quiet_plies", "capture_promo_plies", "endgame")
+                    "crown", "at_once", "mandatory", "land_behind", "geometry")
+RULE_FIELDS = MOVE_RULE_FIELDS[:11] + ("quiet_plies", "capture_promo_plies", "endgame") + MOVE_RULE_FIELDS[11:]
 
 
 _IDENTITY = {8: list(range(32)), 10: list(range(50))}
@@ -43,9 +45,14 @@ cdef class CoreRules:
     def __init__(self, int size, bint men_back, bint flying, bint men_take_kings,
                  bint majority, bint prefer_king_mover, bint prefer_more_kings,
                  bint prefer_early_kings, int crown, bint at_once, bint mandatory,
-                 int quiet_plies=0, int capture_promo_plies=0, int endgame=0):
+                 int quiet_plies=0, int capture_promo_plies=0, int endgame=0,
+                 bint land_behind=False, int geometry=0):
         if size not in (8, 10):
             raise ValueError(f"board size must be 8 or 10, not {size}")
+        if geometry not in (0, 1) or (geometry == 1 and size != 8):
+            raise ValueError(f"geometry must be 0 (diagonal) or 1 (orthogonal, 8x8), not {geometry}")
+        if geometry not in (0, 1) or (geometry == 1 and size != 8):
+            raise ValueError(f"geometry must be 0 (diagonal) or 1 (orthogonal, 8x8), not {geometry}")
         if crown not in (0, 1, 2):
             raise ValueError(f"crown must be 0, 1 or 2, not {crown}")
         if endgame not in (0, 1, 2):
@@ -66,6 +73,8 @@ cdef class CoreRules:
         self.r.quiet_plies = quiet_plies
         self.r.capture_promo_plies = capture_promo_plies
         self.r.endgame = endgame
+        self.r.land_behind = land_behind
+        self.r.geometry = geometry
 
     @property
     def size(self):
@@ -78,11 +87,13 @@ cdef class CoreRules:
         return (self.r.size, self.r.men_back, self.r.flying, self.r.men_take_kings,
                 self.r.majority, self.r.prefer_king_mover, self.r.prefer_more_kings,
                 self.r.prefer_early_kings, self.r.crown, self.r.at_once, self.r.mandatory,
-                self.r.quiet_plies, self.r.capture_promo_plies, self.r.endgame)
+                self.r.quiet_plies, self.r.capture_promo_plies, self.r.endgame,
+                self.r.land_behind, self.r.geometry)
 
     def move_rules(self):
         """The values of MOVE_RULE_FIELDS, as ints."""
-        return tuple(int(x) for x in self._values()[:len(MOVE_RULE_FIELDS)])
+        v = self._values()
+        return tuple(int(x) for x in v[:11] + v[14:])
 
     def __repr__(self):
         return "CoreRules(" + ", ".join(f"{k}={v}" for k, v in zip(RULE_FIELDS, self._values())) + ")"

@@ -2,6 +2,10 @@
 # struct (`Variant.core_rules`, a draughts_core.position.CoreRules); the core branches on these fields
 # and never on a variant's name.  No rule state is global.
 
+cdef enum Geometry:
+    GEO_DIAGONAL = 0     # the dark squares of an 8x8 or 10x10 board, diagonal steps (ghost-bit layout)
+    GEO_ORTHOGONAL = 1   # every square of an 8x8 board, orthogonal steps (turkish; movegen_ortho)
+
 cdef enum Crown:
     CROWN_STOP = 0       # a man reaching the far row during a capture is crowned; the move ends
     CROWN_CONTINUE = 1   # ... is crowned and goes on capturing as a king (russian)
@@ -29,3 +33,5 @@ ctypedef struct Rules:
     int quiet_plies
     int capture_promo_plies
     int endgame
+    int land_behind        # thai: a flying king lands on the square directly behind each piece it takes
+    int geometry           # Geometry: which generator (and bit layout) the core uses
