@@ -26,8 +26,8 @@ from draughts.hub.server import HubServer  # noqa: E402
 from draughts_core.position import Position  # noqa: E402
 
 #: every rule set: the seven variants and the house rule (optional capture) on 8x8
-#: (thai's landing rule is not in the table format: building declines it)
-UNSUPPORTED = ("thai",)
+#: (thai's landing rule and turkish's board are not in the table format: building declines them)
+UNSUPPORTED = ("thai", "turkish")
 RULE_SETS = [(name, True) for name in R.VARIANTS if name not in UNSUPPORTED] + [("american", False)]
 WIN, DRAW, LOSS = "win", "draw", "loss"
 

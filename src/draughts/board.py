@@ -250,7 +250,7 @@ class Board:
 
     def _check_men(self, fen: str, white, black, kings) -> None:
         """No man stands on the row where it would have been crowned."""
-        per_row = self.variant.size // 2
+        per_row = self.variant.squares_per_row
         last = self.variant.size - 1
         crowned = set(kings)
         for squares, row, name in ((white, 0, "White"), (black, last, "Black")):
@@ -555,15 +555,18 @@ class Board:
         """The squares a capture along these landing squares takes, or None when
         some segment does not jump exactly one enemy piece."""
         size = self.variant.size
-        h = size // 2
+        every = self.variant.geometry == "orthogonal"
+        h = size if every else size // 2
         internal = self._squares.internal
 
         def rc(i):
             r = i // h
+            if every:
+                return r, i % h
             return r, 2 * (i % h) + (1 if r % 2 == 0 else 0)
 
         def index(r, c):
-            return r * h + c // 2
+            return r * h + (c if every else c // 2)
 
         pos = self._pos
         start = internal[squares[0]]
@@ -574,11 +577,15 @@ class Board:
         for a, b in zip(squares, squares[1:]):
             (r0, c0), (r1, c1) = rc(internal[a]), rc(internal[b])
             dr, dc = r1 - r0, c1 - c0
-            if abs(dr) != abs(dc) or abs(dr) < 2:
+            if every:
+                if (dr and dc) or max(abs(dr), abs(dc)) < 2:
+                    return None
+            elif abs(dr) != abs(dc) or abs(dr) < 2:
                 return None
-            sr, sc = (1 if dr > 0 else -1), (1 if dc > 0 else -1)
+            sr = (dr > 0) - (dr < 0)
+            sc = (dc > 0) - (dc < 0)
             found = None
-            for k in range(1, abs(dr)):
+            for k in range(1, max(abs(dr), abs(dc))):
                 i = index(r0 + k * sr, c0 + k * sc)
                 piece = pos.piece(i)
                 gone = i == start or (self.variant.remove_at_once and i in taken)

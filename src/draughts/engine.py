@@ -67,6 +67,11 @@ def default_weights(v: Variant) -> EvalWeights:
     if v.size == 10:
         return EvalWeights(king=320, advance=(0, 1, 2, 3, 5, 7, 9, 12, 16, 0), back_guard=4,
                            centre=3, runaway=40, king_mobility=1)
+    if v.geometry == "orthogonal":
+        # turkish: kings fly along rows and columns and are worth about three
+        # men; men start on the second and third rows and gain as they advance
+        return EvalWeights(king=300, advance=(0, 0, 0, 4, 8, 13, 20, 0), back_guard=3,
+                           centre=3, runaway=0, king_mobility=2, lone_king_draw=False)
     if v.flying_kings:
         # a king that must land right behind the piece it takes (thai) is caught by
         # two kings: a lone king is not drawish there

@@ -148,6 +148,7 @@ _CACHE: Dict[str, LearnedEval] = {}
 def load(variant, path: Optional[str] = None) -> LearnedEval:
     """The C tables of a weights file (default: the variant's shipped file), cached by path."""
     v = get_variant(variant)
+    check_supported(v)
     path = os.path.abspath(path) if path else weights_path(v)
     key = f"{path}:{v.size}"
     if key not in _CACHE:
@@ -157,12 +158,22 @@ def load(variant, path: Optional[str] = None) -> LearnedEval:
     return _CACHE[key]
 
 
+def check_supported(v: Variant) -> None:
+    """The learned evaluation's patterns are windows of the diagonal grid: raise
+    a DraughtsError for a variant on another board."""
+    if v.geometry != "diagonal":
+        raise DraughtsError(f"the learned evaluation is not available for {v.name}: its patterns "
+                            f"are windows of the diagonal grid, and {v.name} plays on every square "
+                            f"(use the classic evaluation)")
+
+
 def features(variant, white: np.ndarray, black: np.ndarray, kings: np.ndarray,
              turn: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Pattern indices (n, regions) uint16, dense features (n, NDENSE) int32,
     pieces on board (n,) int32 and king squares (n, N) int8 of positions given
     as bitboard arrays."""
     v = get_variant(variant)
+    check_supported(v)
     n = len(white)
     idx = np.zeros((n, regions(v.size)), dtype=np.uint16)
     dense = np.zeros((n, len(DENSE)), dtype=np.int32)

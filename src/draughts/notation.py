@@ -22,7 +22,8 @@ class Squares:
     """Square tables of one numbering: internal square <-> number, name, (row, col)."""
 
     def __init__(self, size: int, numbering: str):
-        h = size // 2
+        every = numbering == "orthogonal"           # every square: square i at (i // size, i % size)
+        h = size if every else size // 2
         n = size * h
         self.size = size
         self.count = n
@@ -33,7 +34,10 @@ class Squares:
         for i in range(n):
             r, p = divmod(i, h)
             col = 2 * p + 1 if r % 2 == 0 else 2 * p
-            if numbering == "standard":
+            if every:                              # numbered 1..64 from a8, rows left to right
+                col = p
+                num = i + 1
+            elif numbering == "standard":
                 num = i + 1
             elif numbering == "italian":
                 col = size - 1 - col               # mirrored board, numbered left to right
@@ -76,6 +80,8 @@ def squares_for(size: int, numbering: str) -> Squares:
 
 
 def squares_of(variant: Variant) -> Squares:
+    if variant.geometry == "orthogonal":
+        return squares_for(variant.size, "orthogonal")
     return squares_for(variant.size, variant.numbering)
 
 
@@ -209,4 +215,8 @@ def start_squares(variant: Variant):
     """(white squares, black squares) of the start position, as internal squares."""
     n = variant.squares
     per = variant.men_per_side
+    if variant.geometry == "orthogonal":
+        # the men stand on the second and third rows, the back rows are empty
+        row = variant.squares_per_row
+        return list(range(n - row - per, n - row)), list(range(row, row + per))
     return list(range(n - per, n)), list(range(per))

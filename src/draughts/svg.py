@@ -123,11 +123,13 @@ def board(board: Board, *, lastmove: Union[Move, str, bool, None] = None, flippe
         f'<rect x="0" y="0" width="{_num(size)}" height="{_num(size)}" fill="{col["light"]}" class="light"/>',
     ]
     # the playing squares, the last move, the labels
+    every = v.geometry == "orthogonal"     # every square is played on: drawn chequered
     for i in range(sq.count):
         x, y = corner(i)
         number = sq.number[i]
+        shade = "light" if every and sum(sq.coords[i]) % 2 == 0 else "dark"
         out.append(f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(s)}" height="{_num(s)}" '
-                   f'fill="{col["dark"]}" class="square dark" data-square="{number}"/>')
+                   f'fill="{col[shade]}" class="square {shade}" data-square="{number}"/>')
         if number in marked:
             out.append(f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(s)}" height="{_num(s)}" '
                        f'fill="{col["lastmove"]}" fill-opacity="0.6" class="lastmove" data-square="{number}"/>')

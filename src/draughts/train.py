@@ -218,6 +218,7 @@ def fit(model: Model, data: Data, scale: float, *, epochs: int = 10, batch: int 
 def run(args, report: Callable[[str], None]) -> Dict:
     """The generations of one `draughts train` run; returns the last manifest."""
     v = get_variant(args.variant)
+    learned.check_supported(v)
     command = "draughts " + " ".join(shlex.quote(a) for a in args.command_line)
     out = args.out
     os.makedirs(out, exist_ok=True)

@@ -42,6 +42,9 @@ BLACK = Color.BLACK
 CROWN_MODES = ("stop", "continue", "pass")
 NUMBERINGS = ("standard", "italian", "spanish")
 ENDGAME_RULES = (None, "fmjd", "fmjd64")
+#: "diagonal": the dark squares, diagonal moves; "orthogonal": every square of
+#: an 8x8 board, moves along rows and columns (turkish)
+GEOMETRIES = ("diagonal", "orthogonal")
 
 
 @dataclass(frozen=True)
@@ -90,6 +93,10 @@ class Variant:
     king_lands_behind: bool = False
     #: rows of men each side starts with (0: the board's usual, 3 on 8x8 and 4 on 10x10)
     men_rows: int = 0
+    #: the board: see GEOMETRIES
+    geometry: str = "diagonal"
+    #: a capturing piece may not turn back 180 degrees (turkish)
+    no_turn_back: bool = False
 
     def __post_init__(self):
         if self.size not in (8, 10):
@@ -109,6 +116,12 @@ class Variant:
             value = getattr(self, field)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise VariantError(f"{field} must be a whole number >= 0, not {value!r}")
+        if self.geometry not in GEOMETRIES:
+            raise VariantError(f"geometry must be one of {GEOMETRIES}, not {self.geometry!r}")
+        if self.geometry == "orthogonal" and (self.size != 8 or self.numbering != "standard"):
+            raise VariantError("the orthogonal board is 8x8 with the standard numbering")
+        if not isinstance(self.no_turn_back, bool):
+            raise VariantError(f"no_turn_back must be True or False, not {self.no_turn_back!r}")
         if not isinstance(self.king_lands_behind, bool):
             raise VariantError(f"king_lands_behind must be True or False, not {self.king_lands_behind!r}")
         if (not isinstance(self.men_rows, int) or isinstance(self.men_rows, bool)
@@ -121,8 +134,14 @@ class Variant:
     # --- derived values ---
     @property
     def squares(self) -> int:
-        """Number of playable squares (32 or 50)."""
+        """Number of playable squares (32, 50, or 64 on the orthogonal board)."""
+        if self.geometry == "orthogonal":
+            return self.size * self.size
         return self.size * self.size // 2
+
+    @property
+    def squares_per_row(self) -> int:
+        return self.squares // self.size
 
     @property
     def start_rows(self) -> int:
@@ -131,7 +150,7 @@ class Variant:
 
     @property
     def men_per_side(self) -> int:
-        return self.start_rows * self.size // 2
+        return self.start_rows * self.squares_per_row
 
     @property
     def result_tokens(self) -> Tuple[str, str, str]:
@@ -158,6 +177,8 @@ class Variant:
             self.no_capture_promotion_plies,
             ENDGAME_RULES.index(self.endgame_rules),
             self.king_lands_behind,
+            GEOMETRIES.index(self.geometry),
+            self.no_turn_back,
         )
 
     def replace(self, **changes) -> "Variant":
@@ -310,6 +331,24 @@ _REGISTRY = [
         # of a move-count rule was found: only the third repetition draws.
         aliases=("makhos", "mak-hos", "mak-hot", "thai-checkers"),
         description="Thai checkers (Mak-hos)",
+    ),
+    Variant(
+        name="turkish", size=8, first=WHITE,
+        men_capture_backwards=False, flying_kings=True, men_capture_kings=True,
+        majority_capture=True, crown_during_capture="pass",
+        remove_at_once=True, gametype=30, pdn_gametype="30,W,8,8,A0,0",
+        algebraic=True, geometry="orthogonal", no_turn_back=True, men_rows=2,
+        # Dama as the Turkish federation plays it (the rules of the kish crate
+        # and pydraughts): every square, 16 men each on the second and third
+        # rows, White begins; men move and capture forward and sideways, kings
+        # fly along rows and columns; captured pieces leave the board at once
+        # and a capturing piece never turns back 180 degrees; the capture of
+        # the most pieces is compulsory; a man reaching the last row in a
+        # capture goes on and is crowned at the end of the move.  No
+        # federation text of a move-count rule was found: only the third
+        # repetition draws.
+        aliases=("turkish-draughts", "turkish-dama", "dama-turca"),
+        description="Turkish draughts (Dama)",
     ),
 ]
 

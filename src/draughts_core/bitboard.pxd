@@ -28,14 +28,24 @@ ctypedef struct G8:
 ctypedef struct G10:
     char _tag
 
+# The orthogonal 8x8 board of turkish draughts: every square, bit = row * 8 + col
+# (row 0 at the top), no ghost bits; the directions are up (>> 8), left
+# (>> 1, off the a-file cleared), right (<< 1, off the h-file cleared) and down
+# (<< 8), so the opposite of d is again 3 - d.
+ctypedef struct G64:
+    char _tag
+
 ctypedef fused geo_t:
     G8
     G10
+    G64
 
 cdef extern from *:
     """
     #define DR_MASK8  (((((unsigned long long)1) << 35) - 1) & ~((1ULL << 8) | (1ULL << 17) | (1ULL << 26)))
     #define DR_MASK10 (((((unsigned long long)1) << 54) - 1) & ~((1ULL << 10) | (1ULL << 21) | (1ULL << 32) | (1ULL << 43)))
+    #define DR_FILE_A 0x0101010101010101ULL
+    #define DR_FILE_H 0x8080808080808080ULL
     static inline int dr_ctz(unsigned long long x) { return __builtin_ctzll(x); }
     static inline int dr_popcount(unsigned long long x) { return __builtin_popcountll(x); }
     /* the bits of a word in reverse order (bit i to bit 63 - i): a board
@@ -49,6 +59,8 @@ cdef extern from *:
     """
     const u64 MASK8 "DR_MASK8"
     const u64 MASK10 "DR_MASK10"
+    const u64 FILE_A "DR_FILE_A"
+    const u64 FILE_H "DR_FILE_H"
     int ctz "dr_ctz"(u64 x) noexcept nogil
     int popcount "dr_popcount"(u64 x) noexcept nogil
     u64 rev64 "dr_rev64"(u64 x) noexcept nogil
@@ -57,21 +69,35 @@ cdef extern from *:
 cdef inline u64 board_mask(geo_t* g) noexcept nogil:
     if geo_t is G8:
         return MASK8
-    else:
+    elif geo_t is G10:
         return MASK10
+    else:
+        return ~(<u64>0)
 
 
 cdef inline int half(geo_t* g) noexcept nogil:
     """Playable squares per row."""
     if geo_t is G8:
         return 4
-    else:
+    elif geo_t is G10:
         return 5
+    else:
+        return 8
 
 
 cdef inline u64 step(geo_t* g, u64 b, int d) noexcept nogil:
-    """Every square of b moved one diagonal step in direction d (0..3)."""
+    """Every square of b moved one step in direction d (0..3): diagonal on the
+    G8 and G10 boards, orthogonal on G64."""
     cdef int h = half(g)
+    if geo_t is G64:
+        if d == 0:
+            return b >> 8
+        elif d == 1:
+            return (b >> 1) & ~FILE_H
+        elif d == 2:
+            return (b << 1) & ~FILE_A
+        else:
+            return b << 8
     if d == 0:
         return (b >> (h + 1)) & board_mask(g)
     elif d == 1:
@@ -85,15 +111,19 @@ cdef inline u64 step(geo_t* g, u64 b, int d) noexcept nogil:
 cdef inline u64 top_row(geo_t* g) noexcept nogil:
     if geo_t is G8:
         return 0xF
-    else:
+    elif geo_t is G10:
         return 0x1F
+    else:
+        return 0xFF
 
 
 cdef inline u64 bottom_row(geo_t* g) noexcept nogil:
     if geo_t is G8:
         return <u64>0xF << 31
-    else:
+    elif geo_t is G10:
         return <u64>0x1F << 49
+    else:
+        return <u64>0xFF << 56
 
 
 cdef inline u64 lsb(u64 b) noexcept nogil:
@@ -101,10 +131,16 @@ cdef inline u64 lsb(u64 b) noexcept nogil:
 
 
 cdef inline int bit_of_square(int size, int sq) noexcept nogil:
-    """Internal square (0-based) -> bit index."""
+    """Internal square (0-based) -> bit index; size is 8 or 10, or 64 for the
+    orthogonal board (where square and bit are the same)."""
     return sq + sq // size
 
 
 cdef inline int square_of_bit(int size, int bit) noexcept nogil:
-    """Bit index -> internal square (0-based); size is 8 or 10."""
+    """Bit index -> internal square (0-based); size is 8 or 10, or 64."""
     return bit - bit // (size + 1)
+
+
+cdef inline int layout(int size, int geometry) noexcept nogil:
+    """The `size` argument of bit_of_square and square_of_bit for a rule set."""
+    return 64 if geometry else size

@@ -14,7 +14,7 @@ opposite.
 from libc.stdint cimport int8_t, int16_t, int32_t, uint16_t, uint8_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
-from draughts_core.bitboard cimport (u64, G8, G10, geo_t, step, board_mask, popcount, lsb, ctz, half,
+from draughts_core.bitboard cimport (u64, G8, G10, G64, geo_t, step, board_mask, popcount, lsb, ctz, half,
                                      square_of_bit, rev64)
 from draughts_core.rules cimport Rules
 from draughts_core.movegen cimport Pos
@@ -180,7 +180,40 @@ cdef int eval_g(geo_t* g, const Rules* r, const EvalW* w, const Pos* p) noexcept
     return score if p.stm == 0 else -score
 
 
+cdef int eval_ortho(const Rules* r, const EvalW* w, const Pos* p) noexcept nogil:
+    """The classic evaluation on the orthogonal board (turkish): material,
+    advancement by row, men on the back row, the centre, king mobility and the
+    trade bonus; one king against one king is a draw."""
+    cdef G64* g = NULL
+    cdef u64 wp = p.bb[0], bp = p.bb[1]
+    cdef u64 wm = wp & ~p.kings, bm = bp & ~p.kings
+    cdef u64 wk = wp & p.kings, bk = bp & p.kings
+    cdef u64 empty = ~(wp | bp)
+    cdef u64 centre = 0x00003C3C3C3C0000ULL
+    cdef int nwm = popcount(wm), nbm = popcount(bm), nwk = popcount(wk), nbk = popcount(bk)
+    cdef int score, rr, mat_w, mat_b, total
+    if nwm == 0 and nbm == 0 and nwk == 1 and nbk == 1:
+        return 0
+    mat_w = nwm * w.man + nwk * w.king
+    mat_b = nbm * w.man + nbk * w.king
+    score = mat_w - mat_b
+    for rr in range(8):
+        # white's back row is the bottom (row 7, bits 56..63), black's the top
+        score += popcount(wm & (<u64>0xFF << (8 * rr))) * w.advance[7 - rr]
+        score -= popcount(bm & (<u64>0xFF << (8 * rr))) * w.advance[rr]
+    score += w.back_guard * (popcount(wm & (<u64>0xFF << 56)) - popcount(bm & <u64>0xFF))
+    score += w.centre * (popcount(wm & centre) - popcount(bm & centre))
+    if w.king_mobility and (wk | bk):
+        score += w.king_mobility * (king_reach(g, r, wk, empty) - king_reach(g, r, bk, empty))
+    total = mat_w + mat_b
+    if w.trade and total > 0 and mat_w != mat_b:
+        score += w.trade * (mat_w - mat_b) // total
+    return score if p.stm == 0 else -score
+
+
 cdef int evaluate(const Rules* r, const EvalW* w, const Pos* p) noexcept nogil:
+    if r.geometry:
+        return eval_ortho(r, w, p)     # the learned evaluation declines this board
     if w.learned != NULL:
         if r.size == 8:
             return learned_g(<G8*>NULL, r, w, p)

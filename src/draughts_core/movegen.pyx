@@ -8,7 +8,7 @@ capture is available (or always under the house rule).
 """
 
 from libc.string cimport memcpy
-from draughts_core.bitboard cimport (u64, uint32_t, G8, G10, geo_t, step, board_mask,
+from draughts_core.bitboard cimport (u64, uint32_t, G8, G10, G64, geo_t, step, board_mask,
                                      top_row, bottom_row, lsb, ctz, popcount)
 from draughts_core.rules cimport Rules, CROWN_STOP, CROWN_CONTINUE, CROWN_PASS
 from draughts_core.movegen cimport CMove, MoveList, PathList, Pos, MAX_MOVES, MAX_PATH
@@ -99,10 +99,14 @@ cdef bint king_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, uint32_t korder,
         return 0
     for d in range(4):
         if din >= 0:
-            if d == 3 - din and not r.at_once:
-                continue        # back over the piece just taken: it still blocks
+            if d == 3 - din and not (r.at_once and not r.no_turn_back):
+                continue        # back over the piece just taken: it still blocks (or turkish)
             if d == din and not r.land_behind and (step(g, sq, d) & empty):
-                continue        # straight on is tried once, from the end of the run
+                # straight on is tried once, from the end of the run; on the
+                # orthogonal board every landing square starts a path of its
+                # own when paths are kept (the count of the kish crate)
+                if geo_t is not G64 or not c.keep:
+                    continue
         v = step(g, sq, d)
         if r.flying:
             while v & empty:
@@ -142,26 +146,41 @@ cdef bint king_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, uint32_t korder,
     return found
 
 
-cdef bint man_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, uint32_t korder, int stm) noexcept nogil:
-    """Captures of a man on sq (one-hot); see king_dfs."""
+cdef inline void man_dirs(geo_t* g, const Rules* r, int stm, int* d0, int* d1) noexcept nogil:
+    """The directions d0 <= d < d1 a man of stm moves and captures in: the two
+    forward diagonals (all four with men_back), or on the orthogonal board
+    forward and the two sideways ones."""
+    if r.men_back:
+        d0[0] = 0
+        d1[0] = 4
+    elif geo_t is G64:
+        d0[0] = 0 if stm == 0 else 1
+        d1[0] = d0[0] + 3
+    elif stm == 0:
+        d0[0] = 0
+        d1[0] = 2
+    else:
+        d0[0] = 2
+        d1[0] = 4
+
+
+cdef bint man_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, uint32_t korder, int stm,
+                  int din) noexcept nogil:
+    """Captures of a man on sq (one-hot), having arrived moving in direction
+    din (-1 at the start); see king_dfs."""
     cdef const Rules* r = c.r
     cdef u64 empty = c.empty | capt if r.at_once else c.empty
     cdef u64 targets = c.man_targets & ~capt
     cdef u64 v, land, ncapt
     cdef int d, d0, d1, found = 0, more, promo
     cdef uint32_t nk
+    cdef int back = 3 - din if r.no_turn_back and din >= 0 else -1
     if c.plen >= MAX_PATH - 1:
         return 0
-    if r.men_back:
-        d0 = 0
-        d1 = 4
-    elif stm == 0:
-        d0 = 0
-        d1 = 2
-    else:
-        d0 = 2
-        d1 = 4
+    man_dirs(g, r, stm, &d0, &d1)
     for d in range(d0, d1):
+        if d == back:
+            continue
         v = step(g, sq, d)
         if not (v & targets):
             continue
@@ -180,10 +199,10 @@ cdef bint man_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, uint32_t korder, in
             elif r.crown == CROWN_CONTINUE:
                 more = king_dfs(g, c, land, ncapt, n + 1, nk, d, 1)
             else:
-                more = man_dfs(g, c, land, ncapt, n + 1, nk, stm)
+                more = man_dfs(g, c, land, ncapt, n + 1, nk, stm, d)
         else:
             promo = 0
-            more = man_dfs(g, c, land, ncapt, n + 1, nk, stm)
+            more = man_dfs(g, c, land, ncapt, n + 1, nk, stm, d)
         c.plen -= 1
         if not more:
             add_capture(c, land, ncapt, n + 1, nk, promo)
@@ -211,12 +230,13 @@ cdef inline void capture_sources(geo_t* g, const Rules* r, const Pos* p,
     cdef u64 kings = me & p.kings
     cdef u64 mt = opp if r.men_take_kings else opp & ~p.kings
     cdef u64 mres = 0, kres = 0, x, y
-    cdef int d, b
+    cdef int d, b, d0, d1
+    man_dirs(g, r, stm, &d0, &d1)
     for d in range(4):
         b = 3 - d
         # squares from which a step d hits a target with an empty square behind
         x = step(g, mt & step(g, empty, b), b)
-        if r.men_back or (d < 2) == (stm == 0):
+        if d0 <= d < d1:
             mres |= men & x
         if kings:
             # one square before a target with an empty square behind it ...
@@ -267,7 +287,7 @@ cdef void gen_captures(geo_t* g, const Rules* r, const Pos* p, MoveList* out,
         c.empty = (~(me | opp) & board_mask(g)) | b
         c.path[0] = b
         c.plen = 1
-        man_dfs(g, &c, b, 0, 0, 0, stm)
+        man_dfs(g, &c, b, 0, 0, 0, stm, -1)
 
 
 cdef inline void push_quiet(MoveList* out, PathList* paths, u64 frm, u64 to, int promo) noexcept nogil:
@@ -296,7 +316,10 @@ cdef void gen_quiet(geo_t* g, const Rules* r, const Pos* p, MoveList* out, PathL
     cdef u64 kings = me & p.kings
     cdef u64 promo_row = top_row(g) if stm == 0 else bottom_row(g)
     cdef u64 t, b, k
-    cdef int d, d0 = 0 if stm == 0 else 2
+    cdef int d, d0 = 0 if stm == 0 else 2, d1 = d0 + 2
+    if geo_t is G64:
+        d0 = 0 if stm == 0 else 1
+        d1 = d0 + 3
     while kings:
         k = lsb(kings)
         kings ^= k
@@ -307,7 +330,7 @@ cdef void gen_quiet(geo_t* g, const Rules* r, const Pos* p, MoveList* out, PathL
                 if not r.flying:
                     break
                 t = step(g, t, d) & empty
-    for d in range(d0, d0 + 2):
+    for d in range(d0, d1):
         t = step(g, men, d) & empty
         while t:
             b = lsb(t)
@@ -322,8 +345,11 @@ cdef inline u64 count_quiet(geo_t* g, const Rules* r, const Pos* p) noexcept nog
     cdef u64 men = me & ~p.kings
     cdef u64 kings = me & p.kings
     cdef u64 n = 0
-    cdef int d, d0 = 0 if stm == 0 else 2
-    for d in range(d0, d0 + 2):
+    cdef int d, d0 = 0 if stm == 0 else 2, d1 = d0 + 2
+    if geo_t is G64:
+        d0 = 0 if stm == 0 else 1
+        d1 = d0 + 3
+    for d in range(d0, d1):
         n += popcount(step(g, men, d) & empty)
     if kings:
         for d in range(4):
@@ -362,12 +388,16 @@ cdef u64 count_moves_g(geo_t* g, const Rules* r, const Pos* p, bint keep, MoveLi
 
 
 cdef int gen_moves(const Rules* r, const Pos* p, MoveList* out, bint keep, PathList* paths) noexcept nogil:
+    if r.geometry:
+        return gen_moves_g(<G64*>NULL, r, p, out, keep, paths)
     if r.size == 8:
         return gen_moves_g(<G8*>NULL, r, p, out, keep, paths)
     return gen_moves_g(<G10*>NULL, r, p, out, keep, paths)
 
 
 cdef u64 count_moves(const Rules* r, const Pos* p, bint keep, MoveList* scratch) noexcept nogil:
+    if r.geometry:
+        return count_moves_g(<G64*>NULL, r, p, keep, scratch)
     if r.size == 8:
         return count_moves_g(<G8*>NULL, r, p, keep, scratch)
     return count_moves_g(<G10*>NULL, r, p, keep, scratch)
@@ -375,7 +405,9 @@ cdef u64 count_moves(const Rules* r, const Pos* p, bint keep, MoveList* scratch)
 
 cdef bint has_capture(const Rules* r, const Pos* p) noexcept nogil:
     cdef u64 men, kings
-    if r.size == 8:
+    if r.geometry:
+        capture_sources(<G64*>NULL, r, p, &men, &kings)
+    elif r.size == 8:
         capture_sources(<G8*>NULL, r, p, &men, &kings)
     else:
         capture_sources(<G10*>NULL, r, p, &men, &kings)

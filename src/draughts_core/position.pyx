@@ -7,7 +7,7 @@ layer in `draughts` maps them to each variant's own numbering.
 """
 
 from libc.stdlib cimport malloc, free
-from draughts_core.bitboard cimport u64, G8, G10, step, bit_of_square, square_of_bit, ctz, popcount
+from draughts_core.bitboard cimport u64, G8, G10, G64, step, bit_of_square, square_of_bit, layout, ctz, popcount
 from draughts_core.rules cimport Rules
 from draughts_core.movegen cimport (Pos, CMove, MoveList, PathList, gen_moves,
                                     count_moves, make_move, has_capture)
@@ -17,15 +17,15 @@ from draughts_core.draw cimport endgame_class as c_endgame_class, endgame_limit 
 
 # the move rules (what the moves and so perft and the endgame databases depend on),
 # then the draw rules
-# (the move rules added later, land_behind and geometry, follow the draw rules
+# (the move rules added later, land_behind, geometry and no_turn_back, follow the draw rules
 # in the struct and in RULE_FIELDS)
 MOVE_RULE_FIELDS = ("size", "men_back", "flying", "men_take_kings", "majority",
                     "prefer_king_mover", "prefer_more_kings", "prefer_early_kings",
-                    "crown", "at_once", "mandatory", "land_behind", "geometry")
+                    "crown", "at_once", "mandatory", "land_behind", "geometry", "no_turn_back")
 RULE_FIELDS = MOVE_RULE_FIELDS[:11] + ("quiet_plies", "capture_promo_plies", "endgame") + MOVE_RULE_FIELDS[11:]
 
 
-_IDENTITY = {8: list(range(32)), 10: list(range(50))}
+_IDENTITY = {8: list(range(32)), 10: list(range(50)), 64: list(range(64))}
 
 # perft keeps one move list a ply on the stack: deeper than this would not
 # finish anyway, and must not overflow a thread's stack
@@ -46,11 +46,9 @@ cdef class CoreRules:
                  bint majority, bint prefer_king_mover, bint prefer_more_kings,
                  bint prefer_early_kings, int crown, bint at_once, bint mandatory,
                  int quiet_plies=0, int capture_promo_plies=0, int endgame=0,
-                 bint land_behind=False, int geometry=0):
+                 bint land_behind=False, int geometry=0, bint no_turn_back=False):
         if size not in (8, 10):
             raise ValueError(f"board size must be 8 or 10, not {size}")
-        if geometry not in (0, 1) or (geometry == 1 and size != 8):
-            raise ValueError(f"geometry must be 0 (diagonal) or 1 (orthogonal, 8x8), not {geometry}")
         if geometry not in (0, 1) or (geometry == 1 and size != 8):
             raise ValueError(f"geometry must be 0 (diagonal) or 1 (orthogonal, 8x8), not {geometry}")
         if crown not in (0, 1, 2):
@@ -75,6 +73,7 @@ cdef class CoreRules:
         self.r.endgame = endgame
         self.r.land_behind = land_behind
         self.r.geometry = geometry
+        self.r.no_turn_back = no_turn_back
 
     @property
     def size(self):
@@ -88,7 +87,7 @@ cdef class CoreRules:
                 self.r.majority, self.r.prefer_king_mover, self.r.prefer_more_kings,
                 self.r.prefer_early_kings, self.r.crown, self.r.at_once, self.r.mandatory,
                 self.r.quiet_plies, self.r.capture_promo_plies, self.r.endgame,
-                self.r.land_behind, self.r.geometry)
+                self.r.land_behind, self.r.geometry, self.r.no_turn_back)
 
     def move_rules(self):
         """The values of MOVE_RULE_FIELDS, as ints."""
@@ -104,9 +103,16 @@ def endgame_limit(int cls):
     return c_endgame_limit(cls)
 
 
+# `size` below is the layout: 8 or 10 (the dark squares, ghost bits) or 64
+# (every square of the orthogonal board); see bitboard.layout
+
+cdef inline int nsquares(int size) noexcept:
+    return 64 if size == 64 else size * size // 2
+
+
 cdef inline u64 mask_of(int size, squares) except? 0:
     cdef u64 m = 0
-    cdef int n = size * size // 2
+    cdef int n = nsquares(size)
     for s in squares:
         if not 0 <= s < n:
             raise ValueError(f"square index {s} is off the board")
@@ -122,14 +128,23 @@ cdef list squares_of(int size, u64 m):
     return out
 
 
+cdef inline u64 step_any(int size, u64 x, int d) noexcept:
+    if size == 8:
+        return step(<G8*>NULL, x, d)
+    if size == 10:
+        return step(<G10*>NULL, x, d)
+    return step(<G64*>NULL, x, d)
+
+
 cdef int direction_between(int size, u64 a, u64 b):
-    """The diagonal direction leading from one-hot a to one-hot b, or -1."""
+    """The direction (diagonal, or orthogonal on the 64-square layout) leading
+    from one-hot a to one-hot b, or -1."""
     cdef int d
     cdef u64 x
     for d in range(4):
         x = a
         while x:
-            x = step(<G8*>NULL, x, d) if size == 8 else step(<G10*>NULL, x, d)
+            x = step_any(size, x, d)
             if x == b:
                 return d
     return -1
@@ -139,7 +154,7 @@ cdef class Position:
     """A position of one variant: pieces, kings and the side to move (0 white, 1 black)."""
 
     def __init__(self, CoreRules rules, white=(), black=(), kings=(), int turn=0):
-        cdef int size = rules.r.size
+        cdef int size = layout(rules.r.size, rules.r.geometry)
         self.rules = rules
         w = mask_of(size, white)
         b = mask_of(size, black)
@@ -182,15 +197,15 @@ cdef class Position:
 
     def pieces(self):
         """(white squares, black squares, king squares) as internal squares."""
-        cdef int size = self.rules.r.size
+        cdef int size = layout(self.rules.r.size, self.rules.r.geometry)
         return (squares_of(size, self.pos.bb[0]), squares_of(size, self.pos.bb[1]),
                 squares_of(size, self.pos.kings))
 
     def piece(self, int sq):
         """(colour, king) of the piece on internal square sq, or None."""
-        cdef int size = self.rules.r.size
+        cdef int size = layout(self.rules.r.size, self.rules.r.geometry)
         cdef u64 b
-        if not 0 <= sq < size * size // 2:
+        if not 0 <= sq < nsquares(size):
             raise ValueError(f"square index {sq} is off the board")
         b = (<u64>1) << bit_of_square(size, sq)
         if self.pos.bb[0] & b:
@@ -233,7 +248,7 @@ cdef class Position:
         """
         cdef MoveList* ml = <MoveList*>malloc(sizeof(MoveList))
         cdef PathList* pl = <PathList*>malloc(sizeof(PathList))
-        cdef int size = self.rules.r.size
+        cdef int size = layout(self.rules.r.size, self.rules.r.geometry)
         cdef int i, k, n, d
         cdef CMove* m
         cdef u64 a, b, x, taken
@@ -260,7 +275,7 @@ cdef class Position:
                         d = direction_between(size, a, b)
                         x = a
                         while x != b:
-                            x = step(<G8*>NULL, x, d) if size == 8 else step(<G10*>NULL, x, d)
+                            x = step_any(size, x, d)
                             if x & m.capt & ~taken:
                                 taken |= x
                                 order.append(num[square_of_bit(size, ctz(x))])
@@ -283,7 +298,7 @@ cdef class Position:
 
     def play(self, int frm, int to, captured=(), bint promo=False):
         """The position after a move given as internal squares (not checked for legality)."""
-        cdef int size = self.rules.r.size
+        cdef int size = layout(self.rules.r.size, self.rules.r.geometry)
         cdef CMove m
         cdef Position c = self._child()
         m.frm = bit_of_square(size, frm)

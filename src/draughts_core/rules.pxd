@@ -35,3 +35,4 @@ ctypedef struct Rules:
     int endgame
     int land_behind        # thai: a flying king lands on the square directly behind each piece it takes
     int geometry           # Geometry: which generator (and bit layout) the core uses
+    int no_turn_back       # turkish: a capturing piece never turns back 180 degrees
