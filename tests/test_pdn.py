@@ -26,7 +26,7 @@ AMBIGUOUS = {
     "czech": "W:Wh4,a3,c3,e3,b2,f2,h2,a1,c1,e1,g1:Bb8,d8,f8,h8,a7,e7,g7,b6,d6,h6,b4,d4",
     "pool": "W:WK27:B6,10,15,16,18,21,K30",
     "thai": "W:WK28:B9,10,14,18,19,26,K29",
-    "turkish": "W:WK25:B1,28,37,39,50,52,K62",
+    "turkish": "W:WKa5:Ba8,d5,e4,g4,b2,d2,Kf1",
 }
 
 

@@ -29,6 +29,7 @@ ctypedef struct Ctx:
     int frm             # bit index of the moving piece
     int king_mover
     int keep            # keep every path (perft "keep" convention)
+    int twin_min        # the fewest pieces a capture with a twin (another path, the same move) takes
     int plen            # squares on the current path
     u64 path[MAX_PATH]
 
@@ -54,8 +55,9 @@ cdef inline void add_capture(Ctx* c, u64 to, u64 capt, int n, uint32_t korder, i
         c.best = key
     t = ctz(to)
     # Two paths with the same start, end, captured set and promotion are one
-    # move; no capture of fewer than three pieces can have a twin.
-    if not c.keep and n >= 3:
+    # move; no capture of fewer than three pieces can have a twin, except that
+    # of a flying king turning back over a piece removed at once (two pieces).
+    if not c.keep and n >= c.twin_min:
         for i in range(out.n):
             m = &out.moves[i]
             if m.capt == capt and m.to == t and m.frm == c.frm and m.promo == promo:
@@ -269,6 +271,7 @@ cdef void gen_captures(geo_t* g, const Rules* r, const Pos* p, MoveList* out,
     c.promo_row = top_row(g) if stm == 0 else bottom_row(g)
     c.best = 0
     c.keep = keep
+    c.twin_min = 2 if r.at_once and r.flying and not r.no_turn_back and not r.land_behind else 3
     out.n = 0
     while kings:
         b = lsb(kings)
