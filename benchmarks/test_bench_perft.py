@@ -31,6 +31,11 @@ START = [
     ("italian", 10, 17761384),
     ("czech", 10, 18368918),
     ("international", 9, 41022423),
+    ("pool", 10, 22435955),
+    ("thai", 9, 114530830),
+    # turkish: duplicates dropped (the count kish publishes keeps every path:
+    # 123290300 at depth 8); checked against tests/reference_turkish.py
+    ("turkish", 8, 123285642),
 ]
 
 # The headline targets: deep counts, measured with a few rounds only.
