@@ -23,7 +23,11 @@ from draughts import learned
 from draughts.engine import Engine, default_weights
 from draughts_core.eval import features
 
-VARIANTS = list(draughts.VARIANTS)
+#: the learned evaluation's patterns are windows of the diagonal grid: turkish
+#: (every square) declines it (tests/test_rules_turkish.py)
+VARIANTS = [n for n in draughts.VARIANTS if n != "turkish"]
+#: the variants with weights in the package (pool and thai have none yet)
+SHIPPED = ["international", "american", "italian", "spanish", "russian", "brazilian", "czech"]
 
 
 # --- the reference ------------------------------------------------------------
@@ -279,8 +283,7 @@ def test_learned_score_equals_the_reference(name, random_weights):
         assert got == ref_score(v, patterns, dense, king_sq, white, black, kings, turn), (white, black, kings, turn)
 
 
-@pytest.mark.parametrize("name", VARIANTS)
-@pytest.mark.parametrize("which", ["shipped", "random"])
+@pytest.mark.parametrize("name,which", [(n, "shipped") for n in SHIPPED] + [(n, "random") for n in VARIANTS])
 def test_colour_flip_negates_the_score(name, which, random_weights):
     """The board turned round with the colours swapped: the same score for the
     side to move (now the other colour), so the opposite score for White."""
@@ -299,7 +302,7 @@ def test_colour_flip_negates_the_score(name, which, random_weights):
     assert nonzero > 100
 
 
-@pytest.mark.parametrize("name", VARIANTS)
+@pytest.mark.parametrize("name", SHIPPED)
 def test_shipped_weights_load_and_match_their_manifest(name):
     v = draughts.variant(name)
     path = learned.weights_path(v)
