@@ -39,6 +39,7 @@ from draughts.cluster import connect
 from draughts.errors import DraughtsError
 from draughts.variants import VARIANTS, Variant, variant as get_variant
 from draughts_core.egdb import DRAW, LOSS, MAX_PIECES, WIN, EGDB, PairBuilder, table_size
+from draughts_core.position import MOVE_RULE_FIELDS
 
 FORMAT_VERSION = 1
 MAGIC = b"DRWDL\n"
@@ -56,9 +57,27 @@ class EgdbError(DraughtsError):
 
 # --- names and places ------------------------------------------------------------
 
+#: the move rules a database is built for (the header's 11 fields); the draw
+#: rules do not change a table
+N_RULE_FIELDS = 11
+#: rule fields that must be off (orthogonal captures, capture value, the
+#: king-move limit, the killer halt, another goal: their positions need state
+#: or results the tables do not hold)
+UNSUPPORTED_FIELDS = ("orthogonal", "value_majority", "king_move_limit", "halt_behind_king", "goal")
+
+
+def supported(v: Variant) -> bool:
+    """Whether endgame databases can be built for the variant's rules."""
+    fields = dict(zip(MOVE_RULE_FIELDS, v.core_rules.move_rules()))
+    return not any(fields[name] for name in UNSUPPORTED_FIELDS)
+
+
 def rule_fields(v: Variant) -> Tuple[int, ...]:
     """The move rules of a variant as the core packs them: the database's key."""
-    return v.core_rules.move_rules()
+    if not supported(v):
+        raise EgdbError(f"endgame databases are not available for {v.name} (its rules: orthogonal "
+                        "captures, capture value, the king-move limit, the killer halt or another goal)")
+    return v.core_rules.move_rules()[:N_RULE_FIELDS]
 
 
 def rules_name(v: Variant) -> str:
@@ -66,7 +85,7 @@ def rules_name(v: Variant) -> str:
     registered variant's) and a short hash of the rules."""
     fields = rule_fields(v)
     digest = hashlib.blake2b(bytes(fields), digest_size=4).hexdigest()
-    name = next((n for n, reg in VARIANTS.items() if rule_fields(reg) == fields), None)
+    name = next((n for n, reg in VARIANTS.items() if supported(reg) and rule_fields(reg) == fields), None)
     if name is None:
         base = rule_fields(get_variant(v.name, mandatory_capture=True))
         name = v.name + ("-optional-capture" if base[:-1] == fields[:-1] else "-custom")

@@ -207,6 +207,9 @@ def format_fen(variant: Variant, white, black, kings, turn: Color, numeric: bool
 
 def start_squares(variant: Variant):
     """(white squares, black squares) of the start position, as internal squares."""
+    if variant.start_fen is not None:
+        white, black, _, _ = parse_fen(variant.start_fen, variant)
+        return white, black
     n = variant.squares
     rows = 3 if variant.size == 8 else 4
     per = rows * variant.size // 2

@@ -387,6 +387,7 @@ def features(CoreRules rules, u64 white, u64 black, u64 kings, int turn):
     p.bb[1] = black
     p.kings = kings
     p.stm = 1 if turn else 0
+    p.kmoves = 0
     if rules.r.size == 8:
         ph = features_g(<G8*>NULL, &rules.r, &p, idx, dense)
         king_squares(<G8*>NULL, &p, ksq)
@@ -421,6 +422,7 @@ def feature_arrays(CoreRules rules, const u64[:] white, const u64[:] black, cons
             p.bb[1] = black[j]
             p.kings = kings[j]
             p.stm = turn[j]
+            p.kmoves = 0
             if rules.r.size == 8:
                 pieces_out[j] = features_g(<G8*>NULL, &rules.r, &p, idx, dense)
                 king_squares(<G8*>NULL, &p, ksq)

@@ -8,9 +8,9 @@ capture is available (or always under the house rule).
 """
 
 from libc.string cimport memcpy
-from draughts_core.bitboard cimport (u64, uint32_t, G8, G10, geo_t, step, board_mask,
+from draughts_core.bitboard cimport (u64, uint32_t, G8, G10, geo_t, step, step8, opposite8, board_mask,
                                      top_row, bottom_row, lsb, ctz, popcount)
-from draughts_core.rules cimport Rules, CROWN_STOP, CROWN_CONTINUE, CROWN_PASS
+from draughts_core.rules cimport Rules, CROWN_STOP, CROWN_CONTINUE, CROWN_PASS, GOAL_BREAKTHROUGH
 from draughts_core.movegen cimport CMove, MoveList, PathList, Pos, MAX_MOVES, MAX_PATH
 
 
@@ -36,9 +36,6 @@ ctypedef struct Ctx:
 cdef inline void add_capture(Ctx* c, u64 to, u64 capt, int n, uint32_t korder, int promo) noexcept nogil:
     cdef const Rules* r = c.r
     cdef u64 key = 0
-    cdef MoveList* out = c.out
-    cdef CMove* m
-    cdef int i, k, t
     if r.majority:
         key = (<u64>n) << 24
     if r.prefer_king_mover and c.king_mover:
@@ -47,6 +44,18 @@ cdef inline void add_capture(Ctx* c, u64 to, u64 capt, int n, uint32_t korder, i
         key |= (<u64>popcount(capt & c.enemy_kings)) << 16
     if r.prefer_early_kings:
         key |= korder
+    push_capture(c, to, capt, n, key, promo, 3)
+
+
+cdef inline void push_capture(Ctx* c, u64 to, u64 capt, int n, u64 key, int promo,
+                              int twins_from) noexcept nogil:
+    """Add a finished capture with precedence key `key` (dropped below the best
+    so far, the list emptied above it).  Captures of `twins_from` or more
+    pieces are checked for a twin (another path with the same start, end,
+    captured set and promotion: the same move)."""
+    cdef MoveList* out = c.out
+    cdef CMove* m
+    cdef int i, k, t
     if key < c.best:
         return
     if key > c.best:
@@ -54,8 +63,9 @@ cdef inline void add_capture(Ctx* c, u64 to, u64 capt, int n, uint32_t korder, i
         c.best = key
     t = ctz(to)
     # Two paths with the same start, end, captured set and promotion are one
-    # move; no capture of fewer than three pieces can have a twin.
-    if not c.keep and n >= 3:
+    # move; with diagonal captures only, no capture of fewer than three
+    # pieces can have a twin.
+    if not c.keep and n >= twins_from:
         for i in range(out.n):
             m = &out.moves[i]
             if m.capt == capt and m.to == t and m.frm == c.frm and m.promo == promo:
@@ -131,10 +141,11 @@ cdef bint king_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, uint32_t korder,
                 break
         if not cont:
             # no landing square goes on: every one of them ends the move
+            # (killer: only the first behind a king taken last)
             t = land
             while True:
                 add_capture(c, t, ncapt, n + 1, nk, promo)
-                if not r.flying:
+                if not r.flying or (r.halt_behind_king and (v & c.enemy_kings)):
                     break
                 t = step(g, t, d)
                 if not (t & empty2):
@@ -188,6 +199,158 @@ cdef bint man_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, uint32_t korder, in
         if not more:
             add_capture(c, land, ncapt, n + 1, nk, promo)
     return found
+
+
+# --- frisian: captures in eight directions (four diagonal, four orthogonal)
+
+cdef inline void add_capture_fr(Ctx* c, u64 to, u64 capt, int n, int promo) noexcept nogil:
+    """add_capture under the frisian precedence: the greatest value, a king
+    worth more than a man and less than two (so men + 2 * kings first, then
+    the fewer kings: KNDB/FDS rules, as DCTL's rules/frisian.hpp), then a
+    capture by a king."""
+    cdef const Rules* r = c.r
+    cdef u64 key = 0
+    cdef int k
+    if r.value_majority:
+        k = popcount(capt & c.enemy_kings)
+        key = (<u64>((n + k) * 64 - k)) << 24
+    elif r.majority:
+        key = (<u64>n) << 24
+    if r.prefer_king_mover and c.king_mover:
+        key |= (<u64>1) << 23
+    # orthogonal and diagonal lines cross, so two-piece captures can have twins
+    push_capture(c, to, capt, n, key, promo, 2)
+
+
+cdef bint fr_king_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, int din) noexcept nogil:
+    """king_dfs in eight directions (captured pieces stay until the move ends)."""
+    cdef const Rules* r = c.r
+    cdef u64 empty = c.empty
+    cdef u64 targets = c.king_targets & ~capt
+    cdef u64 v, land, t, ncapt
+    cdef int d, found = 0, cont
+    if c.plen >= MAX_PATH - 1:
+        return 0
+    for d in range(8):
+        if din >= 0:
+            if d == opposite8(din):
+                continue        # back over the piece just taken: it still blocks
+            if d == din and (step8(g, sq, d) & empty):
+                continue        # straight on is tried once, from the end of the run
+        v = step8(g, sq, d)
+        if r.flying:
+            while v & empty:
+                v = step8(g, v, d)
+        if not (v & targets):
+            continue
+        land = step8(g, v, d)
+        if not (land & empty):
+            continue
+        found = 1
+        ncapt = capt | v
+        cont = 0
+        t = land
+        while True:
+            c.path[c.plen] = t
+            c.plen += 1
+            if fr_king_dfs(g, c, t, ncapt, n + 1, d):
+                cont = 1
+            c.plen -= 1
+            if not r.flying:
+                break
+            t = step8(g, t, d)
+            if not (t & empty):
+                break
+        if not cont:
+            t = land
+            while True:
+                add_capture_fr(c, t, ncapt, n + 1, 0)
+                if not r.flying:
+                    break
+                t = step8(g, t, d)
+                if not (t & empty):
+                    break
+    return found
+
+
+cdef bint fr_man_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, int stm) noexcept nogil:
+    """man_dfs in eight directions; a man passing the far row stays a man."""
+    cdef const Rules* r = c.r
+    cdef u64 targets = c.man_targets & ~capt
+    cdef u64 v, land, ncapt
+    cdef int d, found = 0, more, promo
+    if c.plen >= MAX_PATH - 1:
+        return 0
+    for d in range(8):
+        if d < 4 and not r.men_back and (d < 2) != (stm == 0):
+            continue
+        v = step8(g, sq, d)
+        if not (v & targets):
+            continue
+        land = step8(g, v, d)
+        if not (land & c.empty):
+            continue
+        found = 1
+        ncapt = capt | v
+        c.path[c.plen] = land
+        c.plen += 1
+        if land & c.promo_row:
+            promo = 1
+            if r.crown == CROWN_STOP:
+                more = 0
+            elif r.crown == CROWN_CONTINUE:
+                more = fr_king_dfs(g, c, land, ncapt, n + 1, d)
+            else:
+                more = fr_man_dfs(g, c, land, ncapt, n + 1, stm)
+        else:
+            promo = 0
+            more = fr_man_dfs(g, c, land, ncapt, n + 1, stm)
+        c.plen -= 1
+        if not more:
+            add_capture_fr(c, land, ncapt, n + 1, promo)
+    return found
+
+
+cdef inline void fr_capture_sources(geo_t* g, const Rules* r, const Pos* p,
+                                    u64* men_out, u64* kings_out) noexcept nogil:
+    """capture_sources in eight directions."""
+    cdef int stm = p.stm
+    cdef u64 me = p.bb[stm]
+    cdef u64 opp = p.bb[stm ^ 1]
+    cdef u64 empty = ~(me | opp) & board_mask(g)
+    cdef u64 men = me & ~p.kings
+    cdef u64 kings = me & p.kings
+    cdef u64 mt = opp if r.men_take_kings else opp & ~p.kings
+    cdef u64 mres = 0, kres = 0, x, y
+    cdef int d, b
+    for d in range(8):
+        b = opposite8(d)
+        x = step8(g, mt & step8(g, empty, b), b)
+        if d >= 4 or r.men_back or (d < 2) == (stm == 0):
+            mres |= men & x
+        if kings:
+            x = step8(g, opp & step8(g, empty, b), b)
+            if r.flying:
+                y = x & empty
+                while y:
+                    y = step8(g, y, b)
+                    x |= y
+                    y &= empty
+            kres |= kings & x
+    men_out[0] = mres
+    kings_out[0] = kres
+
+
+cdef inline u64 frozen_king(const Rules* r, const Pos* p) noexcept nogil:
+    """Frisian: the king of the side to move that has made its quiet moves in
+    a row while the side still has men (it may only capture), or 0."""
+    cdef uint32_t km
+    if not r.king_move_limit:
+        return 0
+    km = (p.kmoves >> (8 * p.stm)) & 0xFF
+    if <int>(km & 3) < r.king_move_limit or not (p.bb[p.stm] & ~p.kings):
+        return 0
+    return (<u64>1) << (km >> 2)
 
 
 cdef inline u64 flying_reach(geo_t* g, u64 from_, u64 empty, int d) noexcept nogil:
@@ -258,7 +421,10 @@ cdef void gen_captures(geo_t* g, const Rules* r, const Pos* p, MoveList* out,
         c.empty = (~(me | opp) & board_mask(g)) | b
         c.path[0] = b
         c.plen = 1
-        king_dfs(g, &c, b, 0, 0, 0, -1, 0)
+        if r.orthogonal:
+            fr_king_dfs(g, &c, b, 0, 0, -1)
+        else:
+            king_dfs(g, &c, b, 0, 0, 0, -1, 0)
     while men:
         b = lsb(men)
         men ^= b
@@ -267,7 +433,10 @@ cdef void gen_captures(geo_t* g, const Rules* r, const Pos* p, MoveList* out,
         c.empty = (~(me | opp) & board_mask(g)) | b
         c.path[0] = b
         c.plen = 1
-        man_dfs(g, &c, b, 0, 0, 0, stm)
+        if r.orthogonal:
+            fr_man_dfs(g, &c, b, 0, 0, stm)
+        else:
+            man_dfs(g, &c, b, 0, 0, 0, stm)
 
 
 cdef inline void push_quiet(MoveList* out, PathList* paths, u64 frm, u64 to, int promo) noexcept nogil:
@@ -293,7 +462,7 @@ cdef void gen_quiet(geo_t* g, const Rules* r, const Pos* p, MoveList* out, PathL
     cdef u64 me = p.bb[stm]
     cdef u64 empty = ~(me | p.bb[stm ^ 1]) & board_mask(g)
     cdef u64 men = me & ~p.kings
-    cdef u64 kings = me & p.kings
+    cdef u64 kings = me & p.kings & ~frozen_king(r, p)
     cdef u64 promo_row = top_row(g) if stm == 0 else bottom_row(g)
     cdef u64 t, b, k
     cdef int d, d0 = 0 if stm == 0 else 2
@@ -320,7 +489,7 @@ cdef inline u64 count_quiet(geo_t* g, const Rules* r, const Pos* p) noexcept nog
     cdef u64 me = p.bb[stm]
     cdef u64 empty = ~(me | p.bb[stm ^ 1]) & board_mask(g)
     cdef u64 men = me & ~p.kings
-    cdef u64 kings = me & p.kings
+    cdef u64 kings = me & p.kings & ~frozen_king(r, p)
     cdef u64 n = 0
     cdef int d, d0 = 0 if stm == 0 else 2
     for d in range(d0, d0 + 2):
@@ -339,7 +508,12 @@ cdef int gen_moves_g(geo_t* g, const Rules* r, const Pos* p, MoveList* out, bint
     cdef u64 men, kings
     out.n = 0
     out.overflow = 0
-    capture_sources(g, r, p, &men, &kings)
+    if r.goal == GOAL_BREAKTHROUGH and p.kings:
+        return 0                # a king was crowned: the game is over
+    if r.orthogonal:
+        fr_capture_sources(g, r, p, &men, &kings)
+    else:
+        capture_sources(g, r, p, &men, &kings)
     if men | kings:
         gen_captures(g, r, p, out, keep, paths, men, kings)
         if r.mandatory:
@@ -350,7 +524,12 @@ cdef int gen_moves_g(geo_t* g, const Rules* r, const Pos* p, MoveList* out, bint
 
 cdef u64 count_moves_g(geo_t* g, const Rules* r, const Pos* p, bint keep, MoveList* scratch) noexcept nogil:
     cdef u64 men, kings
-    capture_sources(g, r, p, &men, &kings)
+    if r.goal == GOAL_BREAKTHROUGH and p.kings:
+        return 0
+    if r.orthogonal:
+        fr_capture_sources(g, r, p, &men, &kings)
+    else:
+        capture_sources(g, r, p, &men, &kings)
     if men | kings:
         scratch.n = 0
         scratch.overflow = 0
@@ -375,14 +554,47 @@ cdef u64 count_moves(const Rules* r, const Pos* p, bint keep, MoveList* scratch)
 
 cdef bint has_capture(const Rules* r, const Pos* p) noexcept nogil:
     cdef u64 men, kings
-    if r.size == 8:
+    if r.goal == GOAL_BREAKTHROUGH and p.kings:
+        return 0
+    if r.orthogonal:
+        if r.size == 8:
+            fr_capture_sources(<G8*>NULL, r, p, &men, &kings)
+        else:
+            fr_capture_sources(<G10*>NULL, r, p, &men, &kings)
+    elif r.size == 8:
         capture_sources(<G8*>NULL, r, p, &men, &kings)
     else:
         capture_sources(<G10*>NULL, r, p, &men, &kings)
     return (men | kings) != 0
 
 
-cdef void make_move(const Pos* p, const CMove* m, Pos* out) noexcept nogil:
+cdef inline uint32_t track_king_moves(const Rules* r, const Pos* p, const CMove* m,
+                                      const Pos* out) noexcept nogil:
+    """Frisian: the kmoves of the position after m (see Pos).  The mover's
+    count goes up by a quiet move of the king it counts (to 1 for another
+    king) and is cleared by any other move; a side with no men counts nothing;
+    the other side's count is cleared when its counted king is taken."""
+    cdef int stm = p.stm, opp = p.stm ^ 1
+    cdef uint32_t mine = (p.kmoves >> (8 * stm)) & 0xFF
+    cdef uint32_t theirs = (p.kmoves >> (8 * opp)) & 0xFF
+    cdef uint32_t cnt
+    if (out.bb[stm] & ~out.kings) == 0:
+        mine = 0
+    elif m.ncapt == 0 and ((p.kings >> m.frm) & 1):
+        cnt = 1
+        if (mine & 3) and (mine >> 2) == m.frm:
+            cnt = (mine & 3) + 1
+            if cnt > 3:
+                cnt = 3
+        mine = cnt | (<uint32_t>m.to << 2)
+    else:
+        mine = 0
+    if theirs and ((out.bb[opp] & ~out.kings) == 0 or ((m.capt >> (theirs >> 2)) & 1)):
+        theirs = 0
+    return (mine << (8 * stm)) | (theirs << (8 * opp))
+
+
+cdef void make_move(const Rules* r, const Pos* p, const CMove* m, Pos* out) noexcept nogil:
     cdef int stm = p.stm
     cdef u64 f = (<u64>1) << m.frm
     cdef u64 t = (<u64>1) << m.to
@@ -397,3 +609,4 @@ cdef void make_move(const Pos* p, const CMove* m, Pos* out) noexcept nogil:
     out.bb[stm] = (me & ~f) | t
     out.kings = kings
     out.stm = stm ^ 1
+    out.kmoves = track_king_moves(r, p, m, out) if r.king_move_limit else 0

@@ -7,7 +7,7 @@ layer in `draughts` maps them to each variant's own numbering.
 """
 
 from libc.stdlib cimport malloc, free
-from draughts_core.bitboard cimport u64, G8, G10, step, bit_of_square, square_of_bit, ctz, popcount
+from draughts_core.bitboard cimport u64, G8, G10, step8, bit_of_square, square_of_bit, ctz, popcount
 from draughts_core.rules cimport Rules
 from draughts_core.movegen cimport (Pos, CMove, MoveList, PathList, gen_moves,
                                     count_moves, make_move, has_capture)
@@ -15,12 +15,15 @@ from draughts_core.perft cimport perft as c_perft, perft_hashed, PEntry, PerftTa
 from draughts_core.zobrist cimport full_key
 from draughts_core.draw cimport endgame_class as c_endgame_class, endgame_limit as c_endgame_limit
 
-# the move rules (what the moves and so perft and the endgame databases depend on),
-# then the draw rules
+# the move rules (what the moves and so perft and the endgame databases depend on:
+# the first eleven, then the five of frisian, killer and the goals), then the draw rules
 MOVE_RULE_FIELDS = ("size", "men_back", "flying", "men_take_kings", "majority",
                     "prefer_king_mover", "prefer_more_kings", "prefer_early_kings",
-                    "crown", "at_once", "mandatory")
-RULE_FIELDS = MOVE_RULE_FIELDS + ("quiet_plies", "capture_promo_plies", "endgame")
+                    "crown", "at_once", "mandatory", "orthogonal", "value_majority",
+                    "king_move_limit", "halt_behind_king", "goal")
+DRAW_RULE_FIELDS = ("quiet_plies", "capture_promo_plies", "endgame")
+# in the order of CoreRules' arguments
+RULE_FIELDS = MOVE_RULE_FIELDS[:11] + DRAW_RULE_FIELDS + MOVE_RULE_FIELDS[11:]
 
 
 _IDENTITY = {8: list(range(32)), 10: list(range(50))}
@@ -43,15 +46,23 @@ cdef class CoreRules:
     def __init__(self, int size, bint men_back, bint flying, bint men_take_kings,
                  bint majority, bint prefer_king_mover, bint prefer_more_kings,
                  bint prefer_early_kings, int crown, bint at_once, bint mandatory,
-                 int quiet_plies=0, int capture_promo_plies=0, int endgame=0):
+                 int quiet_plies=0, int capture_promo_plies=0, int endgame=0,
+                 bint orthogonal=False, bint value_majority=False, int king_move_limit=0,
+                 bint halt_behind_king=False, int goal=0):
         if size not in (8, 10):
             raise ValueError(f"board size must be 8 or 10, not {size}")
         if crown not in (0, 1, 2):
             raise ValueError(f"crown must be 0, 1 or 2, not {crown}")
-        if endgame not in (0, 1, 2):
-            raise ValueError(f"endgame must be 0, 1 or 2, not {endgame}")
+        if endgame not in (0, 1, 2, 3):
+            raise ValueError(f"endgame must be 0 to 3, not {endgame}")
         if quiet_plies < 0 or capture_promo_plies < 0:
             raise ValueError("draw-rule ply counts must be >= 0")
+        if not 0 <= king_move_limit <= 3:
+            raise ValueError(f"king_move_limit must be 0 to 3, not {king_move_limit}")
+        if goal not in (0, 1, 2):
+            raise ValueError(f"goal must be 0, 1 or 2, not {goal}")
+        if orthogonal and at_once:
+            raise ValueError("orthogonal captures need removal at the end of the move")
         self.r.size = size
         self.r.men_back = men_back
         self.r.flying = flying
@@ -66,10 +77,19 @@ cdef class CoreRules:
         self.r.quiet_plies = quiet_plies
         self.r.capture_promo_plies = capture_promo_plies
         self.r.endgame = endgame
+        self.r.orthogonal = orthogonal
+        self.r.value_majority = value_majority
+        self.r.king_move_limit = king_move_limit
+        self.r.halt_behind_king = halt_behind_king
+        self.r.goal = goal
 
     @property
     def size(self):
         return self.r.size
+
+    @property
+    def king_move_limit(self):
+        return self.r.king_move_limit
 
     def __reduce__(self):
         return (CoreRules, self._values())
@@ -78,11 +98,14 @@ cdef class CoreRules:
         return (self.r.size, self.r.men_back, self.r.flying, self.r.men_take_kings,
                 self.r.majority, self.r.prefer_king_mover, self.r.prefer_more_kings,
                 self.r.prefer_early_kings, self.r.crown, self.r.at_once, self.r.mandatory,
-                self.r.quiet_plies, self.r.capture_promo_plies, self.r.endgame)
+                self.r.quiet_plies, self.r.capture_promo_plies, self.r.endgame,
+                self.r.orthogonal, self.r.value_majority, self.r.king_move_limit,
+                self.r.halt_behind_king, self.r.goal)
 
     def move_rules(self):
         """The values of MOVE_RULE_FIELDS, as ints."""
-        return tuple(int(x) for x in self._values()[:len(MOVE_RULE_FIELDS)])
+        values = self._values()
+        return tuple(int(x) for x in values[:11] + values[11 + len(DRAW_RULE_FIELDS):])
 
     def __repr__(self):
         return "CoreRules(" + ", ".join(f"{k}={v}" for k, v in zip(RULE_FIELDS, self._values())) + ")"
@@ -111,24 +134,45 @@ cdef list squares_of(int size, u64 m):
     return out
 
 
-cdef int direction_between(int size, u64 a, u64 b):
-    """The diagonal direction leading from one-hot a to one-hot b, or -1."""
+cdef inline u64 step_any(int size, u64 x, int d):
+    return step8(<G8*>NULL, x, d) if size == 8 else step8(<G10*>NULL, x, d)
+
+
+cdef int direction_between(int size, u64 a, u64 b, int ndir):
+    """The direction (diagonal, or orthogonal too when ndir is 8) leading from
+    one-hot a to one-hot b, or -1."""
     cdef int d
     cdef u64 x
-    for d in range(4):
+    for d in range(ndir):
         x = a
         while x:
-            x = step(<G8*>NULL, x, d) if size == 8 else step(<G10*>NULL, x, d)
+            x = step_any(size, x, d)
             if x == b:
                 return d
     return -1
 
 
+cdef inline unsigned kmoves_byte(int size, count, square) except? 0:
+    """One colour's byte of Pos.kmoves from (count, internal square)."""
+    if count == 0:
+        return 0
+    if not 0 < count <= 3:
+        raise ValueError(f"a king-move count must be 0 to 3, not {count}")
+    if not 0 <= square < size * size // 2:
+        raise ValueError(f"square index {square} is off the board")
+    return <unsigned>count | (<unsigned>bit_of_square(size, square) << 2)
+
+
 cdef class Position:
     """A position of one variant: pieces, kings and the side to move (0 white, 1 black)."""
 
-    def __init__(self, CoreRules rules, white=(), black=(), kings=(), int turn=0):
+    def __init__(self, CoreRules rules, white=(), black=(), kings=(), int turn=0,
+                 king_moves=((0, 0), (0, 0))):
+        """king_moves: (count, internal square) per colour, the frisian count
+        of quiet moves in a row by the king on that square (kept only under a
+        king-move limit, and only for a king of that colour while it has men)."""
         cdef int size = rules.r.size
+        cdef unsigned kw, kb
         self.rules = rules
         w = mask_of(size, white)
         b = mask_of(size, black)
@@ -141,6 +185,22 @@ cdef class Position:
         self.pos.bb[1] = b
         self.pos.kings = k
         self.pos.stm = 1 if turn else 0
+        self.pos.kmoves = 0
+        if rules.r.king_move_limit:
+            (cw, sw), (cb, sbk) = king_moves
+            kw = kmoves_byte(size, cw, sw)
+            kb = kmoves_byte(size, cb, sbk)
+            for c, byte in ((0, kw), (1, kb)):
+                if not byte:
+                    continue
+                if (byte & 3) > rules.r.king_move_limit:
+                    raise ValueError(f"a king-move count above the limit {rules.r.king_move_limit}")
+                sq_bit = (<u64>1) << (byte >> 2)
+                if not (self.pos.bb[c] & k & sq_bit):
+                    raise ValueError("a king-move count for a square without a king of that colour")
+                if not (self.pos.bb[c] & ~k):
+                    byte = 0            # a side with only kings counts nothing
+                self.pos.kmoves |= byte << (8 * c)
 
     cdef Position _child(self):
         cdef Position c = Position.__new__(Position)
@@ -156,12 +216,23 @@ cdef class Position:
         return self.rules
 
     def key(self):
-        """A hashable value identifying the position (pieces, kings, side to move)."""
-        return (self.pos.bb[0], self.pos.bb[1], self.pos.kings, self.pos.stm)
+        """A hashable value identifying the position (pieces, kings, side to
+        move, and the frisian king-move counts, 0 in the other variants)."""
+        return (self.pos.bb[0], self.pos.bb[1], self.pos.kings, self.pos.stm, self.pos.kmoves)
+
+    def king_moves(self):
+        """((count, internal square), (count, internal square)) for White and
+        Black: the frisian quiet moves in a row of one king ((0, 0): none)."""
+        cdef int size = self.rules.r.size
+        out = []
+        for c in range(2):
+            byte = (self.pos.kmoves >> (8 * c)) & 0xFF
+            out.append((byte & 3, square_of_bit(size, byte >> 2)) if byte else (0, 0))
+        return tuple(out)
 
     def __reduce__(self):
         white, black, kings = self.pieces()
-        return (Position, (self.rules, white, black, kings, self.pos.stm))
+        return (Position, (self.rules, white, black, kings, self.pos.stm, self.king_moves()))
 
     def __eq__(self, other):
         return isinstance(other, Position) and self.key() == other.key()
@@ -204,6 +275,7 @@ cdef class Position:
         return c
 
     def with_turn(self, int turn):
+        """The same pieces with another side to move (the king-move counts kept)."""
         cdef Position c = self._child()
         c.pos = self.pos
         c.pos.stm = 1 if turn else 0
@@ -246,10 +318,10 @@ cdef class Position:
                     for k in range(pl.npath[i] - 1):
                         a = (<u64>1) << pl.path[i][k]
                         b = (<u64>1) << pl.path[i][k + 1]
-                        d = direction_between(size, a, b)
+                        d = direction_between(size, a, b, 8 if self.rules.r.orthogonal else 4)
                         x = a
                         while x != b:
-                            x = step(<G8*>NULL, x, d) if size == 8 else step(<G10*>NULL, x, d)
+                            x = step_any(size, x, d)
                             if x & m.capt & ~taken:
                                 taken |= x
                                 order.append(num[square_of_bit(size, ctz(x))])
@@ -280,7 +352,7 @@ cdef class Position:
         m.capt = mask_of(size, captured)
         m.promo = promo
         m.ncapt = len(captured)
-        make_move(&self.pos, &m, &c.pos)
+        make_move(&self.rules.r, &self.pos, &m, &c.pos)
         return c
 
     def play_code(self, code):
@@ -293,7 +365,7 @@ cdef class Position:
         m.capt = capt
         m.promo = promo
         m.ncapt = popcount(m.capt)
-        make_move(&self.pos, &m, &c.pos)
+        make_move(&self.rules.r, &self.pos, &m, &c.pos)
         return c
 
     def perft(self, depth, bint keep=False, StopFlag stop=None):

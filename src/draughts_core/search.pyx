@@ -25,7 +25,7 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from draughts_core.bitboard cimport u64, popcount
 from draughts_core.rules cimport Rules
 from draughts_core.movegen cimport Pos, CMove, MoveList, MAX_MOVES, gen_moves, make_move, has_capture
-from draughts_core.zobrist cimport full_key, key_after
+from draughts_core.zobrist cimport full_key, key_after, kmoves_key
 from draughts_core.draw cimport endgame_class, endgame_limit
 from draughts_core.tt cimport (TTable, TTEntry, tt_alloc, tt_free, tt_clear, tt_probe, tt_store,
                                tt_hashfull, tt_prefetch, fold16, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT)
@@ -277,7 +277,7 @@ cdef class Searcher:
             return
         want = EG_LOSS if v == EG_WIN else EG_DRAW
         for i in range(ml.n):
-            make_move(p, &ml.moves[i], &child)
+            make_move(&self.r, p, &ml.moves[i], &child)
             if egdb_probe(self.egdb, &child) == want:
                 ml.moves[k] = ml.moves[i]
                 k += 1
@@ -449,7 +449,9 @@ cdef class Searcher:
                 continue                        # house rule: only captures at the horizon
             ckey = key_after(p, key, m)
             tt_prefetch(&self.tt, ckey)
-            make_move(p, m, &child)
+            make_move(&self.r, p, m, &child)
+            if p.kmoves | child.kmoves:
+                ckey ^= kmoves_key(p.kmoves) ^ kmoves_key(child.kmoves)
             if fut and i > 0 and m.ncapt == 0 and not m.promo and not has_capture(&self.r, &child):
                 continue                        # (a move offering a capture may be a shot: searched)
             is_king = (p.kings >> m.frm) & 1
