@@ -23,7 +23,7 @@ from libc.stdint cimport uint16_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from draughts_core.bitboard cimport u64, popcount
-from draughts_core.rules cimport Rules
+from draughts_core.rules cimport Rules, GOAL_LOSING
 from draughts_core.movegen cimport Pos, CMove, MoveList, MAX_MOVES, gen_moves, make_move, has_capture
 from draughts_core.zobrist cimport full_key, key_after, kmoves_key
 from draughts_core.draw cimport endgame_class, endgame_limit
@@ -366,11 +366,13 @@ cdef class Searcher:
                 return 0
             if egc and egp >= endgame_limit(egc):
                 return 0
-            # 3. mate distance pruning
+            # 3. mate distance pruning (antidraughts: a side with no move wins here)
             if alpha < -WIN + ply:
                 alpha = -WIN + ply
-            if beta > WIN - ply - 1:
+            if self.r.goal != GOAL_LOSING and beta > WIN - ply - 1:
                 beta = WIN - ply - 1
+            elif beta > WIN - ply:
+                beta = WIN - ply
             if alpha >= beta:
                 return alpha
         if ply >= MAX_PLY - 1:
@@ -393,7 +395,9 @@ cdef class Searcher:
         ml = &self.lists[ply]
         n = gen_moves(&self.r, p, ml, False, NULL)
         if n == 0:
-            return -WIN + ply
+            # a loss, or in antidraughts a win (breakthrough: the move
+            # generator has no move once the other side has crowned)
+            return WIN - ply if self.r.goal == GOAL_LOSING else -WIN + ply
         # the endgame database knows the result; the root keeps its moves that
         # keep it, and the root's own material is searched on (so that a won
         # ending is driven to a conversion, not shuffled)
