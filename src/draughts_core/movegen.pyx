@@ -14,6 +14,20 @@ from draughts_core.rules cimport Rules, CROWN_STOP, CROWN_CONTINUE, CROWN_PASS, 
 from draughts_core.movegen cimport CMove, MoveList, PathList, Pos, MAX_MOVES, MAX_PATH
 
 
+# The move generator is specialised at compile time twice over: per geometry
+# (geo_t) and per rule family (ext_t): XPlain for the diagonal-only variants,
+# XExt for the rules that need more (frisian's eight directions and king-move
+# count, breakthrough's end), chosen once per call by Rules.extended.
+ctypedef struct XPlain:
+    char _tag
+ctypedef struct XExt:
+    char _tag
+
+ctypedef fused ext_t:
+    XPlain
+    XExt
+
+
 # State of one capture search.  Turkish strike (at_once == 0): captured pieces
 # stay on the board until the move ends: they block, and are never taken twice.
 ctypedef struct Ctx:
@@ -396,7 +410,7 @@ cdef inline void capture_sources(geo_t* g, const Rules* r, const Pos* p,
     kings_out[0] = kres
 
 
-cdef void gen_captures(geo_t* g, const Rules* r, const Pos* p, MoveList* out,
+cdef void gen_captures(geo_t* g, ext_t* x, const Rules* r, const Pos* p, MoveList* out,
                        bint keep, PathList* paths, u64 men, u64 kings) noexcept nogil:
     cdef Ctx c
     cdef int stm = p.stm
@@ -421,7 +435,7 @@ cdef void gen_captures(geo_t* g, const Rules* r, const Pos* p, MoveList* out,
         c.empty = (~(me | opp) & board_mask(g)) | b
         c.path[0] = b
         c.plen = 1
-        if r.orthogonal:
+        if ext_t is XExt and r.orthogonal:
             fr_king_dfs(g, &c, b, 0, 0, -1)
         else:
             king_dfs(g, &c, b, 0, 0, 0, -1, 0)
@@ -433,7 +447,7 @@ cdef void gen_captures(geo_t* g, const Rules* r, const Pos* p, MoveList* out,
         c.empty = (~(me | opp) & board_mask(g)) | b
         c.path[0] = b
         c.plen = 1
-        if r.orthogonal:
+        if ext_t is XExt and r.orthogonal:
             fr_man_dfs(g, &c, b, 0, 0, stm)
         else:
             man_dfs(g, &c, b, 0, 0, 0, stm)
@@ -457,15 +471,17 @@ cdef inline void push_quiet(MoveList* out, PathList* paths, u64 frm, u64 to, int
     out.n += 1
 
 
-cdef void gen_quiet(geo_t* g, const Rules* r, const Pos* p, MoveList* out, PathList* paths) noexcept nogil:
+cdef void gen_quiet(geo_t* g, ext_t* x, const Rules* r, const Pos* p, MoveList* out, PathList* paths) noexcept nogil:
     cdef int stm = p.stm
     cdef u64 me = p.bb[stm]
     cdef u64 empty = ~(me | p.bb[stm ^ 1]) & board_mask(g)
     cdef u64 men = me & ~p.kings
-    cdef u64 kings = me & p.kings & ~frozen_king(r, p)
+    cdef u64 kings = me & p.kings
     cdef u64 promo_row = top_row(g) if stm == 0 else bottom_row(g)
     cdef u64 t, b, k
     cdef int d, d0 = 0 if stm == 0 else 2
+    if ext_t is XExt:
+        kings &= ~frozen_king(r, p)
     while kings:
         k = lsb(kings)
         kings ^= k
@@ -484,14 +500,16 @@ cdef void gen_quiet(geo_t* g, const Rules* r, const Pos* p, MoveList* out, PathL
             push_quiet(out, paths, step(g, b, 3 - d), b, (b & promo_row) != 0)
 
 
-cdef inline u64 count_quiet(geo_t* g, const Rules* r, const Pos* p) noexcept nogil:
+cdef inline u64 count_quiet(geo_t* g, ext_t* x, const Rules* r, const Pos* p) noexcept nogil:
     cdef int stm = p.stm
     cdef u64 me = p.bb[stm]
     cdef u64 empty = ~(me | p.bb[stm ^ 1]) & board_mask(g)
     cdef u64 men = me & ~p.kings
-    cdef u64 kings = me & p.kings & ~frozen_king(r, p)
+    cdef u64 kings = me & p.kings
     cdef u64 n = 0
     cdef int d, d0 = 0 if stm == 0 else 2
+    if ext_t is XExt:
+        kings &= ~frozen_king(r, p)
     for d in range(d0, d0 + 2):
         n += popcount(step(g, men, d) & empty)
     if kings:
@@ -504,63 +522,76 @@ cdef inline u64 count_quiet(geo_t* g, const Rules* r, const Pos* p) noexcept nog
     return n
 
 
-cdef int gen_moves_g(geo_t* g, const Rules* r, const Pos* p, MoveList* out, bint keep, PathList* paths) noexcept nogil:
+cdef inline void sources(geo_t* g, ext_t* x, const Rules* r, const Pos* p, u64* men, u64* kings) noexcept nogil:
+    if ext_t is XExt and r.orthogonal:
+        fr_capture_sources(g, r, p, men, kings)
+    else:
+        capture_sources(g, r, p, men, kings)
+
+
+cdef int gen_moves_g(geo_t* g, ext_t* x, const Rules* r, const Pos* p, MoveList* out, bint keep,
+                     PathList* paths) noexcept nogil:
     cdef u64 men, kings
     out.n = 0
     out.overflow = 0
-    if r.goal == GOAL_BREAKTHROUGH and p.kings:
-        return 0                # a king was crowned: the game is over
-    if r.orthogonal:
-        fr_capture_sources(g, r, p, &men, &kings)
-    else:
-        capture_sources(g, r, p, &men, &kings)
+    if ext_t is XExt:
+        if r.goal == GOAL_BREAKTHROUGH and p.kings:
+            return 0            # a king was crowned: the game is over
+    sources(g, x, r, p, &men, &kings)
     if men | kings:
-        gen_captures(g, r, p, out, keep, paths, men, kings)
+        gen_captures(g, x, r, p, out, keep, paths, men, kings)
         if r.mandatory:
             return out.n
-    gen_quiet(g, r, p, out, paths)
+    gen_quiet(g, x, r, p, out, paths)
     return out.n
 
 
-cdef u64 count_moves_g(geo_t* g, const Rules* r, const Pos* p, bint keep, MoveList* scratch) noexcept nogil:
+cdef u64 count_moves_g(geo_t* g, ext_t* x, const Rules* r, const Pos* p, bint keep,
+                       MoveList* scratch) noexcept nogil:
     cdef u64 men, kings
-    if r.goal == GOAL_BREAKTHROUGH and p.kings:
-        return 0
-    if r.orthogonal:
-        fr_capture_sources(g, r, p, &men, &kings)
-    else:
-        capture_sources(g, r, p, &men, &kings)
+    if ext_t is XExt:
+        if r.goal == GOAL_BREAKTHROUGH and p.kings:
+            return 0
+    sources(g, x, r, p, &men, &kings)
     if men | kings:
         scratch.n = 0
         scratch.overflow = 0
-        gen_captures(g, r, p, scratch, keep, NULL, men, kings)
+        gen_captures(g, x, r, p, scratch, keep, NULL, men, kings)
         if r.mandatory:
             return scratch.n
-        return scratch.n + count_quiet(g, r, p)
-    return count_quiet(g, r, p)
+        return scratch.n + count_quiet(g, x, r, p)
+    return count_quiet(g, x, r, p)
 
 
 cdef int gen_moves(const Rules* r, const Pos* p, MoveList* out, bint keep, PathList* paths) noexcept nogil:
+    if r.extended:
+        if r.size == 8:
+            return gen_moves_g(<G8*>NULL, <XExt*>NULL, r, p, out, keep, paths)
+        return gen_moves_g(<G10*>NULL, <XExt*>NULL, r, p, out, keep, paths)
     if r.size == 8:
-        return gen_moves_g(<G8*>NULL, r, p, out, keep, paths)
-    return gen_moves_g(<G10*>NULL, r, p, out, keep, paths)
+        return gen_moves_g(<G8*>NULL, <XPlain*>NULL, r, p, out, keep, paths)
+    return gen_moves_g(<G10*>NULL, <XPlain*>NULL, r, p, out, keep, paths)
 
 
 cdef u64 count_moves(const Rules* r, const Pos* p, bint keep, MoveList* scratch) noexcept nogil:
+    if r.extended:
+        if r.size == 8:
+            return count_moves_g(<G8*>NULL, <XExt*>NULL, r, p, keep, scratch)
+        return count_moves_g(<G10*>NULL, <XExt*>NULL, r, p, keep, scratch)
     if r.size == 8:
-        return count_moves_g(<G8*>NULL, r, p, keep, scratch)
-    return count_moves_g(<G10*>NULL, r, p, keep, scratch)
+        return count_moves_g(<G8*>NULL, <XPlain*>NULL, r, p, keep, scratch)
+    return count_moves_g(<G10*>NULL, <XPlain*>NULL, r, p, keep, scratch)
 
 
 cdef bint has_capture(const Rules* r, const Pos* p) noexcept nogil:
     cdef u64 men, kings
-    if r.goal == GOAL_BREAKTHROUGH and p.kings:
-        return 0
-    if r.orthogonal:
+    if r.extended:
+        if r.goal == GOAL_BREAKTHROUGH and p.kings:
+            return 0
         if r.size == 8:
-            fr_capture_sources(<G8*>NULL, r, p, &men, &kings)
+            sources(<G8*>NULL, <XExt*>NULL, r, p, &men, &kings)
         else:
-            fr_capture_sources(<G10*>NULL, r, p, &men, &kings)
+            sources(<G10*>NULL, <XExt*>NULL, r, p, &men, &kings)
     elif r.size == 8:
         capture_sources(<G8*>NULL, r, p, &men, &kings)
     else:

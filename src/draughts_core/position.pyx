@@ -82,6 +82,7 @@ cdef class CoreRules:
         self.r.king_move_limit = king_move_limit
         self.r.halt_behind_king = halt_behind_king
         self.r.goal = goal
+        self.r.extended = orthogonal or king_move_limit != 0 or goal == 2
 
     @property
     def size(self):

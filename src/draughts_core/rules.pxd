@@ -41,3 +41,5 @@ ctypedef struct Rules:
     int king_move_limit    # frisian: quiet moves in a row by one king while its side has men (0: any)
     int halt_behind_king   # killer: a king whose capture ends on a king lands right behind it
     int goal               # Goal
+    int extended           # derived (CoreRules): orthogonal, king_move_limit or breakthrough is on,
+                           # so moves take the move generator's extended specialisation
