@@ -50,6 +50,9 @@ ctypedef struct Ctx:
 cdef inline void add_capture(Ctx* c, u64 to, u64 capt, int n, uint32_t korder, int promo) noexcept nogil:
     cdef const Rules* r = c.r
     cdef u64 key = 0
+    cdef MoveList* out = c.out
+    cdef CMove* m
+    cdef int i, k, t
     if r.majority:
         key = (<u64>n) << 24
     if r.prefer_king_mover and c.king_mover:
@@ -58,7 +61,34 @@ cdef inline void add_capture(Ctx* c, u64 to, u64 capt, int n, uint32_t korder, i
         key |= (<u64>popcount(capt & c.enemy_kings)) << 16
     if r.prefer_early_kings:
         key |= korder
-    push_capture(c, to, capt, n, key, promo, 3)
+    if key < c.best:
+        return
+    if key > c.best:
+        out.n = 0
+        c.best = key
+    t = ctz(to)
+    # Two paths with the same start, end, captured set and promotion are one
+    # move; no capture of fewer than three pieces can have a twin.
+    if not c.keep and n >= 3:
+        for i in range(out.n):
+            m = &out.moves[i]
+            if m.capt == capt and m.to == t and m.frm == c.frm and m.promo == promo:
+                return
+    if out.n >= MAX_MOVES:
+        out.overflow = 1
+        return
+    m = &out.moves[out.n]
+    m.frm = <unsigned char>c.frm
+    m.to = <unsigned char>t
+    m.capt = capt
+    m.promo = <unsigned char>promo
+    m.ncapt = <unsigned char>n
+    if c.paths != NULL:
+        c.paths.npath[out.n] = <unsigned char>(c.plen + 1)
+        for k in range(c.plen):
+            c.paths.path[out.n][k] = <unsigned char>ctz(c.path[k])
+        c.paths.path[out.n][c.plen] = <unsigned char>t
+    out.n += 1
 
 
 cdef inline void push_capture(Ctx* c, u64 to, u64 capt, int n, u64 key, int promo,
@@ -66,7 +96,8 @@ cdef inline void push_capture(Ctx* c, u64 to, u64 capt, int n, u64 key, int prom
     """Add a finished capture with precedence key `key` (dropped below the best
     so far, the list emptied above it).  Captures of `twins_from` or more
     pieces are checked for a twin (another path with the same start, end,
-    captured set and promotion: the same move)."""
+    captured set and promotion: the same move).  add_capture is the same for
+    the diagonal variants, written out in full for their speed."""
     cdef MoveList* out = c.out
     cdef CMove* m
     cdef int i, k, t
