@@ -24,6 +24,13 @@ AMBIGUOUS = {
     "russian": "W:Wb4,a3,e3,d2,f2,h2,a1,g1:Bd8,h8,a7,c7,e7,g7,f6,c5,e5,g5",
     "brazilian": "W:WKg5:Bh8,a7,c7,Kd6,Kf6,d4,a3,Kc3,b2",
     "czech": "W:Wh4,a3,c3,e3,b2,f2,h2,a1,c1,e1,g1:Bb8,d8,f8,h8,a7,e7,g7,b6,d6,h6,b4,d4",
+    # (found by a search of random placements for two captures 7x45)
+    "frisian": "W:WK7:B5,6,8,14,18,19,31,37,40,41,42",
+    "frysk": "W:WK7:B5,6,8,14,18,19,31,37,40,41,42",
+    "antidraughts": "W:WK5,36,37,38,39,40,41,43,46,47,50:B1,3,6,7,8,12,13,15,18,19,22,25,26,27",
+    "killer": "W:WK5,36,37,38,39,40,41,43,46,47,50:B1,3,6,7,8,12,13,15,18,19,22,25,26,27",
+    # men only (a king ends a breakthrough game): two captures 8x26
+    "breakthrough": "W:W8,16:B9,10,12,13,15,20,22,23,27,31,32,36,43,45",
 }
 
 

@@ -335,3 +335,13 @@ def test_no_endgame_databases_for_these_rules(variant, tmp_path):
     # an engine given a database directory plays on without one
     engine = Engine(variant=variant, egdb=str(tmp_path))
     assert engine.egdb is None
+
+
+def test_pdn_killer_is_named_by_a_variant_tag():
+    board = Board("W:WK46:BK37,1", variant="killer")
+    board.push_text("46x32")
+    text = write_game(Game.from_board(board))
+    assert '[GameType "20,W,10,10,N2,0"]' in text and '[Variant "killer"]' in text
+    assert read_game(text).variant.name == "killer"
+    # without the tag, GameType 20 is international
+    assert read_game(text.replace('[Variant "killer"]\n', "")).variant.name == "international"
