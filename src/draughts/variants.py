@@ -13,7 +13,7 @@ import dataclasses
 import enum
 import functools
 from dataclasses import dataclass
-from typing import Optional, Tuple
+from typing import Dict, Optional, Tuple
 
 from draughts.errors import VariantError
 from draughts_core.position import CoreRules
@@ -374,7 +374,7 @@ for _v in _REGISTRY:
     _ALIASES[_v.name] = _v.name
     for _a in _v.aliases:
         _ALIASES[_a.lower()] = _v.name
-_BY_GAMETYPE = {}
+_BY_GAMETYPE: Dict[int, Variant] = {}
 for _v in _REGISTRY:
     _BY_GAMETYPE.setdefault(_v.gametype, _v)      # 20 stays international (killer shares it)
 
