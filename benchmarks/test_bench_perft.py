@@ -38,6 +38,19 @@ START = [
     ("turkish", 8, 123285642),
 ]
 
+# The 10x10 variants of issue 15: frisian and killer from DCTL's tables
+# (tests/data/perft-variants10.json); antidraughts and breakthrough move as
+# international does and no king is crowned by depth 9, so international's
+# published count; frysk has no published table (None: recorded, not checked;
+# tests/test_variants10.py checks it against the reference generator to depth 4).
+START_NEW = [
+    ("frisian", 9, 15605069),
+    ("frysk", 8, None),
+    ("antidraughts", 9, 41022423),
+    ("breakthrough", 9, 41022423),
+    ("killer", 9, 41022423),
+]
+
 # The headline targets: deep counts, measured with a few rounds only.
 HEADLINE = [
     ("american", 11, 85242128, 3),
@@ -65,6 +78,16 @@ def test_perft_start(benchmark, variant, depth, leaves):
     n = benchmark(board.perft, depth)
     assert n == leaves
     record_rate(benchmark, leaves)
+
+
+@pytest.mark.parametrize("variant,depth,leaves", START_NEW, ids=[f"{v}-d{d}" for v, d, _ in START_NEW])
+def test_perft_start_new_variants(benchmark, variant, depth, leaves):
+    board = draughts.Board(variant=variant)
+    benchmark.group = "perft start position (frisian, frysk, antidraughts, breakthrough, killer)"
+    n = benchmark(board.perft, depth)
+    if leaves is not None:
+        assert n == leaves
+    record_rate(benchmark, n)
 
 
 @pytest.mark.parametrize("variant,depth,leaves,rounds", HEADLINE,

@@ -35,6 +35,26 @@ goes on capturing in the SAME direction is one path whichever empty square
 between the two captured pieces it "landed" on (only turns create distinct
 landing choices); paths differing in capture order or in turning squares are
 distinct.  This is the convention of the DCTL perft suite ("keep_duplicates").
+
+Frisian, killer, antidraughts, breakthrough
+-------------------------------------------
+Written from the rule texts named in ``src/draughts/variants.py`` (again without
+the engine):
+
+* frisian (``orthogonal``): men and kings also capture along rows and columns;
+  on the drawn board the next playing square along a row is two columns over
+  and along a column two rows over, so a man jumps a piece 2 squares away and
+  lands 4 away.  Kings still move (quietly) along diagonals only.  Precedence
+  (``precedence='frisian'``): the greatest value with a king worth more than a
+  man and less than two (men + 2 * kings, then the fewer kings), then a capture
+  by a king.  A king may make at most ``king_limit`` quiet moves in a row while
+  its side has men: ``legal_moves(..., king_moves=...)`` takes the counts,
+  ``next_king_moves`` keeps them.
+* killer (``halt_behind_king``): a flying king whose capture ends by taking a
+  king lands on the first square behind it.
+* breakthrough (``goal='breakthrough'``): once a king stands on the board the
+  game is over: no legal moves.
+* antidraughts: international moves (only the winner of a blocked side differs).
 """
 
 from __future__ import annotations
@@ -48,6 +68,8 @@ Position = Tuple[Pieces, str]
 
 WHITE, BLACK = "W", "B"
 DIAGONALS = ((-1, -1), (-1, 1), (1, -1), (1, 1))
+# along a row or a column: the next playing square is two squares over
+ORTHOGONALS = ((0, -2), (0, 2), (-2, 0), (2, 0))
 
 
 def other(colour: str) -> str:
@@ -78,8 +100,16 @@ class Variant:
     far_row_in_capture: str    # STOP / CONTINUE_AS_KING / PASS_THROUGH
     remove_at_once: bool       # True: american; False: Turkish strike
     rows_of_men: int
+    orthogonal: bool = False         # frisian: captures along rows and columns too
+    king_limit: int = 0              # frisian: quiet moves in a row by one king while it has men
+    halt_behind_king: bool = False   # killer
+    goal: str = "normal"             # "normal", "losing", "breakthrough"
+    start_fen: Optional[str] = None  # frysk: another start
     # thai: a flying king that takes a piece lands on the square right behind it
     king_lands_behind: bool = False
+
+    def capture_dirs(self):
+        return DIAGONALS + ORTHOGONALS if self.orthogonal else DIAGONALS
 
     def playable(self, rc: RC) -> bool:
         r, c = rc
@@ -106,6 +136,16 @@ VARIANTS: Dict[str, Variant] = {
     "italian": Variant("italian", 8, True, WHITE, False, False, False, True, "italian", STOP, False, 3),
     "czech": Variant("czech", 8, False, WHITE, False, True, True, False, "czech", STOP, False, 3),
     "international": Variant("international", 10, False, WHITE, True, True, True, True, None, PASS_THROUGH, False, 4),
+    "frisian": Variant("frisian", 10, False, WHITE, True, True, True, True, "frisian", PASS_THROUGH, False, 4,
+                       orthogonal=True, king_limit=3),
+    "frysk": Variant("frysk", 10, False, WHITE, True, True, True, True, "frisian", PASS_THROUGH, False, 4,
+                     orthogonal=True, king_limit=3, start_fen="W:W46,47,48,49,50:B1,2,3,4,5"),
+    "killer": Variant("killer", 10, False, WHITE, True, True, True, True, None, PASS_THROUGH, False, 4,
+                      halt_behind_king=True),
+    "antidraughts": Variant("antidraughts", 10, False, WHITE, True, True, True, True, None, PASS_THROUGH,
+                            False, 4, goal="losing"),
+    "breakthrough": Variant("breakthrough", 10, False, WHITE, True, True, True, True, None, PASS_THROUGH,
+                            False, 4, goal="breakthrough"),
     # APCA pool checkers: men jump backwards, flying kings, free choice,
     # no crowning in passing, pieces removed after the move
     "pool": Variant("pool", 8, False, BLACK, True, True, True, False, None, PASS_THROUGH, False, 3),
@@ -211,6 +251,8 @@ def rc_to_algebraic(variant, rc: RC) -> str:
 
 def start_position(variant) -> Position:
     v = get_variant(variant)
+    if v.start_fen is not None:
+        return parse_fen(v.start_fen, v)
     pieces: Pieces = {}
     for r in range(v.size):
         for c in range(v.size):
@@ -335,7 +377,7 @@ class _Chain:
         v = self.v
         out = []
         if king and v.flying_kings:
-            for d in DIAGONALS:
+            for d in v.capture_dirs():
                 s = _step(sq, d)
                 while v.on_board(s) and not self.occupied(s, captured):
                     s = _step(s, d)
@@ -352,12 +394,14 @@ class _Chain:
                     out.append((d, s, lands))
             return out
         if king:
-            dirs = DIAGONALS
+            dirs = list(v.capture_dirs())
         else:
             f = v.forward(self.colour)
             dirs = [(f, -1), (f, 1)]
             if v.men_capture_back:
                 dirs += [(-f, -1), (-f, 1)]
+            if v.orthogonal:
+                dirs += list(ORTHOGONALS)     # forwards, backwards and sideways
         for d in dirs:
             s = _step(sq, d)
             t = _step(sq, d, 2)
@@ -390,6 +434,8 @@ class _Chain:
                         self.search(L, True, was_king, new_cap, path + (L,),
                                     None if L == lands[0] else d)
                 else:
+                    if v.halt_behind_king and self.pieces[victim][1]:
+                        lands = lands[:1]     # killer: halt right behind the last king taken
                     for L in lands:
                         self._finish(L, True, was_king, new_cap, path + (L,))
                 continue
@@ -434,7 +480,7 @@ def _all_capture_paths(pos: Position, v: Variant) -> List[Move]:
 def _apply_precedence(caps: List[Move], v: Variant) -> List[Move]:
     if not caps:
         return caps
-    if v.majority:
+    if v.majority and v.precedence != "frisian":
         best = max(len(m.captured) for m in caps)
         caps = [m for m in caps if len(m.captured) == best]
     if v.precedence == "spanish":
@@ -451,15 +497,25 @@ def _apply_precedence(caps: List[Move], v: Variant) -> List[Move]:
     elif v.precedence == "czech":
         if any(m.by_king for m in caps):
             caps = [m for m in caps if m.by_king]
+    elif v.precedence == "frisian":
+        # a king is worth more than one man and less than two: compare
+        # men + 2 * kings; on a tie the fewer kings (two men beat a king)
+        def value(m):
+            kings = sum(m.captured_kings)
+            return (len(m.captured) + kings, -kings)
+        best = max(value(m) for m in caps)
+        caps = [m for m in caps if value(m) == best]
+        if any(m.by_king for m in caps):
+            caps = [m for m in caps if m.by_king]
     return caps
 
 
-def _quiet_moves(pos: Position, v: Variant) -> List[Move]:
+def _quiet_moves(pos: Position, v: Variant, frozen: Optional[RC] = None) -> List[Move]:
     pieces, side = pos
     out = []
     for sq in sorted(pieces):
         colour, king = pieces[sq]
-        if colour != side:
+        if colour != side or sq == frozen:
             continue
         if king:
             for d in DIAGONALS:
@@ -478,11 +534,23 @@ def _quiet_moves(pos: Position, v: Variant) -> List[Move]:
     return out
 
 
+def _has_men(pieces: Pieces, colour: str) -> bool:
+    return any(c == colour and not k for c, k in pieces.values())
+
+
 def legal_moves(pos: Position, variant, mandatory_capture: bool = True,
-                duplicates: str = "drop") -> List[Move]:
+                duplicates: str = "drop", king_moves=None) -> List[Move]:
+    """king_moves (frisian): {colour: (quiet moves in a row, the king's square)}."""
     if duplicates not in ("drop", "keep"):
         raise ValueError(duplicates)
     v = get_variant(variant)
+    if v.goal == "breakthrough" and any(k for _, k in pos[0].values()):
+        return []                             # someone has crowned: the game is over
+    frozen = None
+    if v.king_limit and king_moves:
+        count, sq = king_moves.get(pos[1], (0, None))
+        if count >= v.king_limit and _has_men(pos[0], pos[1]) and pos[0].get(sq) == (pos[1], True):
+            frozen = sq                       # that king may only capture
     caps = _apply_precedence(_all_capture_paths(pos, v), v)
     if duplicates == "drop":
         seen = set()
@@ -494,7 +562,27 @@ def legal_moves(pos: Position, variant, mandatory_capture: bool = True,
         caps = unique
     if caps and mandatory_capture:
         return caps
-    return caps + _quiet_moves(pos, v)
+    return caps + _quiet_moves(pos, v, frozen)
+
+
+def next_king_moves(pos: Position, move: Move, king_moves, variant):
+    """Frisian: the king-move counts after `move` ({colour: (count, square)};
+    a colour left out counts nothing).  A quiet king move adds one (counting
+    from 1 when another king moved before); any other move of that side, and a
+    side with only kings, counts nothing; a side whose counted king is taken
+    counts nothing."""
+    v = get_variant(variant)
+    pieces, side = pos
+    after, _ = apply_move(pos, move)
+    out = {}
+    count, sq = (king_moves or {}).get(side, (0, None))
+    if _has_men(after, side) and move.by_king and not move.captured:
+        out[side] = (count + 1 if count and sq == move.start else 1, move.end)
+    them = other(side)
+    count, sq = (king_moves or {}).get(them, (0, None))
+    if count and _has_men(after, them) and sq not in move.captured:
+        out[them] = (count, sq)
+    return out
 
 
 def apply_move(pos: Position, move: Move) -> Position:
@@ -508,13 +596,15 @@ def apply_move(pos: Position, move: Move) -> Position:
 
 
 def perft(pos: Position, depth: int, variant, mandatory_capture: bool = True,
-          duplicates: str = "drop") -> int:
+          duplicates: str = "drop", king_moves=None) -> int:
     if depth == 0:
         return 1
-    moves = legal_moves(pos, variant, mandatory_capture, duplicates)
+    moves = legal_moves(pos, variant, mandatory_capture, duplicates, king_moves)
     if depth == 1:
         return len(moves)
-    return sum(perft(apply_move(pos, m), depth - 1, variant, mandatory_capture, duplicates)
+    v = get_variant(variant)
+    return sum(perft(apply_move(pos, m), depth - 1, variant, mandatory_capture, duplicates,
+                     next_king_moves(pos, m, king_moves, v) if v.king_limit else None)
                for m in moves)
 
 

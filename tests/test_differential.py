@@ -160,17 +160,39 @@ def _engine_colour(c):
     raise AssertionError(f"unknown colour {c!r}")
 
 
-def _engine_board(variant, mandatory, board_variant, pos):
-    return draughts.Board(R.write_fen(pos, variant), variant=board_variant)
+def king_moves_fen(variant, king_moves):
+    """The frisian king-move counts as lidraughts' FEN field (black first)."""
+    if not king_moves:
+        return ""
+
+    def one(colour):
+        count, rc = king_moves.get(colour, (0, None))
+        return f"{count}{R.rc_to_square(variant, rc):02d}" if count else "0"
+
+    return f":+{one('B')}+{one('W')}"
 
 
-def compare_position(variant, mandatory, board_variant, pos):
-    """Return a list of problem descriptions (empty when the engine agrees)."""
+def _engine_board(variant, mandatory, board_variant, pos, king_moves=None):
+    return draughts.Board(R.write_fen(pos, variant) + king_moves_fen(variant, king_moves),
+                          variant=board_variant)
+
+
+def _engine_king_moves(variant, child):
+    out = {}
+    for colour, (count, square) in child.king_moves().items():
+        if count:
+            out[_engine_colour(colour)] = (count, R.square_to_rc(variant, square))
+    return out
+
+
+def compare_position(variant, mandatory, board_variant, pos, king_moves=None):
+    """Return a list of problem descriptions (empty when the engine agrees);
+    king_moves: the frisian counts ({colour: (count, square)})."""
     problems = []
     n_squares = len(R.squares(variant))
-    ref_moves = R.legal_moves(pos, variant, mandatory)
+    ref_moves = R.legal_moves(pos, variant, mandatory, king_moves=king_moves)
     ref = {_ref_key(variant, m): m for m in ref_moves}
-    board = _engine_board(variant, mandatory, board_variant, pos)
+    board = _engine_board(variant, mandatory, board_variant, pos, king_moves)
     eng = {}
     for m in board.legal_moves:
         k = _engine_key(variant, m)
@@ -199,6 +221,11 @@ def compare_position(variant, mandatory, board_variant, pos):
                 diffs.append(f"square {n}: engine {got}, reference {want}")
         if _engine_colour(child.turn) != expected_side:
             diffs.append(f"side to move: engine {child.turn}, reference {expected_side}")
+        if R.get_variant(variant).king_limit:
+            want_km = R.next_king_moves(pos, ref[k], king_moves, variant)
+            got_km = _engine_king_moves(variant, child)
+            if got_km != want_km:
+                diffs.append(f"king moves: engine {got_km}, reference {want_km}")
         if diffs:
             problems.append(f"after {_fmt_key(k, variant)}: " + "; ".join(diffs[:6]))
     return problems
@@ -290,3 +317,92 @@ def test_engine_matches_reference_on_rule_positions(variant, fen):
         problems = compare_position(variant, mandatory, board_variant, pos)
         assert not problems, (f"variant={variant} mandatory_capture={mandatory} FEN {fen}\n"
                               + R.board_text(pos, variant) + "\n  " + "\n  ".join(problems))
+
+
+# ---------------------------------------------------------------------------
+# frisian, frysk, killer, antidraughts, breakthrough: the same comparison on
+# NEW_POSITIONS positions each (half random playouts, half random placements,
+# king-heavy except in breakthrough, where a king ends the game), with the
+# frisian king-move counts: kept along the playouts by the reference, random
+# on the placements.
+# ---------------------------------------------------------------------------
+
+NEW_VARIANTS = ("frisian", "frysk", "killer", "antidraughts", "breakthrough")
+NEW_POSITIONS = 1000
+NEW_PERFT_POSITIONS = 60
+
+
+def _random_king_moves(rnd, pos, v):
+    pieces, _ = pos
+    out = {}
+    for colour in "WB":
+        kings = sorted(rc for rc, (c, k) in pieces.items() if c == colour and k)
+        has_men = any(c == colour and not k for c, k in pieces.values())
+        if kings and has_men and rnd.random() < 0.7:
+            out[colour] = (rnd.randint(1, v.king_limit), rnd.choice(kings))
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def new_positions_for(variant):
+    """((pieces, side), king moves) pairs."""
+    v = R.get_variant(variant)
+    rnd = _rng(variant, True, "new-variants")
+    out = []
+    half = NEW_POSITIONS // 2
+    while len(out) < half:
+        pos, km, seen = R.start_position(variant), {}, []
+        for _ply in range(200):
+            moves = R.legal_moves(pos, variant, True, king_moves=km)
+            seen.append((pos, km))
+            if not moves:
+                break
+            m = rnd.choice(moves)
+            km, pos = (R.next_king_moves(pos, m, km, v) if v.king_limit else {}), R.apply_move(pos, m)
+        out.extend(rnd.sample(seen, min(len(seen), max(1, len(seen) // 6))))
+    out = out[:half]
+    squares = R.squares(v)
+    while len(out) < NEW_POSITIONS:
+        n = rnd.randint(2, rnd.choice([6, 12, 40]))
+        king_share = rnd.choice([0.0, 0.0, 0.0, 0.5]) if v.goal == "breakthrough" else 0.5
+        pieces = {}
+        for i, sq in enumerate(rnd.sample(squares, n)):
+            colour = "W" if i == 0 else "B" if i == 1 else rnd.choice("WB")
+            pieces[sq] = (colour, rnd.random() < king_share or sq[0] == v.crown_row(colour))
+        pos = (pieces, rnd.choice("WB"))
+        out.append((pos, _random_king_moves(rnd, pos, v) if v.king_limit else {}))
+    return tuple(out)
+
+
+@pytest.mark.parametrize("variant", NEW_VARIANTS)
+def test_new_variants_match_reference(variant):
+    failures, n_failed = [], 0
+    positions = new_positions_for(variant)
+    assert len(positions) == NEW_POSITIONS
+    for pos, km in positions:
+        problems = compare_position(variant, True, variant, pos, km)
+        if problems:
+            n_failed += 1
+            if len(failures) < MAX_REPORTED:
+                failures.append(f"variant={variant} FEN {R.write_fen(pos, variant)}{king_moves_fen(variant, km)}\n"
+                                + R.board_text(pos, variant) + "\n  " + "\n  ".join(problems))
+    assert not failures, (f"{n_failed} of {len(positions)} positions differ "
+                          f"(showing {len(failures)}):\n\n" + "\n\n".join(failures))
+
+
+@pytest.mark.parametrize("variant", NEW_VARIANTS)
+def test_new_variants_perft_match_reference(variant):
+    """perft(1..2) in both duplicate conventions from the first positions of each kind."""
+    positions = new_positions_for(variant)
+    half = NEW_POSITIONS // 2
+    sample = positions[:NEW_PERFT_POSITIONS // 2] + positions[half:half + NEW_PERFT_POSITIONS // 2]
+    failures = []
+    for pos, km in sample:
+        board = _engine_board(variant, True, variant, pos, km)
+        for dup in ("drop", "keep"):
+            want = [R.perft(pos, d, variant, True, dup, km or None) for d in (1, 2)]
+            got = [board.perft(d, duplicates=dup) for d in (1, 2)]
+            if got != want:
+                failures.append(f"variant={variant} duplicates={dup} FEN {R.write_fen(pos, variant)}"
+                                f"{king_moves_fen(variant, km)}: engine {got}, reference {want}")
+    assert not failures, (f"{len(failures)} perft differences:\n" + "\n".join(failures[:MAX_REPORTED]))

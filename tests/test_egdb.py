@@ -26,10 +26,16 @@ from draughts.hub.server import HubServer  # noqa: E402
 from draughts_core.position import Position  # noqa: E402
 
 #: every rule set: the seven variants and the house rule (optional capture) on 8x8
-#: (thai's landing rule and turkish's board are not in the table format: building declines them)
-UNSUPPORTED = ("thai", "turkish")
-RULE_SETS = [(name, True) for name in R.VARIANTS if name not in UNSUPPORTED] + [("american", False)]
+#: (of the reference generator's variants, those databases serve: not frisian,
+#: frysk, killer, antidraughts, breakthrough, see tests/test_variants10.py)
+RULE_SETS = ([(name, True) for name in R.VARIANTS if egdb.supported(draughts.variant(name))]
+             + [("american", False)])
 WIN, DRAW, LOSS = "win", "draw", "loss"
+
+
+def test_databases_serve_the_seven_diagonal_variants():
+    assert sorted({name for name, _ in RULE_SETS}) == sorted(
+        ["american", "russian", "brazilian", "spanish", "italian", "czech", "international"])
 
 
 def _variant(name, mandatory):

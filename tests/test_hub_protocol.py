@@ -154,7 +154,9 @@ def test_positions_round_trip_on_random_boards(variant):
         text = format_position(board)
         assert len(text) == board.variant.squares + 1
         again = board_from_position(text, variant)
-        assert again.fen() == board.fen()
+        # a Hub position (Scan's format) has no frisian king-move count: the
+        # count comes back through `moves=` (the server replays the game)
+        assert again.fen() == board.fen().split(":+")[0]
         assert format_position(again) == text
         white, black, kings, turn = parse_position(text, variant)
         assert turn == board.turn and len(white) + len(black) == len(board.pieces())

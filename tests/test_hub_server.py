@@ -43,7 +43,7 @@ def test_handshake(hub):
     hub.transcript(f"""
         > hub
         < id name=draughts version={draughts.__version__} author="the draughts developers"
-        < param name=variant value=international type=enum values="international normal american italian spanish russian brazilian czech pool thai turkish"
+        < param name=variant value=international type=enum values="international normal american italian spanish russian brazilian czech frisian frysk antidraughts losing breakthrough bt killer pool thai turkish"
         < param name=mandatory-capture value=true type=bool
         < param name=tt-size value=64 type=int min=1 max=65536
         < param name=ponder value=false type=bool

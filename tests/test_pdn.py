@@ -27,6 +27,13 @@ AMBIGUOUS = {
     "pool": "W:WK27:B6,10,15,16,18,21,K30",
     "thai": "W:WK28:B9,10,14,18,19,26,K29",
     "turkish": "W:WKa5:Ba8,d5,e4,g4,b2,d2,Kf1",
+    # (found by a search of random placements for two captures 7x45)
+    "frisian": "W:WK7:B5,6,8,14,18,19,31,37,40,41,42",
+    "frysk": "W:WK7:B5,6,8,14,18,19,31,37,40,41,42",
+    "antidraughts": "W:WK5,36,37,38,39,40,41,43,46,47,50:B1,3,6,7,8,12,13,15,18,19,22,25,26,27",
+    "killer": "W:WK5,36,37,38,39,40,41,43,46,47,50:B1,3,6,7,8,12,13,15,18,19,22,25,26,27",
+    # men only (a king ends a breakthrough game): two captures 8x26
+    "breakthrough": "W:W8,16:B9,10,12,13,15,20,22,23,27,31,32,36,43,45",
 }
 
 

@@ -14,7 +14,8 @@ from typing import Dict, Iterator, List, NamedTuple, Optional, Tuple, Union
 
 from draughts.errors import (AmbiguousMoveError, DraughtsError, FenError, IllegalMoveError,
                              InvalidMoveError, PerftStopped)
-from draughts.notation import format_fen, parse_fen, split_move, square_text, squares_of, start_squares
+from draughts.notation import (format_fen, format_king_moves, parse_fen, parse_king_moves, split_move,
+                               square_text, squares_of, start_squares)
 from draughts.variants import BLACK, WHITE, Color, Variant, variant as get_variant
 from draughts_core.perft import StopFlag
 from draughts_core.position import MAX_PERFT_DEPTH, Position, endgame_limit
@@ -33,6 +34,8 @@ class Piece(NamedTuple):
 class Termination(enum.Enum):
     NO_PIECES = "no pieces"
     NO_MOVES = "no legal moves"
+    #: breakthrough: a side crowned a king
+    KING_CROWNED = "king crowned"
     REPETITION = "repetition"
     MOVE_COUNT = "move-count rule"
     RESIGNATION = "resignation"
@@ -242,8 +245,11 @@ class Board:
         """Set up a position from a FEN; the history is cleared."""
         white, black, kings, turn = parse_fen(fen, self.variant)
         self._check_men(fen, white, black, kings)
+        king_moves = ((0, 0), (0, 0))
+        if self.variant.king_move_limit:
+            king_moves = parse_king_moves(fen, self.variant)
         try:
-            pos = Position(self.variant.core_rules, white, black, kings, int(turn))
+            pos = Position(self.variant.core_rules, white, black, kings, int(turn), king_moves)
         except ValueError as e:
             raise FenError(f"bad FEN {fen!r}: {e}", fen) from None
         self._set_position(pos)
@@ -350,8 +356,20 @@ class Board:
         return dict(sorted(out.items()))
 
     def fen(self, *, numeric: bool = False) -> str:
+        """The position as a FEN; in frisian a king's quiet moves in a row follow
+        in lidraughts' form (`:+<black count><square>+<white count><square>`)
+        when a count is running."""
         white, black, kings = self._pos.pieces()
-        return format_fen(self.variant, white, black, kings, self.turn, numeric)
+        text = format_fen(self.variant, white, black, kings, self.turn, numeric)
+        if self.variant.king_move_limit:
+            text += format_king_moves(self.variant, self._pos.king_moves())
+        return text
+
+    def king_moves(self) -> Dict[Color, Tuple[int, Optional[int]]]:
+        """Frisian: per colour, (quiet moves in a row by one king, that king's
+        square or None).  (0, None) for both in the other variants."""
+        num = self._squares.number
+        return {Color(c): (n, num[sq] if n else None) for c, (n, sq) in enumerate(self._pos.king_moves())}
 
     def __str__(self):
         return self.unicode(ascii=True)
@@ -574,18 +592,24 @@ class Board:
         if mover is None or mover[0] != pos.turn:
             return None
         taken = []
+        orthogonal = self.variant.orthogonal_captures
         for a, b in zip(squares, squares[1:]):
             (r0, c0), (r1, c1) = rc(internal[a]), rc(internal[b])
             dr, dc = r1 - r0, c1 - c0
             if every:
                 if (dr and dc) or max(abs(dr), abs(dc)) < 2:
                     return None
-            elif abs(dr) != abs(dc) or abs(dr) < 2:
+                sr, sc, steps = (dr > 0) - (dr < 0), (dc > 0) - (dc < 0), max(abs(dr), abs(dc))
+            elif abs(dr) == abs(dc) and abs(dr) >= 2:
+                sr, sc, steps = (1 if dr > 0 else -1), (1 if dc > 0 else -1), abs(dr)
+            elif orthogonal and (dr == 0) != (dc == 0) and (dr + dc) % 2 == 0 and abs(dr + dc) >= 4:
+                # along a row or a column: playable squares two apart
+                sr, sc = (dr > 0) - (dr < 0), (dc > 0) - (dc < 0)
+                sr, sc, steps = 2 * sr, 2 * sc, abs(dr + dc) // 2
+            else:
                 return None
-            sr = (dr > 0) - (dr < 0)
-            sc = (dc > 0) - (dc < 0)
             found = None
-            for k in range(1, max(abs(dr), abs(dc))):
+            for k in range(1, steps):
                 i = index(r0 + k * sr, c0 + k * sc)
                 piece = pos.piece(i)
                 gone = i == start or (self.variant.remove_at_once and i in taken)
@@ -636,11 +660,16 @@ class Board:
         """How the game ended by the rules, or None while it goes on."""
         v = self.variant
         wm, wk, bm, bk = self._pos.counts()
+        if v.goal == "breakthrough" and (wk or bk):
+            winner = WHITE if wk and not bk else BLACK if bk and not wk else ~self.turn
+            return Outcome(Termination.KING_CROWNED, winner, "crowned a king first")
         mine = (wm + wk) if self.turn == WHITE else (bm + bk)
+        # antidraughts: the side with no move wins
+        loser = self.turn if v.goal != "losing" else ~self.turn
         if mine == 0:
-            return Outcome(Termination.NO_PIECES, ~self.turn, "no pieces left")
+            return Outcome(Termination.NO_PIECES, ~loser, "no pieces left")
         if not self._legal():
-            return Outcome(Termination.NO_MOVES, ~self.turn, "no legal move")
+            return Outcome(Termination.NO_MOVES, ~loser, "no legal move")
         if v.repetitions and self.is_repetition():
             return Outcome(Termination.REPETITION, None, f"position repeated {v.repetitions} times")
         if v.quiet_plies and self._quiet >= v.quiet_plies:

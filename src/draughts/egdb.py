@@ -57,25 +57,31 @@ class EgdbError(DraughtsError):
 
 # --- names and places ------------------------------------------------------------
 
-#: rule fields a table's header holds: the core's MOVE_RULE_FIELDS up to "mandatory";
-#: the later ones (land_behind, geometry) must be off
-_KEY_FIELDS = 11
-
-
-def rule_fields(v: Variant) -> Tuple[int, ...]:
-    """The move rules of a variant as the core packs them: the database's key.
-    Raises EgdbError for rules the database format does not hold."""
-    fields = v.core_rules.move_rules()
-    if any(fields[_KEY_FIELDS:]):
-        extra = [name for name, x in zip(MOVE_RULE_FIELDS[_KEY_FIELDS:], fields[_KEY_FIELDS:]) if x]
-        raise EgdbError(f"endgame databases are not supported for {v.name} "
-                        f"(its rules use {', '.join(extra)}, which the table format does not hold)")
-    return fields[:_KEY_FIELDS]
+#: the move rules a database is built for (the header's 11 fields); the draw
+#: rules do not change a table
+N_RULE_FIELDS = 11
+#: rule fields that must be off (orthogonal captures, capture value, the
+#: king-move limit, the killer halt, another goal, thai's landing rule, the
+#: orthogonal board, turkish's no-turning-back: their positions need state,
+#: results or an index the tables do not hold)
+UNSUPPORTED_FIELDS = ("orthogonal", "value_majority", "king_move_limit", "halt_behind_king", "goal",
+                      "land_behind", "geometry", "no_turn_back")
 
 
 def supported(v: Variant) -> bool:
     """Whether endgame databases can be built for the variant's rules."""
-    return not any(v.core_rules.move_rules()[_KEY_FIELDS:])
+    fields = dict(zip(MOVE_RULE_FIELDS, v.core_rules.move_rules()))
+    return not any(fields[name] for name in UNSUPPORTED_FIELDS)
+
+
+def rule_fields(v: Variant) -> Tuple[int, ...]:
+    """The move rules of a variant as the core packs them: the database's key."""
+    if not supported(v):
+        fields = dict(zip(MOVE_RULE_FIELDS, v.core_rules.move_rules()))
+        extra = [name for name in UNSUPPORTED_FIELDS if fields[name]]
+        raise EgdbError(f"endgame databases are not available for {v.name} "
+                        f"(its rules use {', '.join(extra)}, which the table format does not hold)")
+    return v.core_rules.move_rules()[:N_RULE_FIELDS]
 
 
 def rules_name(v: Variant) -> str:

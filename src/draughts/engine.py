@@ -63,7 +63,23 @@ class EvalWeights:
 
 
 def default_weights(v: Variant) -> EvalWeights:
-    """Weights per variant: a king's worth depends on flying or short kings and board size."""
+    """Weights per variant: a king's worth depends on flying or short kings and board size;
+    antidraughts and breakthrough have their own goals."""
+    rows = v.size
+    if v.goal == "losing":
+        # (eval_losing_g) own pieces and own moves are liabilities; men kept
+        # back a little better than men advanced (they can still be given away)
+        return EvalWeights(man=100, king=150, advance=(0,) * (rows - 3) + (-2, -4, 0), back_guard=0,
+                           centre=0, runaway=0, king_mobility=4, trade=0, lone_king_draw=False)
+    if v.goal == "breakthrough":
+        # the first king wins: advancement and runaway men dominate
+        advance = (0, 2, 5, 9, 14, 21, 30, 44, 64, 0) if rows == 10 else (0, 3, 7, 13, 22, 36, 56, 0)
+        return EvalWeights(man=100, king=100, advance=advance, back_guard=8, centre=3, runaway=250,
+                           king_mobility=0, trade=30, lone_king_draw=False)
+    if v.halt_behind_king:
+        # killer: two or three kings do win against a lone king
+        return EvalWeights(king=320, advance=(0, 1, 2, 3, 5, 7, 9, 12, 16, 0), back_guard=4,
+                           centre=3, runaway=40, king_mobility=1, lone_king_draw=False)
     if v.size == 10:
         return EvalWeights(king=320, advance=(0, 1, 2, 3, 5, 7, 9, 12, 16, 0), back_guard=4,
                            centre=3, runaway=40, king_mobility=1)
@@ -189,7 +205,7 @@ class Engine:
     def _load_egdb(self) -> None:
         src, db = self._egdb_source, None
         if not egdb_supported(self.variant):
-            src = None          # no tables exist for these rules: search without them
+            src = None                  # no databases for these rules (frisian, killer, turkish, ...)
         if isinstance(src, Database):
             db = src if rule_fields(src.variant) == rule_fields(self.variant) else None
         elif src is not None:

@@ -155,6 +155,8 @@ def parse_fen(fen: str, variant: Variant):
         if colour not in ("W", "B"):
             if re.fullmatch(r"[HF]\d*", field, re.I):
                 continue                                     # move counters of some writers
+            if field.startswith("+"):
+                continue                                     # frisian king moves: parse_king_moves
             raise FenError(f"FEN field {field!r} does not start with a colour W or B", fen, field)
         if colour in seen_colours:
             raise FenError(f"FEN has two {colour} fields (the second is {field!r})", fen, field)
@@ -211,8 +213,62 @@ def format_fen(variant: Variant, white, black, kings, turn: Color, numeric: bool
     return f"{Color(turn).letter}:W{section(white)}:B{section(black)}"
 
 
+_KING_MOVES = re.compile(r"^\+(\d)(\d{0,2})\+(\d)(\d{0,2})$")
+
+
+def parse_king_moves(fen: str, variant: Variant):
+    """The frisian king-move counts of a FEN as ((count, internal square) for
+    White, the same for Black); ((0, 0), (0, 0)) when it has none.
+
+    The field is lidraughts': `+<black count><black king's square>+<white
+    count><white king's square>`, the square left out for a count of 0
+    (`:+0+2K33` is not valid, `:+0+233` is: White's king on 33 has moved twice).
+    """
+    text = fen.strip().strip('"').rstrip(".").strip()
+    fields = [f.strip() for f in text.split(":") if f.strip().startswith("+")]
+    if not fields:
+        return (0, 0), (0, 0)
+    if len(fields) > 1:
+        raise FenError(f"FEN has two king-move fields ({fields[1]!r})", fen, fields[1])
+    m = _KING_MOVES.match(fields[0])
+    if not m:
+        raise FenError(f"FEN king-move field {fields[0]!r} is not +<count><square>+<count><square>",
+                       fen, fields[0])
+    sq = squares_of(variant)
+    out = []
+    for count, square in ((m.group(3), m.group(4)), (m.group(1), m.group(2))):   # white, black
+        n = int(count)
+        if n == 0:
+            out.append((0, 0))
+            continue
+        if n > variant.king_move_limit or not square:
+            raise FenError(f"FEN king-move field {fields[0]!r}: a count of {n} needs a king's square "
+                           f"and at most {variant.king_move_limit}", fen, fields[0])
+        try:
+            out.append((n, sq.parse(square)))
+        except ValueError as e:
+            raise FenError(f"FEN king-move field {fields[0]!r}: {e}", fen, fields[0]) from None
+    return out[0], out[1]
+
+
+def format_king_moves(variant: Variant, king_moves) -> str:
+    """`:+<black>+<white>` for running frisian king-move counts, else ""."""
+    (cw, sw), (cb, sb) = king_moves
+    if not cw and not cb:
+        return ""
+    sq = squares_of(variant)
+
+    def one(count, square):
+        return f"{count}{sq.number[square]:02d}" if count else "0"
+
+    return f":+{one(cb, sb)}+{one(cw, sw)}"
+
+
 def start_squares(variant: Variant):
     """(white squares, black squares) of the start position, as internal squares."""
+    if variant.start_fen is not None:
+        white, black, _, _ = parse_fen(variant.start_fen, variant)
+        return white, black
     n = variant.squares
     per = variant.men_per_side
     if variant.geometry == "orthogonal":

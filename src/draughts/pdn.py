@@ -103,6 +103,9 @@ class Game:
         self.headers.update(given)
         if not _names_variant(self.headers["GameType"], self.variant):
             self.headers["GameType"] = self.variant.pdn_gametype
+        if _needs_variant_tag(self.variant):
+            # killer has no GameType of its own: the Variant tag (lidraughts' tag) names it
+            self.headers["Variant"] = self.variant.name
         if setup_fen is not None:
             self.setup_fen = setup_fen
         self.moves: List[Move] = []
@@ -222,10 +225,26 @@ def _names_variant(gametype, variant: Variant) -> bool:
         return False
 
 
-def _variant_of_tag(value: str, default: Optional[Variant]) -> Variant:
+def _needs_variant_tag(variant: Variant) -> bool:
+    """Whether the variant's GameType number reads back as another variant (killer's 20)."""
+    try:
+        return variant_for_gametype(variant.gametype).name != variant.name
+    except VariantError:
+        return False
+
+
+def _variant_of_tag(value: str, default: Optional[Variant], variant_tag: Optional[str] = None) -> Variant:
     """The variant a GameType tag names; `default` when it names the same game type
-    (so that a variant with options keeps them)."""
+    (so that a variant with options keeps them); else the variant a Variant tag
+    names when it has that game type (killer: GameType 20, Variant "killer")."""
     found = variant_for_gametype(value)
+    if variant_tag:
+        try:
+            named = get_variant(variant_tag)
+        except VariantError:
+            named = None
+        if named is not None and named.gametype == found.gametype:
+            return default if default is not None and default.name == named.name else named
     if default is not None and default.gametype == found.gametype:
         return default
     return found
@@ -413,7 +432,7 @@ class _GameParser:
         variant = self.default
         if gametype is not None and gametype.strip():
             try:
-                variant = _variant_of_tag(gametype, self.default)
+                variant = _variant_of_tag(gametype, self.default, self.headers.get("Variant"))
             except VariantError as e:
                 self.fail(self.tag_lines.get("GameType", 0), f"unknown GameType {gametype!r}: {e}",
                           gametype, e)

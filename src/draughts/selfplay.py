@@ -85,7 +85,7 @@ def play_game(cfg: SelfPlayConfig, number: int, engine: Optional[Engine] = None)
         pos = board.position
         r = engine.search(board, nodes=cfg.nodes)
         if not any(m.is_capture for m in board.legal_moves):
-            w, b, k, turn = pos.key()
+            w, b, k, turn = pos.key()[:4]        # (the frisian king-move counts are not a feature)
             white_score = r.score if turn == 0 else -r.score
             rows.append((w, b, k, turn, max(-300.0, min(300.0, white_score)) * 100, board.ply))
         assert r.move is not None, "a game that goes on has a move"

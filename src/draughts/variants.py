@@ -13,7 +13,7 @@ import dataclasses
 import enum
 import functools
 from dataclasses import dataclass
-from typing import Optional, Tuple
+from typing import Dict, Optional, Tuple
 
 from draughts.errors import VariantError
 from draughts_core.position import CoreRules
@@ -41,7 +41,10 @@ BLACK = Color.BLACK
 
 CROWN_MODES = ("stop", "continue", "pass")
 NUMBERINGS = ("standard", "italian", "spanish")
-ENDGAME_RULES = (None, "fmjd", "fmjd64")
+ENDGAME_RULES = (None, "fmjd", "fmjd64", "frisian")
+#: what wins: "normal" (the side with no move loses), "losing" (antidraughts: the
+#: side with no move wins), "breakthrough" (the first side to crown a king wins)
+GOALS = ("normal", "losing", "breakthrough")
 #: "diagonal": the dark squares, diagonal moves; "orthogonal": every square of
 #: an 8x8 board, moves along rows and columns (turkish)
 GEOMETRIES = ("diagonal", "orthogonal")
@@ -78,6 +81,21 @@ class Variant:
     prefer_more_kings: bool = False
     #: then the one that meets a king earliest
     prefer_early_kings: bool = False
+    # --- frisian, killer and the other goals
+    #: men and kings also capture along rows and columns (frisian)
+    orthogonal_captures: bool = False
+    #: the capture of greatest value is compulsory, a king worth more than a man
+    #: and less than two (frisian; replaces the piece count of majority_capture)
+    capture_value: bool = False
+    #: a king may make at most this many quiet moves in a row while its side
+    #: still has men (frisian: 3; 0: no limit)
+    king_move_limit: int = 0
+    #: a king whose capture ends by taking a king lands directly behind it (killer)
+    halt_behind_king: bool = False
+    #: what wins the game: one of GOALS
+    goal: str = "normal"
+    #: the start position as a FEN (None: the men on the rows nearest each side)
+    start_fen: Optional[str] = None
     # --- draw rules (plies = half-moves) ---
     #: draw on this occurrence of a position with the same side to move (0: off)
     repetitions: int = 3
@@ -101,7 +119,8 @@ class Variant:
     def __post_init__(self):
         if self.size not in (8, 10):
             raise VariantError(f"board size must be 8 or 10, not {self.size!r}")
-        for field in ("prefer_king_mover", "prefer_more_kings", "prefer_early_kings"):
+        for field in ("prefer_king_mover", "prefer_more_kings", "prefer_early_kings",
+                      "orthogonal_captures", "capture_value", "halt_behind_king"):
             if not isinstance(getattr(self, field), bool):
                 raise VariantError(f"{field} must be True or False, not {getattr(self, field)!r}")
         if self.crown_during_capture not in CROWN_MODES:
@@ -129,6 +148,13 @@ class Variant:
             raise VariantError(f"men_rows must be a whole number from 0 to {self.size // 2 - 1}, not {self.men_rows!r}")
         if self.repetitions == 1:
             raise VariantError("repetitions must be 0 (off) or at least 2")
+        if self.goal not in GOALS:
+            raise VariantError(f"goal must be one of {GOALS}, not {self.goal!r}")
+        limit = self.king_move_limit
+        if not isinstance(limit, int) or isinstance(limit, bool) or not 0 <= limit <= 3:
+            raise VariantError(f"king_move_limit must be a whole number from 0 to 3, not {limit!r}")
+        if self.orthogonal_captures and self.remove_at_once:
+            raise VariantError("orthogonal captures are implemented with removal at the end of the move only")
         object.__setattr__(self, "first", Color(self.first))
 
     # --- derived values ---
@@ -176,6 +202,11 @@ class Variant:
             self.quiet_plies,
             self.no_capture_promotion_plies,
             ENDGAME_RULES.index(self.endgame_rules),
+            self.orthogonal_captures,
+            self.capture_value,
+            self.king_move_limit,
+            self.halt_behind_king,
+            GOALS.index(self.goal),
             self.king_lands_behind,
             GEOMETRIES.index(self.geometry),
             self.no_turn_back,
@@ -303,6 +334,75 @@ _REGISTRY = [
         description="Czech draughts",
     ),
     Variant(
+        name="frisian", size=10, first=WHITE,
+        men_capture_backwards=True, flying_kings=True, men_capture_kings=True,
+        majority_capture=True, capture_value=True, prefer_king_mover=True,
+        crown_during_capture="pass",
+        remove_at_once=False, gametype=40, pdn_gametype="40,W,10,10,N2,0",
+        # Rules of the Frisian draughts federation (friesdammen.nl, article 20,
+        # as DCTL's rules/frisian.hpp cites them): captures in eight directions;
+        # the capture of greatest value (a king more than a man, less than two),
+        # then a capture by a king; at most three quiet moves in a row with one
+        # king while the side has men.  Draws: third repetition; two kings
+        # against one king 7 moves each, one king against one king 2 moves each
+        # (lidraughts' reading of the rule "drawn unless a forced win").
+        orthogonal_captures=True, king_move_limit=3,
+        endgame_rules="frisian",
+        aliases=("fries", "frysk-spul", "friesian"),
+        description="Frisian draughts (orthogonal captures)",
+    ),
+    Variant(
+        name="frysk", size=10, first=WHITE,
+        men_capture_backwards=True, flying_kings=True, men_capture_kings=True,
+        majority_capture=True, capture_value=True, prefer_king_mover=True,
+        crown_during_capture="pass",
+        remove_at_once=False, gametype=97, pdn_gametype="97,W,10,10,N2,0",
+        # Frisian rules from lidraughts' Frysk! start: five men each on the
+        # back row (lidraughts' GameType 97).
+        orthogonal_captures=True, king_move_limit=3,
+        endgame_rules="frisian", start_fen="W:W46-50:B1-5",
+        aliases=("frysk!",),
+        description="Frysk!: frisian draughts from five men each",
+    ),
+    Variant(
+        name="antidraughts", size=10, first=WHITE,
+        men_capture_backwards=True, flying_kings=True, men_capture_kings=True,
+        majority_capture=True, crown_during_capture="pass",
+        remove_at_once=False, gametype=98, pdn_gametype="98,W,10,10,N2,0",
+        # International moves (FMJD rules); the side with no move (no pieces
+        # or all blocked) wins: lidraughts' Antidraughts (GameType 98), Scan's
+        # "losing".  Draws as international.
+        goal="losing", quiet_plies=50, endgame_rules=None,
+        aliases=("losing", "anti", "giveaway", "suicide"),
+        description="Antidraughts: lose all your pieces (or be blocked) to win",
+    ),
+    Variant(
+        name="breakthrough", size=10, first=WHITE,
+        men_capture_backwards=True, flying_kings=True, men_capture_kings=True,
+        majority_capture=True, crown_during_capture="pass",
+        remove_at_once=False, gametype=96, pdn_gametype="96,W,10,10,N2,0",
+        # International moves (FMJD rules); the first side to crown a king wins
+        # (lidraughts' Breakthrough, GameType 96; Scan's "bt").  No king ever
+        # moves, so only repetition draws.
+        goal="breakthrough",
+        aliases=("bt",),
+        description="Breakthrough: the first to crown a king wins",
+    ),
+    Variant(
+        name="killer", size=10, first=WHITE,
+        men_capture_backwards=True, flying_kings=True, men_capture_kings=True,
+        majority_capture=True, crown_during_capture="pass",
+        remove_at_once=False, gametype=20, pdn_gametype="20,W,10,10,N2,0",
+        # FMJD rules with the killer rule of its inventor, Christian Freeling
+        # (mindsports.nl, "Killer draughts rules"; DCTL's is_halt_behind_king):
+        # a king whose capture ends by taking a king must land on the square
+        # directly behind it.  PDN has no GameType of its own (20 is read as
+        # international unless the reader is given variant="killer").
+        halt_behind_king=True, quiet_plies=50, endgame_rules="fmjd",
+        aliases=("killer-draughts",),
+        description="Killer draughts: a capturing king halts behind the last king taken",
+    ),
+    Variant(
         name="pool", size=8, first=BLACK,
         men_capture_backwards=True, flying_kings=True, men_capture_kings=True,
         majority_capture=False, crown_during_capture="pass",
@@ -358,7 +458,9 @@ for _v in _REGISTRY:
     _ALIASES[_v.name] = _v.name
     for _a in _v.aliases:
         _ALIASES[_a.lower()] = _v.name
-_BY_GAMETYPE = {v.gametype: v for v in _REGISTRY}
+_BY_GAMETYPE: Dict[int, Variant] = {}
+for _v in _REGISTRY:
+    _BY_GAMETYPE.setdefault(_v.gametype, _v)      # 20 stays international (killer shares it)
 
 
 def variant(name="international", **options) -> Variant:

@@ -108,6 +108,47 @@ cdef inline u64 step(geo_t* g, u64 b, int d) noexcept nogil:
         return (b << (h + 1)) & board_mask(g)
 
 
+# Orthogonal steps (frisian captures), directions 4..7: along a row to the
+# neighbouring playable square (two columns over) is one bit, left (4) >> 1 and
+# right (5) << 1, with the squares at the ends of the rows masked off; along a
+# column two rows up (6) or down (7) is 2H + 1 bits (one ghost every two rows).
+# The opposite of direction d >= 4 is d ^ 1.
+
+cdef inline u64 first_col(geo_t* g) noexcept nogil:
+    """The first playable square of every row."""
+    if geo_t is G8:
+        return 0x88442211ULL
+    else:
+        return 0x2104208410821ULL
+
+
+cdef inline u64 last_col(geo_t* g) noexcept nogil:
+    """The last playable square of every row."""
+    if geo_t is G8:
+        return 0x442211088ULL
+    else:
+        return 0x21042084108210ULL
+
+
+cdef inline u64 step8(geo_t* g, u64 b, int d) noexcept nogil:
+    """Every square of b moved one step in direction d (0..3 diagonal, 4..7 orthogonal)."""
+    cdef int h = half(g)
+    if d < 4:
+        return step(g, b, d)
+    elif d == 4:
+        return (b >> 1) & board_mask(g) & ~last_col(g)
+    elif d == 5:
+        return (b << 1) & board_mask(g) & ~first_col(g)
+    elif d == 6:
+        return (b >> (2 * h + 1)) & board_mask(g)
+    else:
+        return (b << (2 * h + 1)) & board_mask(g)
+
+
+cdef inline int opposite8(int d) noexcept nogil:
+    return 3 - d if d < 4 else d ^ 1
+
+
 cdef inline u64 top_row(geo_t* g) noexcept nogil:
     if geo_t is G8:
         return 0xF

@@ -4,19 +4,26 @@
 
 from draughts_core.bitboard cimport popcount, u64
 from draughts_core.movegen cimport Pos
-from draughts_core.rules cimport Rules, ENDGAME_NONE, ENDGAME_FMJD, ENDGAME_FMJD64
+from draughts_core.rules cimport Rules, ENDGAME_NONE, ENDGAME_FMJD, ENDGAME_FMJD64, ENDGAME_FRISIAN
 
 
 cdef inline int endgame_class(const Rules* r, const Pos* p) noexcept nogil:
     """The material's endgame class: 0 (no counting), 16 or 5 (FMJD: 3 or at most 2 pieces
     with a king against a lone king), or the russian FMJD-64 classes 15 (3 or more kings against
-    a lone king), 5, 30 (4-5 pieces with kings on both sides) and 60 (6-7 pieces)."""
+    a lone king), 5, 30 (4-5 pieces with kings on both sides) and 60 (6-7 pieces), or frisian's
+    7 (kings only, two against one) and 2 (one king against one)."""
     cdef u64 k = p.kings
     cdef int wm = popcount(p.bb[0] & ~k), wk = popcount(p.bb[0] & k)
     cdef int bm = popcount(p.bb[1] & ~k), bk = popcount(p.bb[1] & k)
     cdef int side, sm, sk, tm, tk, total
     if r.endgame == ENDGAME_NONE:
         return 0
+    if r.endgame == ENDGAME_FRISIAN:
+        if wm or bm:
+            return 0
+        if (wk == 2 and bk == 1) or (wk == 1 and bk == 2):
+            return 7
+        return 2 if wk == 1 and bk == 1 else 0
     for side in range(2):
         if side == 0:
             sm, sk, tm, tk = wm, wk, bm, bk
@@ -45,6 +52,6 @@ cdef inline int endgame_class(const Rules* r, const Pos* p) noexcept nogil:
 
 cdef inline int endgame_limit(int cls) noexcept nogil:
     """Plies the class allows (its number of moves by each side, times two); 0: no limit."""
-    if cls == 16 or cls == 5 or cls == 15 or cls == 30 or cls == 60:
+    if cls == 16 or cls == 5 or cls == 15 or cls == 30 or cls == 60 or cls == 7 or cls == 2:
         return 2 * cls
     return 0

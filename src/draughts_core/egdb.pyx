@@ -45,6 +45,7 @@ cdef inline void orient(const DB* db, const Pos* p, Pos* out) noexcept nogil:
         out.bb[1] = rot(db, p.bb[0])
         out.kings = rot(db, p.kings)
         out.stm = 0
+        out.kmoves = 0
 
 
 cdef inline u64 rank_men(const DB* db, u64 bits, int offset) noexcept nogil:
@@ -269,7 +270,7 @@ cdef int evaluate(const DB* db, const Pos* p, MoveList* ml) noexcept nogil:
     if n == 0:
         return EG_LOSS
     for i in range(n):
-        make_move(p, &ml.moves[i], &child)
+        make_move(&db.r, p, &ml.moves[i], &child)
         v = egdb_probe(db, &child)
         if v == EG_LOSS:
             return EG_WIN
@@ -329,6 +330,7 @@ cdef void mark_predecessors(const DB* db, Slice* t, const Pos* p) noexcept nogil
     cdef Pos q, o
     q.bb[0] = p.bb[0]
     q.stm = 1
+    q.kmoves = 0
     while kings:
         k = lsb(kings)
         kings ^= k
@@ -371,6 +373,7 @@ cdef u64 block_pass(const DB* db, Slice* s, Slice* other, u64 block, u64 lo, u64
     base = block * s.kk
     cur_rb = <u64>-1
     p.stm = 0
+    p.kmoves = 0
     for kr in range(lo, hi):
         idx = base + kr
         if s.bytes[idx] != 0 or not (full or s.dirty[idx]):

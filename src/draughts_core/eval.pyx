@@ -16,7 +16,7 @@ from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
 from draughts_core.bitboard cimport (u64, G8, G10, G64, geo_t, step, board_mask, popcount, lsb, ctz, half,
                                      square_of_bit, rev64)
-from draughts_core.rules cimport Rules
+from draughts_core.rules cimport Rules, GOAL_LOSING
 from draughts_core.movegen cimport Pos
 from draughts_core.position cimport CoreRules
 
@@ -211,6 +211,33 @@ cdef int eval_ortho(const Rules* r, const EvalW* w, const Pos* p) noexcept nogil
     return score if p.stm == 0 else -score
 
 
+cdef inline int mobility(geo_t* g, const Rules* r, int colour, u64 men, u64 kings, u64 empty) noexcept nogil:
+    """Quiet moves of one side's men (forward) and kings."""
+    cdef int d0 = 0 if colour == 0 else 2
+    return (popcount(step(g, men, d0) & empty) + popcount(step(g, men, d0 + 1) & empty)
+            + (king_reach(g, r, kings, empty) if kings else 0))
+
+
+cdef int eval_losing_g(geo_t* g, const Rules* r, const EvalW* w, const Pos* p) noexcept nogil:
+    """Antidraughts (the side with no move wins): every piece of one's own and
+    every move it has is a liability, so the score is the other side's
+    material and mobility less one's own, plus the advancement table (men
+    kept back are men that can still be given away)."""
+    cdef int gi = 0 if geo_t is G8 else 1
+    cdef int size = 8 if geo_t is G8 else 10
+    cdef u64 wp = p.bb[0], bp = p.bb[1]
+    cdef u64 wm = wp & ~p.kings, bm = bp & ~p.kings
+    cdef u64 wk = wp & p.kings, bk = bp & p.kings
+    cdef u64 empty = ~(wp | bp) & board_mask(g)
+    cdef int score, rr
+    score = (popcount(bm) - popcount(wm)) * w.man + (popcount(bk) - popcount(wk)) * w.king
+    score += w.king_mobility * (mobility(g, r, 1, bm, bk, empty) - mobility(g, r, 0, wm, wk, empty))
+    for rr in range(size):
+        score += popcount(wm & ROWS[gi][rr]) * w.advance[size - 1 - rr]
+        score -= popcount(bm & ROWS[gi][rr]) * w.advance[rr]
+    return score if p.stm == 0 else -score
+
+
 cdef int evaluate(const Rules* r, const EvalW* w, const Pos* p) noexcept nogil:
     if r.geometry:
         return eval_ortho(r, w, p)     # the learned evaluation declines this board
@@ -218,6 +245,10 @@ cdef int evaluate(const Rules* r, const EvalW* w, const Pos* p) noexcept nogil:
         if r.size == 8:
             return learned_g(<G8*>NULL, r, w, p)
         return learned_g(<G10*>NULL, r, w, p)
+    if r.goal == GOAL_LOSING:
+        if r.size == 8:
+            return eval_losing_g(<G8*>NULL, r, w, p)
+        return eval_losing_g(<G10*>NULL, r, w, p)
     if r.size == 8:
         return eval_g(<G8*>NULL, r, w, p)
     return eval_g(<G10*>NULL, r, w, p)
@@ -420,6 +451,7 @@ def features(CoreRules rules, u64 white, u64 black, u64 kings, int turn):
     p.bb[1] = black
     p.kings = kings
     p.stm = 1 if turn else 0
+    p.kmoves = 0
     if rules.r.size == 8:
         ph = features_g(<G8*>NULL, &rules.r, &p, idx, dense)
         king_squares(<G8*>NULL, &p, ksq)
@@ -454,6 +486,7 @@ def feature_arrays(CoreRules rules, const u64[:] white, const u64[:] black, cons
             p.bb[1] = black[j]
             p.kings = kings[j]
             p.stm = turn[j]
+            p.kmoves = 0
             if rules.r.size == 8:
                 pieces_out[j] = features_g(<G8*>NULL, &rules.r, &p, idx, dense)
                 king_squares(<G8*>NULL, &p, ksq)

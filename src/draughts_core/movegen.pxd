@@ -1,4 +1,4 @@
-from libc.stdint cimport uint8_t
+from libc.stdint cimport uint8_t, uint32_t
 from draughts_core.bitboard cimport u64
 from draughts_core.rules cimport Rules
 
@@ -30,13 +30,17 @@ ctypedef struct PathList:
     uint8_t order[MAX_MOVES][MAX_PATH]
 
 # A position: one mask per colour (0 = white, 1 = black), the kings of both
-# colours, and the side to move.
+# colours, and the side to move.  kmoves is the frisian count of quiet moves in
+# a row by one king (Rules.king_move_limit), one byte per colour (white in bits
+# 0-7): the count in bits 0-1 and the king's bit index in bits 2-7; 0 when
+# nothing is counted (always, in every other variant).
 ctypedef struct Pos:
     u64 bb[2]
     u64 kings
     int stm
+    uint32_t kmoves
 
 cdef int gen_moves(const Rules* r, const Pos* p, MoveList* out, bint keep, PathList* paths) noexcept nogil
 cdef u64 count_moves(const Rules* r, const Pos* p, bint keep, MoveList* scratch) noexcept nogil
-cdef void make_move(const Pos* p, const CMove* m, Pos* out) noexcept nogil
+cdef void make_move(const Rules* r, const Pos* p, const CMove* m, Pos* out) noexcept nogil
 cdef bint has_capture(const Rules* r, const Pos* p) noexcept nogil

@@ -8,10 +8,24 @@ capture is available (or always under the house rule).
 """
 
 from libc.string cimport memcpy
-from draughts_core.bitboard cimport (u64, uint32_t, G8, G10, G64, geo_t, step, board_mask,
+from draughts_core.bitboard cimport (u64, uint32_t, G8, G10, G64, geo_t, step, step8, opposite8, board_mask,
                                      top_row, bottom_row, lsb, ctz, popcount)
-from draughts_core.rules cimport Rules, CROWN_STOP, CROWN_CONTINUE, CROWN_PASS
+from draughts_core.rules cimport Rules, CROWN_STOP, CROWN_CONTINUE, CROWN_PASS, GOAL_BREAKTHROUGH
 from draughts_core.movegen cimport CMove, MoveList, PathList, Pos, MAX_MOVES, MAX_PATH
+
+
+# The move generator is specialised at compile time twice over: per geometry
+# (geo_t) and per rule family (ext_t): XPlain for the diagonal-only variants,
+# XExt for the rules that need more (frisian's eight directions and king-move
+# count, breakthrough's end), chosen once per call by Rules.extended.
+ctypedef struct XPlain:
+    char _tag
+ctypedef struct XExt:
+    char _tag
+
+ctypedef fused ext_t:
+    XPlain
+    XExt
 
 
 # State of one capture search.  Turkish strike (at_once == 0): captured pieces
@@ -58,6 +72,47 @@ cdef inline void add_capture(Ctx* c, u64 to, u64 capt, int n, uint32_t korder, i
     # move; no capture of fewer than three pieces can have a twin, except that
     # of a flying king turning back over a piece removed at once (two pieces).
     if not c.keep and n >= c.twin_min:
+        for i in range(out.n):
+            m = &out.moves[i]
+            if m.capt == capt and m.to == t and m.frm == c.frm and m.promo == promo:
+                return
+    if out.n >= MAX_MOVES:
+        out.overflow = 1
+        return
+    m = &out.moves[out.n]
+    m.frm = <unsigned char>c.frm
+    m.to = <unsigned char>t
+    m.capt = capt
+    m.promo = <unsigned char>promo
+    m.ncapt = <unsigned char>n
+    if c.paths != NULL:
+        c.paths.npath[out.n] = <unsigned char>(c.plen + 1)
+        for k in range(c.plen):
+            c.paths.path[out.n][k] = <unsigned char>ctz(c.path[k])
+        c.paths.path[out.n][c.plen] = <unsigned char>t
+    out.n += 1
+
+
+cdef inline void push_capture(Ctx* c, u64 to, u64 capt, int n, u64 key, int promo,
+                              int twins_from) noexcept nogil:
+    """Add a finished capture with precedence key `key` (dropped below the best
+    so far, the list emptied above it).  Captures of `twins_from` or more
+    pieces are checked for a twin (another path with the same start, end,
+    captured set and promotion: the same move).  add_capture is the same for
+    the diagonal variants, written out in full for their speed."""
+    cdef MoveList* out = c.out
+    cdef CMove* m
+    cdef int i, k, t
+    if key < c.best:
+        return
+    if key > c.best:
+        out.n = 0
+        c.best = key
+    t = ctz(to)
+    # Two paths with the same start, end, captured set and promotion are one
+    # move; with diagonal captures only, no capture of fewer than three
+    # pieces can have a twin.
+    if not c.keep and n >= twins_from:
         for i in range(out.n):
             m = &out.moves[i]
             if m.capt == capt and m.to == t and m.frm == c.frm and m.promo == promo:
@@ -137,10 +192,11 @@ cdef bint king_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, uint32_t korder,
                 break
         if not cont:
             # no landing square goes on: every one of them ends the move
+            # (killer: only the first behind a king taken last)
             t = land
             while True:
                 add_capture(c, t, ncapt, n + 1, nk, promo)
-                if not r.flying or r.land_behind:
+                if not r.flying or r.land_behind or (r.halt_behind_king and (v & c.enemy_kings)):
                     break
                 t = step(g, t, d)
                 if not (t & empty2):
@@ -211,6 +267,158 @@ cdef bint man_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, uint32_t korder, in
     return found
 
 
+# --- frisian: captures in eight directions (four diagonal, four orthogonal)
+
+cdef inline void add_capture_fr(Ctx* c, u64 to, u64 capt, int n, int promo) noexcept nogil:
+    """add_capture under the frisian precedence: the greatest value, a king
+    worth more than a man and less than two (so men + 2 * kings first, then
+    the fewer kings: KNDB/FDS rules, as DCTL's rules/frisian.hpp), then a
+    capture by a king."""
+    cdef const Rules* r = c.r
+    cdef u64 key = 0
+    cdef int k
+    if r.value_majority:
+        k = popcount(capt & c.enemy_kings)
+        key = (<u64>((n + k) * 64 - k)) << 24
+    elif r.majority:
+        key = (<u64>n) << 24
+    if r.prefer_king_mover and c.king_mover:
+        key |= (<u64>1) << 23
+    # orthogonal and diagonal lines cross, so two-piece captures can have twins
+    push_capture(c, to, capt, n, key, promo, 2)
+
+
+cdef bint fr_king_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, int din) noexcept nogil:
+    """king_dfs in eight directions (captured pieces stay until the move ends)."""
+    cdef const Rules* r = c.r
+    cdef u64 empty = c.empty
+    cdef u64 targets = c.king_targets & ~capt
+    cdef u64 v, land, t, ncapt
+    cdef int d, found = 0, cont
+    if c.plen >= MAX_PATH - 1:
+        return 0
+    for d in range(8):
+        if din >= 0:
+            if d == opposite8(din):
+                continue        # back over the piece just taken: it still blocks
+            if d == din and (step8(g, sq, d) & empty):
+                continue        # straight on is tried once, from the end of the run
+        v = step8(g, sq, d)
+        if r.flying:
+            while v & empty:
+                v = step8(g, v, d)
+        if not (v & targets):
+            continue
+        land = step8(g, v, d)
+        if not (land & empty):
+            continue
+        found = 1
+        ncapt = capt | v
+        cont = 0
+        t = land
+        while True:
+            c.path[c.plen] = t
+            c.plen += 1
+            if fr_king_dfs(g, c, t, ncapt, n + 1, d):
+                cont = 1
+            c.plen -= 1
+            if not r.flying:
+                break
+            t = step8(g, t, d)
+            if not (t & empty):
+                break
+        if not cont:
+            t = land
+            while True:
+                add_capture_fr(c, t, ncapt, n + 1, 0)
+                if not r.flying:
+                    break
+                t = step8(g, t, d)
+                if not (t & empty):
+                    break
+    return found
+
+
+cdef bint fr_man_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, int stm) noexcept nogil:
+    """man_dfs in eight directions; a man passing the far row stays a man."""
+    cdef const Rules* r = c.r
+    cdef u64 targets = c.man_targets & ~capt
+    cdef u64 v, land, ncapt
+    cdef int d, found = 0, more, promo
+    if c.plen >= MAX_PATH - 1:
+        return 0
+    for d in range(8):
+        if d < 4 and not r.men_back and (d < 2) != (stm == 0):
+            continue
+        v = step8(g, sq, d)
+        if not (v & targets):
+            continue
+        land = step8(g, v, d)
+        if not (land & c.empty):
+            continue
+        found = 1
+        ncapt = capt | v
+        c.path[c.plen] = land
+        c.plen += 1
+        if land & c.promo_row:
+            promo = 1
+            if r.crown == CROWN_STOP:
+                more = 0
+            elif r.crown == CROWN_CONTINUE:
+                more = fr_king_dfs(g, c, land, ncapt, n + 1, d)
+            else:
+                more = fr_man_dfs(g, c, land, ncapt, n + 1, stm)
+        else:
+            promo = 0
+            more = fr_man_dfs(g, c, land, ncapt, n + 1, stm)
+        c.plen -= 1
+        if not more:
+            add_capture_fr(c, land, ncapt, n + 1, promo)
+    return found
+
+
+cdef inline void fr_capture_sources(geo_t* g, const Rules* r, const Pos* p,
+                                    u64* men_out, u64* kings_out) noexcept nogil:
+    """capture_sources in eight directions."""
+    cdef int stm = p.stm
+    cdef u64 me = p.bb[stm]
+    cdef u64 opp = p.bb[stm ^ 1]
+    cdef u64 empty = ~(me | opp) & board_mask(g)
+    cdef u64 men = me & ~p.kings
+    cdef u64 kings = me & p.kings
+    cdef u64 mt = opp if r.men_take_kings else opp & ~p.kings
+    cdef u64 mres = 0, kres = 0, x, y
+    cdef int d, b
+    for d in range(8):
+        b = opposite8(d)
+        x = step8(g, mt & step8(g, empty, b), b)
+        if d >= 4 or r.men_back or (d < 2) == (stm == 0):
+            mres |= men & x
+        if kings:
+            x = step8(g, opp & step8(g, empty, b), b)
+            if r.flying:
+                y = x & empty
+                while y:
+                    y = step8(g, y, b)
+                    x |= y
+                    y &= empty
+            kres |= kings & x
+    men_out[0] = mres
+    kings_out[0] = kres
+
+
+cdef inline u64 frozen_king(const Rules* r, const Pos* p) noexcept nogil:
+    """Frisian: the king of the side to move that has made its quiet moves in
+    a row while the side still has men (it may only capture), or 0."""
+    cdef uint32_t km
+    if not r.king_move_limit:
+        return 0
+    km = (p.kmoves >> (8 * p.stm)) & 0xFF
+    if <int>(km & 3) < r.king_move_limit or not (p.bb[p.stm] & ~p.kings):
+        return 0
+    return (<u64>1) << (km >> 2)
+
+
 cdef inline u64 flying_reach(geo_t* g, u64 from_, u64 empty, int d) noexcept nogil:
     """Empty squares reached from every square of from_ along d, up to a block."""
     cdef u64 acc = 0
@@ -255,7 +463,7 @@ cdef inline void capture_sources(geo_t* g, const Rules* r, const Pos* p,
     kings_out[0] = kres
 
 
-cdef void gen_captures(geo_t* g, const Rules* r, const Pos* p, MoveList* out,
+cdef void gen_captures(geo_t* g, ext_t* x, const Rules* r, const Pos* p, MoveList* out,
                        bint keep, PathList* paths, u64 men, u64 kings) noexcept nogil:
     cdef Ctx c
     cdef int stm = p.stm
@@ -281,7 +489,10 @@ cdef void gen_captures(geo_t* g, const Rules* r, const Pos* p, MoveList* out,
         c.empty = (~(me | opp) & board_mask(g)) | b
         c.path[0] = b
         c.plen = 1
-        king_dfs(g, &c, b, 0, 0, 0, -1, 0)
+        if ext_t is XExt and r.orthogonal:
+            fr_king_dfs(g, &c, b, 0, 0, -1)
+        else:
+            king_dfs(g, &c, b, 0, 0, 0, -1, 0)
     while men:
         b = lsb(men)
         men ^= b
@@ -290,7 +501,10 @@ cdef void gen_captures(geo_t* g, const Rules* r, const Pos* p, MoveList* out,
         c.empty = (~(me | opp) & board_mask(g)) | b
         c.path[0] = b
         c.plen = 1
-        man_dfs(g, &c, b, 0, 0, 0, stm, -1)
+        if ext_t is XExt and r.orthogonal:
+            fr_man_dfs(g, &c, b, 0, 0, stm)
+        else:
+            man_dfs(g, &c, b, 0, 0, 0, stm, -1)
 
 
 cdef inline void push_quiet(MoveList* out, PathList* paths, u64 frm, u64 to, int promo) noexcept nogil:
@@ -311,7 +525,7 @@ cdef inline void push_quiet(MoveList* out, PathList* paths, u64 frm, u64 to, int
     out.n += 1
 
 
-cdef void gen_quiet(geo_t* g, const Rules* r, const Pos* p, MoveList* out, PathList* paths) noexcept nogil:
+cdef void gen_quiet(geo_t* g, ext_t* x, const Rules* r, const Pos* p, MoveList* out, PathList* paths) noexcept nogil:
     cdef int stm = p.stm
     cdef u64 me = p.bb[stm]
     cdef u64 empty = ~(me | p.bb[stm ^ 1]) & board_mask(g)
@@ -323,6 +537,8 @@ cdef void gen_quiet(geo_t* g, const Rules* r, const Pos* p, MoveList* out, PathL
     if geo_t is G64:
         d0 = 0 if stm == 0 else 1
         d1 = d0 + 3
+    if ext_t is XExt:
+        kings &= ~frozen_king(r, p)
     while kings:
         k = lsb(kings)
         kings ^= k
@@ -341,7 +557,7 @@ cdef void gen_quiet(geo_t* g, const Rules* r, const Pos* p, MoveList* out, PathL
             push_quiet(out, paths, step(g, b, 3 - d), b, (b & promo_row) != 0)
 
 
-cdef inline u64 count_quiet(geo_t* g, const Rules* r, const Pos* p) noexcept nogil:
+cdef inline u64 count_quiet(geo_t* g, ext_t* x, const Rules* r, const Pos* p) noexcept nogil:
     cdef int stm = p.stm
     cdef u64 me = p.bb[stm]
     cdef u64 empty = ~(me | p.bb[stm ^ 1]) & board_mask(g)
@@ -352,6 +568,8 @@ cdef inline u64 count_quiet(geo_t* g, const Rules* r, const Pos* p) noexcept nog
     if geo_t is G64:
         d0 = 0 if stm == 0 else 1
         d1 = d0 + 3
+    if ext_t is XExt:
+        kings &= ~frozen_king(r, p)
     for d in range(d0, d1):
         n += popcount(step(g, men, d) & empty)
     if kings:
@@ -364,52 +582,82 @@ cdef inline u64 count_quiet(geo_t* g, const Rules* r, const Pos* p) noexcept nog
     return n
 
 
-cdef int gen_moves_g(geo_t* g, const Rules* r, const Pos* p, MoveList* out, bint keep, PathList* paths) noexcept nogil:
+cdef inline void sources(geo_t* g, ext_t* x, const Rules* r, const Pos* p, u64* men, u64* kings) noexcept nogil:
+    if ext_t is XExt and r.orthogonal:
+        fr_capture_sources(g, r, p, men, kings)
+    else:
+        capture_sources(g, r, p, men, kings)
+
+
+cdef int gen_moves_g(geo_t* g, ext_t* x, const Rules* r, const Pos* p, MoveList* out, bint keep,
+                     PathList* paths) noexcept nogil:
     cdef u64 men, kings
     out.n = 0
     out.overflow = 0
-    capture_sources(g, r, p, &men, &kings)
+    if ext_t is XExt:
+        if r.goal == GOAL_BREAKTHROUGH and p.kings:
+            return 0            # a king was crowned: the game is over
+    sources(g, x, r, p, &men, &kings)
     if men | kings:
-        gen_captures(g, r, p, out, keep, paths, men, kings)
+        gen_captures(g, x, r, p, out, keep, paths, men, kings)
         if r.mandatory:
             return out.n
-    gen_quiet(g, r, p, out, paths)
+    gen_quiet(g, x, r, p, out, paths)
     return out.n
 
 
-cdef u64 count_moves_g(geo_t* g, const Rules* r, const Pos* p, bint keep, MoveList* scratch) noexcept nogil:
+cdef u64 count_moves_g(geo_t* g, ext_t* x, const Rules* r, const Pos* p, bint keep,
+                       MoveList* scratch) noexcept nogil:
     cdef u64 men, kings
-    capture_sources(g, r, p, &men, &kings)
+    if ext_t is XExt:
+        if r.goal == GOAL_BREAKTHROUGH and p.kings:
+            return 0
+    sources(g, x, r, p, &men, &kings)
     if men | kings:
         scratch.n = 0
         scratch.overflow = 0
-        gen_captures(g, r, p, scratch, keep, NULL, men, kings)
+        gen_captures(g, x, r, p, scratch, keep, NULL, men, kings)
         if r.mandatory:
             return scratch.n
-        return scratch.n + count_quiet(g, r, p)
-    return count_quiet(g, r, p)
+        return scratch.n + count_quiet(g, x, r, p)
+    return count_quiet(g, x, r, p)
 
 
 cdef int gen_moves(const Rules* r, const Pos* p, MoveList* out, bint keep, PathList* paths) noexcept nogil:
     if r.geometry:
-        return gen_moves_g(<G64*>NULL, r, p, out, keep, paths)
+        return gen_moves_g(<G64*>NULL, <XPlain*>NULL, r, p, out, keep, paths)
+    if r.extended:
+        if r.size == 8:
+            return gen_moves_g(<G8*>NULL, <XExt*>NULL, r, p, out, keep, paths)
+        return gen_moves_g(<G10*>NULL, <XExt*>NULL, r, p, out, keep, paths)
     if r.size == 8:
-        return gen_moves_g(<G8*>NULL, r, p, out, keep, paths)
-    return gen_moves_g(<G10*>NULL, r, p, out, keep, paths)
+        return gen_moves_g(<G8*>NULL, <XPlain*>NULL, r, p, out, keep, paths)
+    return gen_moves_g(<G10*>NULL, <XPlain*>NULL, r, p, out, keep, paths)
 
 
 cdef u64 count_moves(const Rules* r, const Pos* p, bint keep, MoveList* scratch) noexcept nogil:
     if r.geometry:
-        return count_moves_g(<G64*>NULL, r, p, keep, scratch)
+        return count_moves_g(<G64*>NULL, <XPlain*>NULL, r, p, keep, scratch)
+    if r.extended:
+        if r.size == 8:
+            return count_moves_g(<G8*>NULL, <XExt*>NULL, r, p, keep, scratch)
+        return count_moves_g(<G10*>NULL, <XExt*>NULL, r, p, keep, scratch)
     if r.size == 8:
-        return count_moves_g(<G8*>NULL, r, p, keep, scratch)
-    return count_moves_g(<G10*>NULL, r, p, keep, scratch)
+        return count_moves_g(<G8*>NULL, <XPlain*>NULL, r, p, keep, scratch)
+    return count_moves_g(<G10*>NULL, <XPlain*>NULL, r, p, keep, scratch)
 
 
 cdef bint has_capture(const Rules* r, const Pos* p) noexcept nogil:
     cdef u64 men, kings
     if r.geometry:
         capture_sources(<G64*>NULL, r, p, &men, &kings)
+    elif r.extended:
+        if r.goal == GOAL_BREAKTHROUGH and p.kings:
+            return 0
+        if r.size == 8:
+            sources(<G8*>NULL, <XExt*>NULL, r, p, &men, &kings)
+        else:
+            sources(<G10*>NULL, <XExt*>NULL, r, p, &men, &kings)
     elif r.size == 8:
         capture_sources(<G8*>NULL, r, p, &men, &kings)
     else:
@@ -417,7 +665,33 @@ cdef bint has_capture(const Rules* r, const Pos* p) noexcept nogil:
     return (men | kings) != 0
 
 
-cdef void make_move(const Pos* p, const CMove* m, Pos* out) noexcept nogil:
+cdef inline uint32_t track_king_moves(const Rules* r, const Pos* p, const CMove* m,
+                                      const Pos* out) noexcept nogil:
+    """Frisian: the kmoves of the position after m (see Pos).  The mover's
+    count goes up by a quiet move of the king it counts (to 1 for another
+    king) and is cleared by any other move; a side with no men counts nothing;
+    the other side's count is cleared when its counted king is taken."""
+    cdef int stm = p.stm, opp = p.stm ^ 1
+    cdef uint32_t mine = (p.kmoves >> (8 * stm)) & 0xFF
+    cdef uint32_t theirs = (p.kmoves >> (8 * opp)) & 0xFF
+    cdef uint32_t cnt
+    if (out.bb[stm] & ~out.kings) == 0:
+        mine = 0
+    elif m.ncapt == 0 and ((p.kings >> m.frm) & 1):
+        cnt = 1
+        if (mine & 3) and (mine >> 2) == m.frm:
+            cnt = (mine & 3) + 1
+            if cnt > 3:
+                cnt = 3
+        mine = cnt | (<uint32_t>m.to << 2)
+    else:
+        mine = 0
+    if theirs and ((out.bb[opp] & ~out.kings) == 0 or ((m.capt >> (theirs >> 2)) & 1)):
+        theirs = 0
+    return (mine << (8 * stm)) | (theirs << (8 * opp))
+
+
+cdef void make_move(const Rules* r, const Pos* p, const CMove* m, Pos* out) noexcept nogil:
     cdef int stm = p.stm
     cdef u64 f = (<u64>1) << m.frm
     cdef u64 t = (<u64>1) << m.to
@@ -432,3 +706,4 @@ cdef void make_move(const Pos* p, const CMove* m, Pos* out) noexcept nogil:
     out.bb[stm] = (me & ~f) | t
     out.kings = kings
     out.stm = stm ^ 1
+    out.kmoves = track_king_moves(r, p, m, out) if r.king_move_limit else 0

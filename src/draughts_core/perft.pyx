@@ -7,7 +7,7 @@ from libc.string cimport memset
 from draughts_core.bitboard cimport u64
 from draughts_core.rules cimport Rules
 from draughts_core.movegen cimport Pos, MoveList, gen_moves, count_moves, make_move
-from draughts_core.zobrist cimport full_key, key_after
+from draughts_core.zobrist cimport full_key, key_after, kmoves_key
 from draughts_core.alloc cimport dr_table_alloc
 
 
@@ -25,7 +25,7 @@ cdef u64 perft(const Rules* r, const Pos* p, int depth, bint keep,
         return 0                    # stopped: the count is thrown away
     n = gen_moves(r, p, &ml, keep, NULL)
     for i in range(n):
-        make_move(p, &ml.moves[i], &child)
+        make_move(r, p, &ml.moves[i], &child)
         total += perft(r, &child, depth - 1, keep, stop)
     return total
 
@@ -34,7 +34,7 @@ cdef u64 perft_hashed(const Rules* r, const Pos* p, u64 key, int depth, bint kee
                       PEntry* table, u64 mask, volatile int* stop) noexcept nogil:
     cdef MoveList ml
     cdef Pos child
-    cdef u64 total = 0, data, check
+    cdef u64 total = 0, data, check, ckey
     cdef int i, n, victim
     cdef PEntry* e
     if depth <= 2:
@@ -50,9 +50,11 @@ cdef u64 perft_hashed(const Rules* r, const Pos* p, u64 key, int depth, bint kee
             return data >> 8
     n = gen_moves(r, p, &ml, keep, NULL)
     for i in range(n):
-        make_move(p, &ml.moves[i], &child)
-        total += perft_hashed(r, &child, key_after(p, key, &ml.moves[i]), depth - 1, keep, table, mask,
-                              stop)
+        make_move(r, p, &ml.moves[i], &child)
+        ckey = key_after(p, key, &ml.moves[i])
+        if p.kmoves | child.kmoves:
+            ckey ^= kmoves_key(p.kmoves) ^ kmoves_key(child.kmoves)
+        total += perft_hashed(r, &child, ckey, depth - 1, keep, table, mask, stop)
     if stop != NULL and stop[0]:
         return 0                    # a partial count must not reach the table
     data = (total << 8) | <u64>depth

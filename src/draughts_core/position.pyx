@@ -7,7 +7,7 @@ layer in `draughts` maps them to each variant's own numbering.
 """
 
 from libc.stdlib cimport malloc, free
-from draughts_core.bitboard cimport u64, G8, G10, G64, step, bit_of_square, square_of_bit, layout, ctz, popcount
+from draughts_core.bitboard cimport u64, G8, G10, G64, step, step8, bit_of_square, square_of_bit, layout, ctz, popcount
 from draughts_core.rules cimport Rules
 from draughts_core.movegen cimport (Pos, CMove, MoveList, PathList, gen_moves,
                                     count_moves, make_move, has_capture)
@@ -15,14 +15,17 @@ from draughts_core.perft cimport perft as c_perft, perft_hashed, PEntry, PerftTa
 from draughts_core.zobrist cimport full_key
 from draughts_core.draw cimport endgame_class as c_endgame_class, endgame_limit as c_endgame_limit
 
-# the move rules (what the moves and so perft and the endgame databases depend on),
-# then the draw rules
-# (the move rules added later, land_behind, geometry and no_turn_back, follow the draw rules
-# in the struct and in RULE_FIELDS)
+# the move rules (what the moves and so perft and the endgame databases depend on:
+# the first eleven, then the five of frisian, killer and the goals, then the three of thai
+# and turkish), then the draw rules
 MOVE_RULE_FIELDS = ("size", "men_back", "flying", "men_take_kings", "majority",
                     "prefer_king_mover", "prefer_more_kings", "prefer_early_kings",
-                    "crown", "at_once", "mandatory", "land_behind", "geometry", "no_turn_back")
-RULE_FIELDS = MOVE_RULE_FIELDS[:11] + ("quiet_plies", "capture_promo_plies", "endgame") + MOVE_RULE_FIELDS[11:]
+                    "crown", "at_once", "mandatory", "orthogonal", "value_majority",
+                    "king_move_limit", "halt_behind_king", "goal",
+                    "land_behind", "geometry", "no_turn_back")
+DRAW_RULE_FIELDS = ("quiet_plies", "capture_promo_plies", "endgame")
+# in the order of CoreRules' arguments
+RULE_FIELDS = MOVE_RULE_FIELDS[:11] + DRAW_RULE_FIELDS + MOVE_RULE_FIELDS[11:]
 
 
 _IDENTITY = {8: list(range(32)), 10: list(range(50)), 64: list(range(64))}
@@ -46,6 +49,8 @@ cdef class CoreRules:
                  bint majority, bint prefer_king_mover, bint prefer_more_kings,
                  bint prefer_early_kings, int crown, bint at_once, bint mandatory,
                  int quiet_plies=0, int capture_promo_plies=0, int endgame=0,
+                 bint orthogonal=False, bint value_majority=False, int king_move_limit=0,
+                 bint halt_behind_king=False, int goal=0,
                  bint land_behind=False, int geometry=0, bint no_turn_back=False):
         if size not in (8, 10):
             raise ValueError(f"board size must be 8 or 10, not {size}")
@@ -53,10 +58,16 @@ cdef class CoreRules:
             raise ValueError(f"geometry must be 0 (diagonal) or 1 (orthogonal, 8x8), not {geometry}")
         if crown not in (0, 1, 2):
             raise ValueError(f"crown must be 0, 1 or 2, not {crown}")
-        if endgame not in (0, 1, 2):
-            raise ValueError(f"endgame must be 0, 1 or 2, not {endgame}")
+        if endgame not in (0, 1, 2, 3):
+            raise ValueError(f"endgame must be 0 to 3, not {endgame}")
         if quiet_plies < 0 or capture_promo_plies < 0:
             raise ValueError("draw-rule ply counts must be >= 0")
+        if not 0 <= king_move_limit <= 3:
+            raise ValueError(f"king_move_limit must be 0 to 3, not {king_move_limit}")
+        if goal not in (0, 1, 2):
+            raise ValueError(f"goal must be 0, 1 or 2, not {goal}")
+        if orthogonal and at_once:
+            raise ValueError("orthogonal captures need removal at the end of the move")
         self.r.size = size
         self.r.men_back = men_back
         self.r.flying = flying
@@ -71,6 +82,12 @@ cdef class CoreRules:
         self.r.quiet_plies = quiet_plies
         self.r.capture_promo_plies = capture_promo_plies
         self.r.endgame = endgame
+        self.r.orthogonal = orthogonal
+        self.r.value_majority = value_majority
+        self.r.king_move_limit = king_move_limit
+        self.r.halt_behind_king = halt_behind_king
+        self.r.goal = goal
+        self.r.extended = orthogonal or king_move_limit != 0 or goal == 2
         self.r.land_behind = land_behind
         self.r.geometry = geometry
         self.r.no_turn_back = no_turn_back
@@ -78,6 +95,10 @@ cdef class CoreRules:
     @property
     def size(self):
         return self.r.size
+
+    @property
+    def king_move_limit(self):
+        return self.r.king_move_limit
 
     def __reduce__(self):
         return (CoreRules, self._values())
@@ -87,12 +108,14 @@ cdef class CoreRules:
                 self.r.majority, self.r.prefer_king_mover, self.r.prefer_more_kings,
                 self.r.prefer_early_kings, self.r.crown, self.r.at_once, self.r.mandatory,
                 self.r.quiet_plies, self.r.capture_promo_plies, self.r.endgame,
+                self.r.orthogonal, self.r.value_majority, self.r.king_move_limit,
+                self.r.halt_behind_king, self.r.goal,
                 self.r.land_behind, self.r.geometry, self.r.no_turn_back)
 
     def move_rules(self):
         """The values of MOVE_RULE_FIELDS, as ints."""
-        v = self._values()
-        return tuple(int(x) for x in v[:11] + v[14:])
+        values = self._values()
+        return tuple(int(x) for x in values[:11] + values[11 + len(DRAW_RULE_FIELDS):])
 
     def __repr__(self):
         return "CoreRules(" + ", ".join(f"{k}={v}" for k, v in zip(RULE_FIELDS, self._values())) + ")"
@@ -130,18 +153,18 @@ cdef list squares_of(int size, u64 m):
 
 cdef inline u64 step_any(int size, u64 x, int d) noexcept:
     if size == 8:
-        return step(<G8*>NULL, x, d)
+        return step8(<G8*>NULL, x, d)
     if size == 10:
-        return step(<G10*>NULL, x, d)
+        return step8(<G10*>NULL, x, d)
     return step(<G64*>NULL, x, d)
 
 
-cdef int direction_between(int size, u64 a, u64 b):
-    """The direction (diagonal, or orthogonal on the 64-square layout) leading
-    from one-hot a to one-hot b, or -1."""
+cdef int direction_between(int size, u64 a, u64 b, int ndir):
+    """The direction (diagonal, or orthogonal too when ndir is 8; orthogonal on
+    the 64-square layout) leading from one-hot a to one-hot b, or -1."""
     cdef int d
     cdef u64 x
-    for d in range(4):
+    for d in range(ndir):
         x = a
         while x:
             x = step_any(size, x, d)
@@ -150,11 +173,27 @@ cdef int direction_between(int size, u64 a, u64 b):
     return -1
 
 
+cdef inline unsigned kmoves_byte(int size, count, square) except? 0:
+    """One colour's byte of Pos.kmoves from (count, internal square)."""
+    if count == 0:
+        return 0
+    if not 0 < count <= 3:
+        raise ValueError(f"a king-move count must be 0 to 3, not {count}")
+    if not 0 <= square < size * size // 2:
+        raise ValueError(f"square index {square} is off the board")
+    return <unsigned>count | (<unsigned>bit_of_square(size, square) << 2)
+
+
 cdef class Position:
     """A position of one variant: pieces, kings and the side to move (0 white, 1 black)."""
 
-    def __init__(self, CoreRules rules, white=(), black=(), kings=(), int turn=0):
+    def __init__(self, CoreRules rules, white=(), black=(), kings=(), int turn=0,
+                 king_moves=((0, 0), (0, 0))):
+        """king_moves: (count, internal square) per colour, the frisian count
+        of quiet moves in a row by the king on that square (kept only under a
+        king-move limit, and only for a king of that colour while it has men)."""
         cdef int size = layout(rules.r.size, rules.r.geometry)
+        cdef unsigned kw, kb
         self.rules = rules
         w = mask_of(size, white)
         b = mask_of(size, black)
@@ -167,6 +206,22 @@ cdef class Position:
         self.pos.bb[1] = b
         self.pos.kings = k
         self.pos.stm = 1 if turn else 0
+        self.pos.kmoves = 0
+        if rules.r.king_move_limit:
+            (cw, sw), (cb, sbk) = king_moves
+            kw = kmoves_byte(size, cw, sw)
+            kb = kmoves_byte(size, cb, sbk)
+            for c, byte in ((0, kw), (1, kb)):
+                if not byte:
+                    continue
+                if (byte & 3) > rules.r.king_move_limit:
+                    raise ValueError(f"a king-move count above the limit {rules.r.king_move_limit}")
+                sq_bit = (<u64>1) << (byte >> 2)
+                if not (self.pos.bb[c] & k & sq_bit):
+                    raise ValueError("a king-move count for a square without a king of that colour")
+                if not (self.pos.bb[c] & ~k):
+                    byte = 0            # a side with only kings counts nothing
+                self.pos.kmoves |= byte << (8 * c)
 
     cdef Position _child(self):
         cdef Position c = Position.__new__(Position)
@@ -182,12 +237,23 @@ cdef class Position:
         return self.rules
 
     def key(self):
-        """A hashable value identifying the position (pieces, kings, side to move)."""
-        return (self.pos.bb[0], self.pos.bb[1], self.pos.kings, self.pos.stm)
+        """A hashable value identifying the position (pieces, kings, side to
+        move, and the frisian king-move counts, 0 in the other variants)."""
+        return (self.pos.bb[0], self.pos.bb[1], self.pos.kings, self.pos.stm, self.pos.kmoves)
+
+    def king_moves(self):
+        """((count, internal square), (count, internal square)) for White and
+        Black: the frisian quiet moves in a row of one king ((0, 0): none)."""
+        cdef int size = self.rules.r.size
+        out = []
+        for c in range(2):
+            byte = (self.pos.kmoves >> (8 * c)) & 0xFF
+            out.append((byte & 3, square_of_bit(size, byte >> 2)) if byte else (0, 0))
+        return tuple(out)
 
     def __reduce__(self):
         white, black, kings = self.pieces()
-        return (Position, (self.rules, white, black, kings, self.pos.stm))
+        return (Position, (self.rules, white, black, kings, self.pos.stm, self.king_moves()))
 
     def __eq__(self, other):
         return isinstance(other, Position) and self.key() == other.key()
@@ -230,6 +296,7 @@ cdef class Position:
         return c
 
     def with_turn(self, int turn):
+        """The same pieces with another side to move (the king-move counts kept)."""
         cdef Position c = self._child()
         c.pos = self.pos
         c.pos.stm = 1 if turn else 0
@@ -272,7 +339,7 @@ cdef class Position:
                     for k in range(pl.npath[i] - 1):
                         a = (<u64>1) << pl.path[i][k]
                         b = (<u64>1) << pl.path[i][k + 1]
-                        d = direction_between(size, a, b)
+                        d = direction_between(size, a, b, 8 if self.rules.r.orthogonal else 4)
                         x = a
                         while x != b:
                             x = step_any(size, x, d)
@@ -306,7 +373,7 @@ cdef class Position:
         m.capt = mask_of(size, captured)
         m.promo = promo
         m.ncapt = len(captured)
-        make_move(&self.pos, &m, &c.pos)
+        make_move(&self.rules.r, &self.pos, &m, &c.pos)
         return c
 
     def play_code(self, code):
@@ -319,7 +386,7 @@ cdef class Position:
         m.capt = capt
         m.promo = promo
         m.ncapt = popcount(m.capt)
-        make_move(&self.pos, &m, &c.pos)
+        make_move(&self.rules.r, &self.pos, &m, &c.pos)
         return c
 
     def perft(self, depth, bint keep=False, StopFlag stop=None):

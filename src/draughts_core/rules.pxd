@@ -15,6 +15,12 @@ cdef enum Endgame:
     ENDGAME_NONE = 0     # no endgame counting rule
     ENDGAME_FMJD = 1     # FMJD art. 6.3-6.4: 16 moves (3 pieces against a lone king), 5 (2 against 1)
     ENDGAME_FMJD64 = 2   # russian FMJD-64: 15 (3 kings against 1), 5, 30 and 60 (kings on both sides)
+    ENDGAME_FRISIAN = 3  # frisian, kings only: 7 moves (two against one), 2 (one against one)
+
+cdef enum Goal:
+    GOAL_NORMAL = 0        # a side with no move (no pieces or all blocked) loses
+    GOAL_LOSING = 1        # antidraughts: a side with no move wins
+    GOAL_BREAKTHROUGH = 2  # the first side to crown a king wins (the game ends there)
 
 ctypedef struct Rules:
     int size               # 8 or 10
@@ -33,6 +39,14 @@ ctypedef struct Rules:
     int quiet_plies
     int capture_promo_plies
     int endgame
+    # --- fields added for frisian, killer, antidraughts and breakthrough
+    int orthogonal         # frisian: men and kings also capture along rows and columns
+    int value_majority     # frisian: the capture of greatest value, a king worth a little under two men
+    int king_move_limit    # frisian: quiet moves in a row by one king while its side has men (0: any)
+    int halt_behind_king   # killer: a king whose capture ends on a king lands right behind it
+    int goal               # Goal
+    int extended           # derived (CoreRules): orthogonal, king_move_limit or breakthrough is on,
+                           # so moves take the move generator's extended specialisation
     int land_behind        # thai: a flying king lands on the square directly behind each piece it takes
     int geometry           # Geometry: which generator (and bit layout) the core uses
     int no_turn_back       # turkish: a capturing piece never turns back 180 degrees

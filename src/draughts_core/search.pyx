@@ -23,9 +23,9 @@ from libc.stdint cimport uint16_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from draughts_core.bitboard cimport u64, popcount
-from draughts_core.rules cimport Rules
+from draughts_core.rules cimport Rules, GOAL_LOSING
 from draughts_core.movegen cimport Pos, CMove, MoveList, MAX_MOVES, gen_moves, make_move, has_capture
-from draughts_core.zobrist cimport full_key, key_after
+from draughts_core.zobrist cimport full_key, key_after, kmoves_key
 from draughts_core.draw cimport endgame_class, endgame_limit
 from draughts_core.tt cimport (TTable, TTEntry, tt_alloc, tt_free, tt_clear, tt_probe, tt_store,
                                tt_hashfull, tt_prefetch, fold16, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT)
@@ -279,7 +279,7 @@ cdef class Searcher:
             return
         want = EG_LOSS if v == EG_WIN else EG_DRAW
         for i in range(ml.n):
-            make_move(p, &ml.moves[i], &child)
+            make_move(&self.r, p, &ml.moves[i], &child)
             if egdb_probe(self.egdb, &child) == want:
                 ml.moves[k] = ml.moves[i]
                 k += 1
@@ -368,11 +368,13 @@ cdef class Searcher:
                 return 0
             if egc and egp >= endgame_limit(egc):
                 return 0
-            # 3. mate distance pruning
+            # 3. mate distance pruning (antidraughts: a side with no move wins here)
             if alpha < -WIN + ply:
                 alpha = -WIN + ply
-            if beta > WIN - ply - 1:
+            if self.r.goal != GOAL_LOSING and beta > WIN - ply - 1:
                 beta = WIN - ply - 1
+            elif beta > WIN - ply:
+                beta = WIN - ply
             if alpha >= beta:
                 return alpha
         if ply >= MAX_PLY - 1:
@@ -395,7 +397,9 @@ cdef class Searcher:
         ml = &self.lists[ply]
         n = gen_moves(&self.r, p, ml, False, NULL)
         if n == 0:
-            return -WIN + ply
+            # a loss, or in antidraughts a win (breakthrough: the move
+            # generator has no move once the other side has crowned)
+            return WIN - ply if self.r.goal == GOAL_LOSING else -WIN + ply
         # the endgame database knows the result; the root keeps its moves that
         # keep it, and the root's own material is searched on (so that a won
         # ending is driven to a conversion, not shuffled)
@@ -451,7 +455,9 @@ cdef class Searcher:
                 continue                        # house rule: only captures at the horizon
             ckey = key_after(p, key, m)
             tt_prefetch(&self.tt, ckey)
-            make_move(p, m, &child)
+            make_move(&self.r, p, m, &child)
+            if p.kmoves | child.kmoves:
+                ckey ^= kmoves_key(p.kmoves) ^ kmoves_key(child.kmoves)
             if fut and i > 0 and m.ncapt == 0 and not m.promo and not has_capture(&self.r, &child):
                 continue                        # (a move offering a capture may be a shot: searched)
             is_king = (p.kings >> m.frm) & 1

@@ -177,7 +177,8 @@ def format_line(command: str, args: Union[Mapping[str, ArgValue], Iterable[Tuple
 # --- variants ------------------------------------------------------------------
 
 #: other names Hub engines give a variant (Scan calls international `normal`)
-HUB_ALIASES: Dict[str, Tuple[str, ...]] = {"international": ("normal",)}
+HUB_ALIASES: Dict[str, Tuple[str, ...]] = {"international": ("normal",), "antidraughts": ("losing",),
+                                           "breakthrough": ("bt",)}
 
 
 def engine_variant_name(variant: Variant, names: Sequence[str]) -> Optional[str]:

@@ -219,9 +219,11 @@ def play_game(job: GameJob, players: Sequence, configs: Sequence[EngineConfig], 
         if outcome is not None:
             if outcome.winner is None:
                 return finish(None, NORMAL, f"Draw: {outcome.reason}")
-            loser = _colour(~outcome.winner)
-            return finish(outcome.winner, NORMAL, f"{_colour(outcome.winner)} wins: {loser} has "
-                          + ("no pieces left" if outcome.termination.name == "NO_PIECES" else "no legal move"))
+            side = _colour(outcome.winner if outcome.termination.name == "KING_CROWNED" else
+                           outcome.winner if board.variant.goal == "losing" else ~outcome.winner)
+            what = {"NO_PIECES": "has no pieces left", "NO_MOVES": "has no legal move",
+                    "KING_CROWNED": "crowned a king first"}.get(outcome.termination.name, outcome.reason)
+            return finish(outcome.winner, NORMAL, f"{_colour(outcome.winner)} wins: {side} {what}")
         if rules.maxmoves and board.ply >= 2 * rules.maxmoves:
             return finish(None, ADJUDICATION, "Draw by adjudication: maximum moves")
         colour = board.turn
