@@ -15,10 +15,20 @@ The numbered steps of `search`:
   7. the result is stored with its bound.
 Win scores are WIN - ply (the fastest win scores highest); the table keeps
 them relative to the node that stores them.
+
+Parallel search (Lazy SMP): with threads > 1 the Searcher runs helper
+Searchers on their own threads (Python threads, each inside a `nogil` search),
+sharing its transposition table and its stop flag (`Shared`); each keeps its
+own move lists, killers, history, PV, node count and repetition keys.  Odd
+helpers search one ply deeper than the iteration, so that the threads spread
+over depths; what they store orders and cuts the main thread's search.  The
+result is the main thread's, or a helper's that completed a deeper iteration.
 """
 
+import threading
+
 from libc.stdlib cimport malloc, calloc, free
-from libc.string cimport memset
+from libc.string cimport memset, memcpy
 from libc.stdint cimport uint16_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
@@ -41,9 +51,20 @@ cdef enum:
     WIN_MIN = WIN - 2 * MAX_PLY
     DB_WIN = 9000           # a database win: 90 men less a hundredth a ply, plus the evaluation
     DB_SPREAD = 800         # ... clamped to this, so that the search still makes progress
+    MAX_THREADS = 256
+
+
+# What the threads of one search share (the table aside): the stop flag, the
+# node limit over all threads, and each thread's node count as last published.
+ctypedef struct Shared:
+    volatile int stop
+    int nthreads
+    u64 node_limit
+    volatile u64 counts[MAX_THREADS]
 
 WIN_SCORE = WIN
 WIN_THRESHOLD = WIN_MIN
+THREADS_MAX = MAX_THREADS
 
 
 cdef inline double now_ms() noexcept nogil:
@@ -106,14 +127,24 @@ cdef inline u64 mix(u64 z) noexcept nogil:
 
 
 cdef class Searcher:
-    """One search thread's state: rules, weights, table, limits, statistics."""
+    """One search thread's state: rules, weights, table, limits, statistics;
+    with threads > 1 also the helpers that search beside it."""
 
     cdef Rules r
     cdef EvalW w
-    cdef TTable tt
+    cdef TTable tt              # the table (a helper's stays empty: it uses its main's)
+    cdef TTable* tab            # the table searched: &tt, or the main Searcher's
     cdef MoveList* lists
     cdef int scores[MAX_PLY][MAX_MOVES]
-    cdef volatile int stop_flag
+    cdef Shared own             # what this Searcher's threads share (when it is a main)
+    cdef Shared* sh             # &own, or the main Searcher's
+    cdef int tid                # thread index: 0 main, 1.. helpers
+    cdef u64 poll_mask          # clock (and shared node count) every poll_mask + 1 nodes
+    cdef list helpers
+    cdef int completed          # a helper's deepest completed iteration, its score and PV
+    cdef int done_score
+    cdef CMove done_pv[MAX_PLY]
+    cdef int done_pvlen
     cdef u64 nodes
     cdef u64 node_limit
     cdef double t0
@@ -144,6 +175,12 @@ cdef class Searcher:
         if self.lists == NULL:
             raise MemoryError()
         self.tt.entries = NULL
+        self.tab = &self.tt
+        self.sh = &self.own
+        self.own.nthreads = 1
+        self.tid = 0
+        self.poll_mask = 1023
+        self.helpers = []
         self.egdb = NULL
 
     def __dealloc__(self):
@@ -214,13 +251,17 @@ cdef class Searcher:
 
     def clear(self):
         """Forget everything learnt (a new game)."""
+        cdef Searcher h
         tt_clear(&self.tt)
         memset(self.history, 0, sizeof(self.history))
         memset(self.killers, 0, sizeof(self.killers))
+        for h in self.helpers:
+            memset(h.history, 0, sizeof(h.history))
+            memset(h.killers, 0, sizeof(h.killers))
 
     def stop(self):
         self.pending_stop = True
-        self.stop_flag = 1
+        self.sh.stop = 1
 
     def set_egdb(self, EGDB db):
         """Probe this endgame database (None: no database); it must be of the searcher's rules."""
@@ -287,7 +328,21 @@ cdef class Searcher:
     # --- the search -----------------------------------------------------------
     cdef inline void check_time(self) noexcept nogil:
         if self.hard_ms > 0 and now_ms() - self.t0 >= self.hard_ms:
-            self.stop_flag = 1
+            self.sh.stop = 1
+
+    cdef void poll(self) noexcept nogil:
+        """Every poll_mask + 1 nodes: the clock; with threads, this thread's
+        node count is published and the limit over all threads checked."""
+        cdef u64 total = 0
+        cdef int i
+        if self.sh.nthreads > 1:
+            self.sh.counts[self.tid] = self.nodes
+            if self.sh.node_limit:
+                for i in range(self.sh.nthreads):
+                    total += self.sh.counts[i]
+                if total >= self.sh.node_limit:
+                    self.sh.stop = 1
+        self.check_time()
 
     cdef void order(self, MoveList* ml, int ply, const CMove* ttm, int stm) noexcept nogil:
         cdef int i
@@ -331,7 +386,8 @@ cdef class Searcher:
     cdef int search(self, const Pos* p, u64 key, int depth, int alpha, int beta, int ply,
                     int rev, int cp, int egc, int egp, bint pvnode) noexcept nogil:
         cdef MoveList* ml
-        cdef TTEntry* e
+        cdef TTEntry e
+        cdef bint have_e
         cdef CMove ttm
         cdef CMove* m
         cdef bint have_ttm = False
@@ -345,13 +401,13 @@ cdef class Searcher:
 
         self.pvlen[ply] = ply
         # 1. stop checks
-        if self.stop_flag:
+        if self.sh.stop:
             return 0
         self.nodes += 1
         if self.node_limit and self.nodes >= self.node_limit:
-            self.stop_flag = 1
-        if (self.nodes & 1023) == 0:
-            self.check_time()
+            self.sh.stop = 1
+        if (self.nodes & self.poll_mask) == 0:
+            self.poll()
         if ply > self.seldepth:
             self.seldepth = ply
         self.keys[idx] = key
@@ -380,8 +436,8 @@ cdef class Searcher:
 
         # 4. transposition-table cut-off, before generating anything (the
         # horizon's capture sequences do without the table)
-        e = tt_probe(&self.tt, key) if depth > 0 else NULL
-        if e != NULL and not pvnode and e.depth >= depth:
+        have_e = depth > 0 and tt_probe(self.tab, key, &e)
+        if have_e and not pvnode and e.depth >= depth:
             tts = score_from_tt(e.score, ply)
             bound = e.genbound & 3
             if bound == BOUND_EXACT:
@@ -426,7 +482,7 @@ cdef class Searcher:
             depth += 1                          # forced move: extend
 
         # 5. the stored move, for ordering
-        if e != NULL and e.frm != 255 and e.key == key:
+        if have_e and e.frm != 255:
             for i in range(n):
                 if (ml.moves[i].frm == e.frm and ml.moves[i].to == e.to
                         and fold16(ml.moves[i].capt) == e.capt16):
@@ -452,7 +508,7 @@ cdef class Searcher:
             if depth <= 0 and m.ncapt == 0:
                 continue                        # house rule: only captures at the horizon
             ckey = key_after(p, key, m)
-            tt_prefetch(&self.tt, ckey)
+            tt_prefetch(self.tab, ckey)
             make_move(&self.r, p, m, &child)
             if p.kmoves | child.kmoves:
                 ckey ^= kmoves_key(p.kmoves) ^ kmoves_key(child.kmoves)
@@ -492,7 +548,7 @@ cdef class Searcher:
                 if score > alpha and score < beta and pvnode:
                     score = -self.search(&child, ckey, newdepth, -beta, -alpha, ply + 1,
                                          crev, ccp, cegc, cegp, True)
-            if self.stop_flag:
+            if self.sh.stop:
                 return 0
             if score > best:
                 best = score
@@ -524,7 +580,7 @@ cdef class Searcher:
             bound = BOUND_UPPER
         m = &ml.moves[bestidx]
         if depth > 0:
-            tt_store(&self.tt, key, score_to_tt(best, ply), depth, bound, m.frm, m.to, fold16(m.capt))
+            tt_store(self.tab, key, score_to_tt(best, ply), depth, bound, m.frm, m.to, fold16(m.capt))
         return best
 
     # --- the driver -------------------------------------------------------------
@@ -543,14 +599,15 @@ cdef class Searcher:
         """
         cdef Pos p = root.pos
         cdef u64 key = full_key(&p)
-        cdef int d, score = 0, prev = 0, alpha, beta, delta, completed = 0, sel = 0
+        cdef int d, score = 0, prev = 0, completed = 0, sel = 0
         cdef int limit = max_depth if max_depth > 0 else MAX_PLY - 8
         cdef int egc, root_db
         cdef double elapsed
         cdef CMove best
         cdef bint have_best = False
-        cdef int k
+        cdef int k, nh = len(self.helpers)
         cdef Position hp
+        cdef Searcher h, deepest = None
         if limit > MAX_PLY - 8:
             limit = MAX_PLY - 8
         hist = list(history)[-MAX_GAME:]
@@ -561,10 +618,16 @@ cdef class Searcher:
         if rev > self.ngame:
             rev = self.ngame
         self.callback_error = None
-        self.stop_flag = 0          # a pending stop ends the search after its first iteration
+        self.sh.stop = 0          # a pending stop ends the search after its first iteration
         self.nodes = 0
         self.egdb_hits = 0
-        self.node_limit = nodes
+        # one thread counts its nodes against the limit at every node; with
+        # helpers every thread publishes its count and checks the total
+        self.own.nthreads = 1 + nh
+        self.own.node_limit = nodes if nh else 0
+        self.own.counts[0] = 0
+        self.node_limit = 0 if nh else nodes
+        self.poll_mask = 255 if nh else 1023
         self.seldepth = 0
         self.hard_ms = hard_ms
         self.t0 = now_ms()
@@ -578,56 +641,56 @@ cdef class Searcher:
         if self.egdb != NULL and popcount(p.bb[0] | p.bb[1]) <= self.egdb.max_pieces:
             root_db = egdb_probe(self.egdb, &p)
         pv_out = []
+        threads = self._start_helpers(root, limit, rev, cp, egc, egp)
         with nogil:
             for d in range(1, limit + 1):
-                # aspiration window around the last score
-                delta = 35
-                if d >= 4 and prev > -WIN_MIN and prev < WIN_MIN:
-                    alpha = prev - delta
-                    beta = prev + delta
-                else:
-                    alpha = -INF
-                    beta = INF
-                while True:
-                    score = self.search(&p, key, d, alpha, beta, 0, rev, cp, egc, egp, True)
-                    if self.stop_flag:
-                        break
-                    if score <= alpha:
-                        alpha = score - delta if score - delta > -INF else -INF
-                        delta *= 2
-                    elif score >= beta:
-                        beta = score + delta if score + delta < INF else INF
-                        delta *= 2
-                    else:
-                        break
-                if self.stop_flag and completed > 0:
+                score = self.aspire(&p, key, d, prev, rev, cp, egc, egp)
+                if self.sh.stop and completed > 0:
                     break
                 if self.pvlen[0] > 0:
                     best = self.pv[0][0]
                     have_best = True
-                if self.stop_flag:
+                if self.sh.stop:
                     break
                 completed = d
                 prev = score
                 if self.pending_stop:
-                    self.stop_flag = 1
+                    self.sh.stop = 1
                 sel = self.seldepth
                 elapsed = now_ms() - self.t0
                 with gil:
                     pv_out = [self._move_tuple(&self.pv[0][k]) for k in range(self.pvlen[0])]
                     if callback is not None:
                         try:
-                            callback(d, sel, db_report(root_db, score), self.nodes, elapsed, pv_out)
+                            callback(d, sel, db_report(root_db, score), self._all_nodes(), elapsed, pv_out)
                         except BaseException as exc:        # reported to the caller
                             self.callback_error = exc
-                            self.stop_flag = 1
-                if self.stop_flag:
+                            self.sh.stop = 1
+                if self.sh.stop:
                     break
                 if prev >= WIN_MIN or prev <= -WIN_MIN:
                     if d >= WIN - (prev if prev > 0 else -prev) + 2 and max_depth == 0 and soft_ms > 0:
                         break                           # the win is proven and short enough
                 if soft_ms > 0 and elapsed >= soft_ms:
                     break
+        total = self.nodes
+        if nh:
+            self.sh.stop = 1
+            for t in threads:
+                t.join()
+            for h in self.helpers:
+                total += h.nodes
+                self.egdb_hits += h.egdb_hits
+                if h.seldepth > sel:
+                    sel = h.seldepth
+                if h.completed > completed and h.done_pvlen > 0:
+                    completed = h.completed
+                    deepest = h
+            if deepest is not None:
+                best = deepest.done_pv[0]
+                have_best = True
+                prev = deepest.done_score
+                pv_out = [self._move_tuple(&deepest.done_pv[k]) for k in range(deepest.done_pvlen)]
         elapsed = now_ms() - self.t0
         self.pending_stop = False
         if self.callback_error is not None:
@@ -635,7 +698,132 @@ cdef class Searcher:
             self.callback_error = None
             raise err
         move = self._move_tuple(&best) if have_best else None
-        return (move, db_report(root_db, prev), completed, sel, self.nodes, elapsed, pv_out)
+        return (move, db_report(root_db, prev), completed, sel, total, elapsed, pv_out)
+
+    cdef int aspire(self, const Pos* p, u64 key, int d, int prev, int rev, int cp, int egc,
+                    int egp) noexcept nogil:
+        """One iteration: an aspiration window around the last score `prev`,
+        widened until the score falls inside (or the search stops)."""
+        cdef int alpha, beta, score
+        cdef int delta = 35
+        if d >= 4 and prev > -WIN_MIN and prev < WIN_MIN:
+            alpha = prev - delta
+            beta = prev + delta
+        else:
+            alpha = -INF
+            beta = INF
+        while True:
+            score = self.search(p, key, d, alpha, beta, 0, rev, cp, egc, egp, True)
+            if self.sh.stop:
+                break
+            if score <= alpha:
+                alpha = score - delta if score - delta > -INF else -INF
+                delta *= 2
+            elif score >= beta:
+                beta = score + delta if score + delta < INF else INF
+                delta *= 2
+            else:
+                break
+        return score
+
+    # --- parallel search -------------------------------------------------------
+    def set_threads(self, int n):
+        """Search on n threads (1: this one alone); the table is shared."""
+        if not 1 <= n <= MAX_THREADS:
+            raise ValueError(f"threads must be from 1 to {MAX_THREADS}, not {n}")
+        while len(self.helpers) < n - 1:
+            self.helpers.append(Searcher.__new__(Searcher))
+        del self.helpers[n - 1:]
+
+    @property
+    def threads(self):
+        return 1 + len(self.helpers)
+
+    cdef u64 _all_nodes(self):
+        """Nodes of every thread so far (the helpers' as last published)."""
+        cdef u64 total = self.nodes
+        cdef int i
+        for i in range(1, self.own.nthreads):
+            total += self.own.counts[i]
+        return total
+
+    cdef list _start_helpers(self, Position root, int limit, int rev, int cp, int egc, int egp):
+        """Give every helper this search's settings and start its thread."""
+        cdef Searcher h
+        cdef int i
+        threads = []
+        for i in range(len(self.helpers)):
+            h = self.helpers[i]
+            h.r = self.r
+            h.w = self.w
+            h.learned = self.learned
+            h.quiet_limit = self.quiet_limit
+            h.cp_limit = self.cp_limit
+            h.endgame_mode = self.endgame_mode
+            h.noise_amp = self.noise_amp
+            h.noise_seed = self.noise_seed
+            memcpy(h.lmr_table, self.lmr_table, sizeof(self.lmr_table))
+            h.futility = self.futility
+            h.lmr_mode = self.lmr_mode
+            h.egdb = self.egdb
+            h.egdb_owner = self.egdb_owner
+            h.egdb_hits = 0
+            h.root_material = self.root_material
+            memcpy(h.keys, self.keys, self.ngame * sizeof(u64))
+            h.ngame = self.ngame
+            h.tab = &self.tt
+            h.sh = &self.own
+            h.tid = i + 1
+            h.nodes = 0
+            h.node_limit = 0
+            h.poll_mask = self.poll_mask
+            h.seldepth = 0
+            h.t0 = self.t0
+            h.hard_ms = self.hard_ms
+            h.completed = 0
+            h.done_pvlen = 0
+            self.own.counts[i + 1] = 0
+            memset(h.killers, 0, sizeof(h.killers))
+        try:
+            for i in range(len(self.helpers)):
+                t = threading.Thread(target=self.helpers[i]._help, args=(root, limit, rev, cp, egc, egp),
+                                     name=f"draughts-search-{i + 1}", daemon=True)
+                t.start()
+                threads.append(t)
+        except BaseException:
+            self.sh.stop = 1
+            for t in threads:
+                t.join()
+            raise
+        return threads
+
+    def _help(self, Position root, int limit, int rev, int cp, int egc, int egp):
+        """A helper thread's body: iterative deepening until the main thread stops it."""
+        cdef Pos p = root.pos
+        cdef u64 key = full_key(&p)
+        with nogil:
+            self.help_loop(&p, key, limit, rev, cp, egc, egp)
+
+    cdef void help_loop(self, const Pos* p, u64 key, int limit, int rev, int cp, int egc,
+                        int egp) noexcept nogil:
+        cdef int d, depth, score, prev = 0, k
+        for d in range(1, limit + 1):
+            # odd helpers a ply ahead of the main thread
+            depth = d + (self.tid & 1)
+            if depth > limit:
+                depth = limit
+            if depth <= self.completed:
+                continue
+            score = self.aspire(p, key, depth, prev, rev, cp, egc, egp)
+            if self.sh.stop:
+                break
+            prev = score
+            self.completed = depth
+            self.done_score = score
+            self.done_pvlen = self.pvlen[0]
+            for k in range(self.pvlen[0]):
+                self.done_pv[k] = self.pv[0][k]
+        self.sh.counts[self.tid] = self.nodes
 
     cdef object _move_tuple(self, const CMove* m):
         """The move in the core's encoding, as Position.moves() gives it."""
