@@ -55,12 +55,32 @@ cdef enum:
 
 
 # What the threads of one search share (the table aside): the stop flag, the
-# node limit over all threads, and each thread's node count as last published.
+# node limit over all threads and the nodes handed out against it (in batches,
+# so that the threads together never search more), and each thread's node
+# count as last published.
 ctypedef struct Shared:
     volatile int stop
     int nthreads
     u64 node_limit
+    u64 batch
+    volatile u64 granted
     volatile u64 counts[MAX_THREADS]
+
+
+cdef extern from *:
+    """
+    #if defined(_MSC_VER)
+    #include <intrin.h>
+    static unsigned long long dr_fetch_add(volatile unsigned long long* p, unsigned long long v) {
+        return (unsigned long long)_InterlockedExchangeAdd64((volatile long long*)p, (long long)v);
+    }
+    #else
+    static unsigned long long dr_fetch_add(volatile unsigned long long* p, unsigned long long v) {
+        return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+    }
+    #endif
+    """
+    u64 dr_fetch_add(volatile u64* p, u64 v) noexcept nogil
 
 WIN_SCORE = WIN
 WIN_THRESHOLD = WIN_MIN
@@ -332,17 +352,25 @@ cdef class Searcher:
 
     cdef void poll(self) noexcept nogil:
         """Every poll_mask + 1 nodes: the clock; with threads, this thread's
-        node count is published and the limit over all threads checked."""
-        cdef u64 total = 0
-        cdef int i
+        node count is published (for the info lines)."""
         if self.sh.nthreads > 1:
             self.sh.counts[self.tid] = self.nodes
-            if self.sh.node_limit:
-                for i in range(self.sh.nthreads):
-                    total += self.sh.counts[i]
-                if total >= self.sh.node_limit:
-                    self.sh.stop = 1
         self.check_time()
+
+    cdef bint more_nodes(self) noexcept nogil:
+        """This thread has searched the nodes it was given: with threads, take
+        another batch of the limit (False: the limit is spent)."""
+        cdef u64 old, got
+        if self.sh.nthreads == 1 or self.sh.node_limit == 0:
+            return False
+        old = dr_fetch_add(&self.sh.granted, self.sh.batch)
+        if old >= self.sh.node_limit:
+            return False
+        got = self.sh.node_limit - old
+        if got > self.sh.batch:
+            got = self.sh.batch
+        self.node_limit = self.nodes + got
+        return True
 
     cdef void order(self, MoveList* ml, int ply, const CMove* ttm, int stm) noexcept nogil:
         cdef int i
@@ -405,7 +433,8 @@ cdef class Searcher:
             return 0
         self.nodes += 1
         if self.node_limit and self.nodes >= self.node_limit:
-            self.sh.stop = 1
+            if not self.more_nodes():
+                self.sh.stop = 1
         if (self.nodes & self.poll_mask) == 0:
             self.poll()
         if ply > self.seldepth:
@@ -621,12 +650,21 @@ cdef class Searcher:
         self.sh.stop = 0          # a pending stop ends the search after its first iteration
         self.nodes = 0
         self.egdb_hits = 0
-        # one thread counts its nodes against the limit at every node; with
-        # helpers every thread publishes its count and checks the total
+        # one thread counts its nodes against the limit; with helpers each
+        # thread takes batches of the limit as it goes (see more_nodes)
         self.own.nthreads = 1 + nh
         self.own.node_limit = nodes if nh else 0
+        self.own.granted = 0
+        self.own.batch = nodes // (16 * (1 + nh))
+        if self.own.batch < 16:
+            self.own.batch = 16
+        elif self.own.batch > 1024:
+            self.own.batch = 1024
         self.own.counts[0] = 0
-        self.node_limit = 0 if nh else nodes
+        self.node_limit = nodes
+        if nh and nodes:
+            self.node_limit = 0
+            self.more_nodes()
         self.poll_mask = 255 if nh else 1023
         self.seldepth = 0
         self.hard_ms = hard_ms
@@ -802,7 +840,8 @@ cdef class Searcher:
         cdef Pos p = root.pos
         cdef u64 key = full_key(&p)
         with nogil:
-            self.help_loop(&p, key, limit, rev, cp, egc, egp)
+            if self.sh.node_limit == 0 or self.more_nodes():
+                self.help_loop(&p, key, limit, rev, cp, egc, egp)
 
     cdef void help_loop(self, const Pos* p, u64 key, int limit, int rev, int cp, int egc,
                         int egp) noexcept nogil:
