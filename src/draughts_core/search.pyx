@@ -19,10 +19,12 @@ them relative to the node that stores them.
 Parallel search (Lazy SMP): with threads > 1 the Searcher runs helper
 Searchers on their own threads (Python threads, each inside a `nogil` search),
 sharing its transposition table and its stop flag (`Shared`); each keeps its
-own move lists, killers, history, PV, node count and repetition keys.  Odd
-helpers search one ply deeper than the iteration, so that the threads spread
-over depths; what they store orders and cuts the main thread's search.  The
-result is the main thread's, or a helper's that completed a deeper iteration.
+own move lists, killers, history, PV, node count and repetition keys.  Every
+thread's next iteration is one past the deepest any thread has completed, odd
+helpers one ply further still, so that the threads spread over depths; what
+they store orders and cuts the others' searches.  A depth-limited search ends
+when any thread completes the depth.  The result is the main thread's, or a
+helper's that completed a deeper iteration.
 """
 
 import threading
@@ -56,14 +58,15 @@ cdef enum:
 
 # What the threads of one search share (the table aside): the stop flag, the
 # node limit over all threads and the nodes handed out against it (in batches,
-# so that the threads together never search more), and each thread's node
-# count as last published.
+# so that the threads together never search more), the deepest completed
+# iteration, and each thread's node count as last published.
 ctypedef struct Shared:
     volatile int stop
     int nthreads
     u64 node_limit
     u64 batch
     volatile u64 granted
+    volatile int depth_done     # the deepest iteration any thread completed
     volatile u64 counts[MAX_THREADS]
 
 
@@ -680,8 +683,14 @@ cdef class Searcher:
             root_db = egdb_probe(self.egdb, &p)
         pv_out = []
         threads = self._start_helpers(root, limit, rev, cp, egc, egp)
+        self.own.depth_done = 0
+        d = 0
         with nogil:
-            for d in range(1, limit + 1):
+            while True:
+                # the next iteration: past the deepest any thread completed
+                d = (d if d > self.sh.depth_done else self.sh.depth_done) + 1
+                if d > limit:
+                    break
                 score = self.aspire(&p, key, d, prev, rev, cp, egc, egp)
                 if self.sh.stop and completed > 0:
                     break
@@ -691,6 +700,8 @@ cdef class Searcher:
                 if self.sh.stop:
                     break
                 completed = d
+                if self.sh.depth_done < d:
+                    self.sh.depth_done = d
                 prev = score
                 if self.pending_stop:
                     self.sh.stop = 1
@@ -729,6 +740,11 @@ cdef class Searcher:
                 have_best = True
                 prev = deepest.done_score
                 pv_out = [self._move_tuple(&deepest.done_pv[k]) for k in range(deepest.done_pvlen)]
+                if callback is not None and self.callback_error is None:
+                    try:        # the iteration reported is the helper's
+                        callback(completed, sel, db_report(root_db, prev), total, now_ms() - self.t0, pv_out)
+                    except BaseException as exc:
+                        self.callback_error = exc
         elapsed = now_ms() - self.t0
         self.pending_stop = False
         if self.callback_error is not None:
@@ -845,14 +861,15 @@ cdef class Searcher:
 
     cdef void help_loop(self, const Pos* p, u64 key, int limit, int rev, int cp, int egc,
                         int egp) noexcept nogil:
-        cdef int d, depth, score, prev = 0, k
-        for d in range(1, limit + 1):
-            # odd helpers a ply ahead of the main thread
-            depth = d + (self.tid & 1)
+        cdef int depth, score, prev = 0, k
+        while True:
+            # past the deepest completed iteration; odd helpers a ply further
+            depth = self.sh.depth_done if self.sh.depth_done > self.completed else self.completed
+            depth += 1 + (self.tid & 1)
             if depth > limit:
                 depth = limit
             if depth <= self.completed:
-                continue
+                break
             score = self.aspire(p, key, depth, prev, rev, cp, egc, egp)
             if self.sh.stop:
                 break
@@ -862,6 +879,11 @@ cdef class Searcher:
             self.done_pvlen = self.pvlen[0]
             for k in range(self.pvlen[0]):
                 self.done_pv[k] = self.pv[0][k]
+            if self.sh.depth_done < depth:
+                self.sh.depth_done = depth
+            if depth >= limit:
+                self.sh.stop = 1            # the depth asked for is done
+                break
         self.sh.counts[self.tid] = self.nodes
 
     cdef object _move_tuple(self, const CMove* m):
