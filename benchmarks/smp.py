@@ -1,7 +1,7 @@
 """The parallel search (Lazy SMP): nodes per second and strength, 2 threads against 1.
 
     python benchmarks/smp.py nps [--seconds 3] [--repeat 5] [--threads 1 2] [--priority -15]
-    python benchmarks/smp.py elo [--st 0.1] [--rounds 300] [--variant american] [--priority -15]
+    python benchmarks/smp.py elo [--st 0.1] [--rounds 300] [--variant american] [--openings F] [--priority -15]
 
 `nps`: from the start position of american and international, a fresh engine
 (64 MiB table) searches `--seconds` of wall clock with each thread count,
@@ -69,9 +69,10 @@ def nps(variants, threads: List[int], seconds: float, repeat: int) -> List[Dict]
     return rows
 
 
-def elo(variant: str, st: float, rounds: int, priority, srand: int, tt: int, pdn: str, out: str) -> int:
+def elo(variant: str, st: float, rounds: int, priority, srand: int, tt: int, pdn: str, out: str,
+        openings: str) -> int:
     engine = [f"cmd={sys.executable}", "arg=-m", "arg=draughts", "arg=hub", f"option.tt-size={tt}"]
-    book = ["-openings", "file=acf-3move", "order=random"] if variant == "american" else []
+    book = ["-openings", f"file={openings or 'acf-3move'}", "order=random"] if openings or variant == "american" else []
     argv = [sys.executable, "-m", "draughts", "match", "-variant", variant,
             "-engine", "name=threads2", *engine, "option.threads=2",
             "-engine", "name=threads1", *engine, "option.threads=1",
@@ -104,6 +105,8 @@ def main() -> None:
     b.add_argument("--rounds", type=int, default=300, help="rounds of 2 games (the SPRT may stop sooner)")
     b.add_argument("--srand", type=int, default=1)
     b.add_argument("--tt", type=int, default=64, help="table MiB")
+    b.add_argument("--openings", default="",
+                   help="opening file (default: acf-3move in american; see draughts openings)")
     b.add_argument("--pdnout", default="")
     b.add_argument("--jsonout", default="")
     for p in (a, b):
@@ -121,7 +124,7 @@ def main() -> None:
                 json.dump(rows, fh, indent=1)
     else:
         sys.exit(elo(args.variant, args.st, args.rounds, args.priority, args.srand, args.tt,
-                     args.pdnout, args.jsonout))
+                     args.pdnout, args.jsonout, args.openings))
 
 
 if __name__ == "__main__":
