@@ -85,6 +85,17 @@ cdef extern from *:
     """
     u64 dr_fetch_add(volatile u64* p, u64 v) noexcept nogil
 
+cdef extern from *:
+    """
+    #if defined(_MSC_VER)
+    #include <windows.h>
+    #define dr_fence() MemoryBarrier()
+    #else
+    #define dr_fence() __atomic_thread_fence(__ATOMIC_SEQ_CST)
+    #endif
+    """
+    void dr_fence() noexcept nogil
+
 WIN_SCORE = WIN
 WIN_THRESHOLD = WIN_MIN
 THREADS_MAX = MAX_THREADS
@@ -164,6 +175,8 @@ cdef class Searcher:
     cdef int tid                # thread index: 0 main, 1.. helpers
     cdef u64 poll_mask          # clock (and shared node count) every poll_mask + 1 nodes
     cdef list helpers
+    cdef list running           # the helpers' threads of the last search (see wait_helpers)
+    cdef volatile int done_seq  # odd while a helper writes its result below
     cdef int completed          # a helper's deepest completed iteration, its score and PV
     cdef int done_score
     cdef CMove done_pv[MAX_PLY]
@@ -204,11 +217,12 @@ cdef class Searcher:
         self.tid = 0
         self.poll_mask = 1023
         self.helpers = []
+        self.running = []
         self.egdb = NULL
 
     def __dealloc__(self):
         free(self.lists)
-        tt_free(&self.tt)
+        tt_free(&self.tt)       # (a helper's thread holds its main Searcher: none runs now)
 
     def __init__(self, CoreRules rules, weights, int tt_mb=64):
         self.r = rules.r
@@ -237,6 +251,7 @@ cdef class Searcher:
         cdef TTable fresh
         if tt_mb < 1:
             raise ValueError("the table needs at least 1 MiB")
+        self.wait_helpers()
         if tt_alloc(&fresh, tt_mb) != 0:
             raise MemoryError(f"cannot allocate a {tt_mb} MiB table")
         tt_free(&self.tt)
@@ -275,6 +290,7 @@ cdef class Searcher:
     def clear(self):
         """Forget everything learnt (a new game)."""
         cdef Searcher h
+        self.wait_helpers()
         tt_clear(&self.tt)
         memset(self.history, 0, sizeof(self.history))
         memset(self.killers, 0, sizeof(self.killers))
@@ -637,9 +653,10 @@ cdef class Searcher:
         cdef double elapsed
         cdef CMove best
         cdef bint have_best = False
-        cdef int k, nh = len(self.helpers)
+        cdef int k, nh = len(self.helpers), seq, done_score, done_depth
         cdef Position hp
         cdef Searcher h, deepest = None
+        cdef CMove done_move
         if limit > MAX_PLY - 8:
             limit = MAX_PLY - 8
         hist = list(history)[-MAX_GAME:]
@@ -724,22 +741,33 @@ cdef class Searcher:
                     break
         total = self.nodes
         if nh:
+            # the helpers are told to stop but not waited for: one that the
+            # scheduler has put aside would hold the answer up (the next
+            # search, or a change of the table, waits for them instead)
             self.sh.stop = 1
-            for t in threads:
-                t.join()
+            self.running = threads
             for h in self.helpers:
                 total += h.nodes
                 self.egdb_hits += h.egdb_hits
                 if h.seldepth > sel:
                     sel = h.seldepth
-                if h.completed > completed and h.done_pvlen > 0:
-                    completed = h.completed
+                seq = h.done_seq
+                dr_fence()
+                if seq & 1 or h.completed <= completed or h.done_pvlen == 0:
+                    continue
+                done_move = h.done_pv[0]
+                done_score = h.done_score
+                done_depth = h.completed
+                done_pv = [self._move_tuple(&h.done_pv[k]) for k in range(h.done_pvlen)]
+                dr_fence()
+                if h.done_seq == seq:           # not rewritten meanwhile
+                    completed = done_depth
                     deepest = h
+                    best = done_move
+                    prev = done_score
+                    pv_out = done_pv
             if deepest is not None:
-                best = deepest.done_pv[0]
                 have_best = True
-                prev = deepest.done_score
-                pv_out = [self._move_tuple(&deepest.done_pv[k]) for k in range(deepest.done_pvlen)]
                 if callback is not None and self.callback_error is None:
                     try:        # the iteration reported is the helper's
                         callback(completed, sel, db_report(root_db, prev), total, now_ms() - self.t0, pv_out)
@@ -785,6 +813,7 @@ cdef class Searcher:
         """Search on n threads (1: this one alone); the table is shared."""
         if not 1 <= n <= MAX_THREADS:
             raise ValueError(f"threads must be from 1 to {MAX_THREADS}, not {n}")
+        self.wait_helpers()
         while len(self.helpers) < n - 1:
             self.helpers.append(Searcher.__new__(Searcher))
         del self.helpers[n - 1:]
@@ -792,6 +821,13 @@ cdef class Searcher:
     @property
     def threads(self):
         return 1 + len(self.helpers)
+
+    def wait_helpers(self):
+        """Wait for the helper threads of the last search to end (they were
+        told to stop when it returned, so this takes microseconds)."""
+        running, self.running = self.running, []
+        for t in running:
+            t.join()
 
     cdef u64 _all_nodes(self):
         """Nodes of every thread so far (the helpers' as last published)."""
@@ -805,15 +841,13 @@ cdef class Searcher:
         """Give every helper this search's settings and start its thread."""
         cdef Searcher h
         cdef int i
+        self.wait_helpers()
         threads = []
         for i in range(len(self.helpers)):
             h = self.helpers[i]
             h.r = self.r
             h.w = self.w
             h.learned = self.learned
-            h.quiet_limit = self.quiet_limit
-            h.cp_limit = self.cp_limit
-            h.endgame_mode = self.endgame_mode
             h.noise_amp = self.noise_amp
             h.noise_seed = self.noise_seed
             memcpy(h.lmr_table, self.lmr_table, sizeof(self.lmr_table))
@@ -840,7 +874,7 @@ cdef class Searcher:
             memset(h.killers, 0, sizeof(h.killers))
         try:
             for i in range(len(self.helpers)):
-                t = threading.Thread(target=self.helpers[i]._help, args=(root, limit, rev, cp, egc, egp),
+                t = threading.Thread(target=self.helpers[i]._help, args=(self, root, limit, rev, cp, egc, egp),
                                      name=f"draughts-search-{i + 1}", daemon=True)
                 t.start()
                 threads.append(t)
@@ -851,8 +885,9 @@ cdef class Searcher:
             raise
         return threads
 
-    def _help(self, Position root, int limit, int rev, int cp, int egc, int egp):
-        """A helper thread's body: iterative deepening until the main thread stops it."""
+    def _help(self, Searcher main, Position root, int limit, int rev, int cp, int egc, int egp):
+        """A helper thread's body: iterative deepening until the main thread
+        stops it (`main`, whose table and Shared it uses, is held meanwhile)."""
         cdef Pos p = root.pos
         cdef u64 key = full_key(&p)
         with nogil:
@@ -874,11 +909,15 @@ cdef class Searcher:
             if self.sh.stop:
                 break
             prev = score
+            self.done_seq += 1
+            dr_fence()
             self.completed = depth
             self.done_score = score
             self.done_pvlen = self.pvlen[0]
             for k in range(self.pvlen[0]):
                 self.done_pv[k] = self.pv[0][k]
+            dr_fence()
+            self.done_seq += 1
             if self.sh.depth_done < depth:
                 self.sh.depth_done = depth
             if depth >= limit:
