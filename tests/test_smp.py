@@ -187,7 +187,7 @@ def test_runner_tells_each_engine_its_threads(concurrency, affinity):
     """A Hub engine that declares threads is told the processors of its game;
     option.threads wins; an in-process engine is given them too."""
     configs = [parse_engine(["name=hub", *HUB, "st=0.1"]), parse_engine(["name=own", *HUB, "st=0.1", "option.threads=3"]),
-               parse_engine(["name=builtin", "proto=builtin"])]
+               parse_engine(["name=builtin", "proto=builtin", "st=0.1"])]
     settings = MatchSettings(engines=configs, variant="american", concurrency=concurrency,
                              use_affinity=affinity)
     executor = LocalExecutor(settings, draughts.variant("american"))
@@ -199,5 +199,18 @@ def test_runner_tells_each_engine_its_threads(concurrency, affinity):
         assert players[0]._engine.params["threads"].value == str(want)
         assert players[1]._engine.params["threads"].value == "3"
         assert players[2]._engine.threads == want
+    finally:
+        executor.close()
+
+
+def test_runner_leaves_node_limited_engines_alone():
+    """depth= and nodes= games stay reproducible: no threads are given."""
+    configs = [parse_engine(["name=n", *HUB, "nodes=1000"]), parse_engine(["name=b", "proto=builtin", "depth=3"])]
+    executor = LocalExecutor(MatchSettings(engines=configs, variant="american", concurrency=1,
+                                           use_affinity=False), draughts.variant("american"))
+    players = [executor.pool.acquire(i) for i in range(2)]
+    try:
+        assert players[0]._engine.params["threads"].value == "1"
+        assert players[1]._engine.threads == 1
     finally:
         executor.close()

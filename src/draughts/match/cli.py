@@ -49,7 +49,8 @@ Match:
   -concurrency N          games at once (default 1; with -cluster, the cluster's CPUs);
                           an engine that declares a threads parameter is told to search
                           on max(1, processors // N) threads (1 with -use-affinity or on
-                          a cluster) unless option.threads= sets it
+                          a cluster) unless option.threads= sets it; engines limited
+                          by depth= or nodes= alone keep their own default
   -use-affinity           keep each game's engines on a processor of their own (Linux),
                           so that two searching engines never share one; the default
                           when 2 or more games run at once and there is a processor

@@ -390,7 +390,12 @@ class HubPlayer:
 
 def make_player(config: EngineConfig, variant: Variant, threads: Optional[int] = None):
     """A player for the engine; `threads` is how many processors it may
-    search on (None: the engine's own default), set unless its options say."""
+    search on (None: the engine's own default), set unless its options say.
+    An engine without a clock or a move time (depth= or nodes= only) keeps its
+    own default: more threads would make its games irreproducible and gain it
+    nothing."""
+    if not (config.tc.has_clock or config.tc.movetime > 0):
+        threads = None
     if config.proto == "builtin":
         return InProcessPlayer(config, variant, threads)
     if config.proto == "dxp":
