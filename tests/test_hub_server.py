@@ -52,6 +52,7 @@ def test_handshake(hub):
         < param name=pydraughts value=false type=bool
         < param name=eval value=auto type=enum values="auto classic learned"
         < param name=egdb-path value="" type=string
+        < param name=threads value=1 type=int min=1 max=256
         < wait
         > set-param name=tt-size value=8
         > set-param name=ponder value=true
@@ -67,8 +68,10 @@ def test_handshake(hub):
 
 def test_set_param_answers_bad_values_with_an_error(hub):
     hub.transcript("""
-        > set-param name=threads value=4
-        < error message="unknown parameter 'threads'; known: variant, mandatory-capture, tt-size, ponder, level, move-overhead, pydraughts, eval, egdb-path"
+        > set-param name=cores value=4
+        < error message="unknown parameter 'cores'; known: variant, mandatory-capture, tt-size, ponder, level, move-overhead, pydraughts, eval, egdb-path, threads"
+        > set-param name=threads value=0
+        < error message="threads must be from 1 to 256, not 0"
         > set-param name=ponder value=maybe
         < error message="ponder takes true or false, not 'maybe'"
         > set-param name=tt-size value=0

@@ -357,7 +357,7 @@ def test_eval_can_be_switched():
     assert engine.evaluate(board) == classic
 
 
-def test_training_lowers_the_heldout_loss(tmp_path):
+def test_training_lowers_the_heldout_loss(tmp_path, capsys):
     """`draughts train` end to end on a tiny budget: games, fit, weights file
     and manifest; the fitted weights beat the starting ones on held-out games,
     and a second generation plays with the first one's weights."""
@@ -382,3 +382,19 @@ def test_training_lowers_the_heldout_loss(tmp_path):
     assert main(argv) == 0
     a, b = (np.load(p / "weights-1.npz") for p in (out, again))
     assert (a["patterns"] == b["patterns"]).all() and (a["dense"] == b["dense"]).all()
+    # --games 0 fits the games of earlier runs (--data) without playing any;
+    # a fit from --start-weights keeps their sigmoid scale (their unit)
+    refit = tmp_path / "refit"
+    assert main(["train", "-v", "american", "--out", str(refit), "--games", "0", "--data", str(out / "games-0"),
+                 "--data", str(out / "games-1"), "--start-weights", str(out / "weights-1.npz"),
+                 "--score-weight", "0.5", "--epochs", "2", "--seed", "3"]) == 0
+    rman = json.loads((refit / "weights-1.json").read_text())
+    assert rman["games"] == 200 and rman["positions"] == man["positions"] and rman["played_with"] == "none"
+    assert rman["scale"] == first["scale"]
+    assert rman["data"] == [str(out / "games-0"), str(out / "games-1")] and rman["score_weight"] == 0.5
+    assert rman["heldout_loss"] < rman["heldout_loss_start"]
+    assert not (refit / "games-0").exists()
+    assert main(["train", "-v", "american", "--out", str(refit), "--games", "0", "--data", str(refit)]) == 2
+    assert "no games-NNNNN.npz chunk files" in capsys.readouterr().err
+    assert main(["train", "-v", "american", "--out", str(refit), "--games", "0"]) == 2
+    assert "--games 0 fits the --data games once" in capsys.readouterr().err

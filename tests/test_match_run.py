@@ -156,10 +156,11 @@ def test_command_line_errors():
 
 def test_resume_after_killing_the_runner(tmp_path):
     """The runner is killed mid-match; the resumed match ends with the same
-    schedule and totals as an uninterrupted one (deterministic engines)."""
+    schedule and totals as an uninterrupted one (deterministic engines: one
+    search thread each, not the processors the runner would give them)."""
     args = ["-variant", "american", "-games", "8", "-repeat",
-            "-engine", "name=deep", "cmd=draughts", "arg=hub", "depth=4",
-            "-engine", "name=shallow", "cmd=draughts", "arg=hub", "depth=2",
+            "-engine", "name=deep", "cmd=draughts", "arg=hub", "depth=4", "option.threads=1",
+            "-engine", "name=shallow", "cmd=draughts", "arg=hub", "depth=2", "option.threads=1",
             "-openings", "file=acf-3move", "order=random", "-srand", "9", "-ratinginterval", "0"]
     state, games = tmp_path / "state.json", tmp_path / "games.pdn"
     proc = subprocess.Popen(MATCH + args + ["-state", str(state), "-pdnout", str(games)],

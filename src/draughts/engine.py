@@ -30,7 +30,7 @@ from draughts.egdb import Database, complete_pieces, rule_fields, supported as e
 from draughts.errors import DraughtsError, TableMemoryError
 from draughts.limits import Limit, clock_budget, search_budget
 from draughts.variants import Variant, variant as get_variant
-from draughts_core.search import WIN_SCORE, WIN_THRESHOLD, Searcher, clock
+from draughts_core.search import THREADS_MAX, WIN_SCORE, WIN_THRESHOLD, Searcher, clock
 
 LEVEL_MAX = 20
 #: seconds kept back from every timed move for the way of the answer to the
@@ -163,11 +163,13 @@ class Engine:
                  level: int = LEVEL_MAX, weights: Optional[EvalWeights] = None,
                  seed: Optional[int] = None, move_overhead: float = DEFAULT_MOVE_OVERHEAD,
                  eval: Optional[str] = None, weights_file: Optional[str] = None,
-                 egdb: Union[None, str, "os.PathLike[str]", Database] = None):
+                 egdb: Union[None, str, "os.PathLike[str]", Database] = None, threads: int = 1):
         """eval: "classic" or "learned" (None: the variant's default, see
         default_eval); weights_file: a learned weights file to use instead of
         the shipped one (for the variant of this engine); egdb: endgame
-        databases to probe (a directory or a loaded Database; see set_egdb)."""
+        databases to probe (a directory or a loaded Database; see set_egdb);
+        threads: search threads sharing the transposition table (see
+        set_threads)."""
         self.variant = get_variant(variant)
         self._weights_override = weights
         self._eval = self._check_eval(eval)
@@ -181,6 +183,7 @@ class Engine:
             raise TableMemoryError(f"cannot allocate a {tt_mb} MiB transposition table") from None
         self._configure_rules()
         self._lock = threading.Lock()
+        self.set_threads(threads)
         self._seed = seed if seed is not None else int.from_bytes(os.urandom(8), "little") >> 2
         self.level = LEVEL_MAX
         self.set_level(level)
@@ -290,14 +293,32 @@ class Engine:
 
     def resize(self, tt_mb: int) -> None:
         """A new transposition table of tt_mb MiB; if it cannot be had, the
-        old table stays (and `tt_mb` still says its size)."""
+        old table stays (and `tt_mb` still says its size).  Taken between
+        searches (the threads of a running one are reading the table)."""
         size = self._check_tt(tt_mb)
         try:
-            self._searcher.resize(size)
+            with self._lock:
+                self._searcher.resize(size)
         except MemoryError:
             raise TableMemoryError(f"cannot allocate a {size} MiB transposition table; "
                                    f"keeping the {self._tt_mb} MiB one") from None
         self._tt_mb = size
+
+    def set_threads(self, threads: int) -> None:
+        """Search on `threads` native threads (Lazy SMP: helpers search beside
+        the main thread and share its transposition table; the GIL is
+        released).  1 is the single-threaded search, node for node.  Taken
+        between searches (it waits for a running one to end)."""
+        if (not isinstance(threads, int) or isinstance(threads, bool)
+                or not 1 <= threads <= THREADS_MAX):
+            raise DraughtsError(f"threads must be a whole number from 1 to {THREADS_MAX}, not {threads!r}")
+        with self._lock:
+            self._searcher.set_threads(threads)
+
+    @property
+    def threads(self) -> int:
+        """Search threads (see set_threads)."""
+        return self._searcher.threads
 
     def set_move_overhead(self, seconds: float) -> None:
         """Seconds kept back from every timed move."""

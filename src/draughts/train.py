@@ -8,12 +8,17 @@ positions of every game played so far:
     P(White wins) = sigmoid(scale * eval_white),   eval in centi-men,
 
 with a draw counted as half a win.  The sigmoid scale is fitted once per run
-to the classic evaluation of the training positions (so the learned weights
-keep its unit, a man about 100), the weights by minibatch Adam over sparse
+to the classic evaluation of the training positions, so the learned weights
+keep its unit, a man about 100 (a run from --start-weights keeps the scale
+their manifest names); the weights by minibatch Adam over sparse
 feature indices with L2 regularisation, starting from the previous
 generation (material only for the first).  Games are split into training and
 held-out games (one in ten by game number); both log-losses are reported and
 written to the manifest with the command, seed and counts.
+
+`--data DIR` adds the games of earlier runs (their `games-N` directories) to
+every fit; with `--games 0` nothing is played and one fit to those games is
+made (trying other labels or regularisation on games already played).
 """
 
 from __future__ import annotations
@@ -226,24 +231,41 @@ def run(args, report: Callable[[str], None]) -> Dict:
     dirs: List[str] = []
     manifest: Dict = {}
     model = Model(v.size, variant=v)
+    scale = None
     if weights:
         model = Model(v.size, *learned.read(weights, v.size))
-    scale = None
+        # the start weights' own unit, when their manifest names it
+        try:
+            scale = float(learned.manifest(weights)["scale"])
+        except (OSError, ValueError, KeyError, TypeError):
+            scale = None
+    data_files: List[str] = []
+    for d in args.data:
+        found = selfplay.chunk_files(d) if os.path.isdir(d) else []
+        if not found:
+            raise DraughtsError(f"--data {d}: no games-NNNNN.npz chunk files there")
+        data_files.extend(found)
+    if args.games == 0 and (not data_files or args.generations != 1):
+        raise DraughtsError("--games 0 fits the --data games once: give --data and no --generations")
     for gen in range(args.generations):
-        games_dir = os.path.join(out, f"games-{gen}")
-        cfg = selfplay.SelfPlayConfig(v.name, nodes=args.nodes, eval="learned" if weights else "classic",
-                                      weights=weights, seed=args.seed + gen)
-        npos = selfplay.generate(cfg, args.games, games_dir, workers=args.workers, niceness=args.nice,
-                                 progress=args.progress, label=f"{v.name} generation {gen} games")
-        dirs.append(games_dir)
-        report(f"generation {gen}: {npos} positions in {games_dir} (played with {weights or 'classic'})")
-        raw = selfplay.load(dirs, (args.games + selfplay.CHUNK_GAMES - 1) // selfplay.CHUNK_GAMES)
+        if args.games:
+            games_dir = os.path.join(out, f"games-{gen}")
+            cfg = selfplay.SelfPlayConfig(v.name, nodes=args.nodes, eval="learned" if weights else "classic",
+                                          weights=weights, seed=args.seed + gen)
+            npos = selfplay.generate(cfg, args.games, games_dir, workers=args.workers, niceness=args.nice,
+                                     progress=args.progress, label=f"{v.name} generation {gen} games")
+            dirs.append(games_dir)
+            report(f"generation {gen}: {npos} positions in {games_dir} (played with {weights or 'classic'})")
+        chunks = (args.games + selfplay.CHUNK_GAMES - 1) // selfplay.CHUNK_GAMES
+        raw = selfplay.load(data_files + [f for d in dirs for f in selfplay.chunk_files(d, chunks)])
         data = prepare(v, raw)
         classic = classic_scores(v, raw)
         if scale is None:
             train = ~data.heldout
             scale = fit_scale(classic[train], data.result[train])
             report(f"sigmoid scale {scale:.6f} per centi-man (fitted to the classic evaluation)")
+        elif gen == 0:
+            report(f"sigmoid scale {scale:.6f} per centi-man (of the start weights)")
         classic_loss = log_loss(scale * classic[data.heldout], data.result[data.heldout])
         report(f"held-out log-loss of the classic evaluation {classic_loss:.5f}")
         losses = fit(model, data, scale, epochs=args.epochs, batch=args.batch, lr=args.lr, l2=args.l2,
@@ -253,7 +275,8 @@ def run(args, report: Callable[[str], None]) -> Dict:
                         games=int(len(np.unique(raw["game"]))), positions=int(len(raw["white"])),
                         nodes=args.nodes, scale=scale, epochs=args.epochs, l2=args.l2, lr=args.lr,
                         score_weight=args.score_weight,
-                        batch=args.batch, played_with=os.path.basename(weights) if weights else "classic")
+                        batch=args.batch, data=list(args.data),
+                        played_with=(os.path.basename(weights) if weights else "classic") if args.games else "none")
         learned.write(path, model.patterns, model.dense, model.king_sq, manifest)
         report(f"wrote {path}: held-out log-loss {losses['heldout_loss']:.5f} "
                f"(start {losses['heldout_loss_start']:.5f})")
@@ -265,7 +288,10 @@ def register(sub) -> None:
     p = sub.add_parser("train", help="fit the learned evaluation to self-play games (numpy)")
     p.add_argument("--variant", "-v", default="international", help=f"variant ({', '.join(VARIANTS)})")
     p.add_argument("--out", "-o", required=True, help="run directory (games, weights; a rerun resumes)")
-    p.add_argument("--games", type=positive_int, default=2000, help="games per generation (default 2000)")
+    p.add_argument("--games", type=int_at_least(0), default=2000,
+                   help="games per generation (default 2000; 0: fit the --data games only)")
+    p.add_argument("--data", action="append", default=[], metavar="DIR",
+                   help="a games directory of an earlier run whose games join every fit (repeatable)")
     p.add_argument("--nodes", type=positive_int, default=3000, help="nodes a move in self-play (default 3000)")
     p.add_argument("--generations", type=positive_int, default=1, help="generations (default 1)")
     p.add_argument("--start-weights", help="weights file the first generation's games are played with "

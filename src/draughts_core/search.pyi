@@ -1,4 +1,4 @@
-"""Type stubs: the search (one thread's state) and its clock."""
+"""Type stubs: the search (one thread's state and its helper threads) and its clock."""
 
 from typing import Any, Callable, List, Optional, Sequence, Tuple
 
@@ -8,6 +8,7 @@ from draughts_core.position import CoreRules, MoveCode, Position
 
 WIN_SCORE: int
 WIN_THRESHOLD: int
+THREADS_MAX: int
 
 #: a move in the core's encoding (Position.moves()' last field)
 SearchMove = MoveCode
@@ -16,6 +17,7 @@ def clock() -> float: ...
 
 class Searcher:
     pending_stop: bool
+    threads: int
     def __init__(self, rules: CoreRules, weights: Tuple[Any, ...], tt_mb: int = 64) -> None: ...
     def set_tuning(self, lmr_mode: int, lmr_divisor: int, futility: int = 0) -> None: ...
     def resize(self, tt_mb: int) -> None: ...
@@ -29,6 +31,7 @@ class Searcher:
     def stop(self) -> None: ...
     def evaluate(self, p: Position) -> int: ...
     def hashfull(self) -> int: ...
+    def set_threads(self, n: int) -> None: ...
     def run(self, root: Position, history: Sequence[Position], max_depth: int = 0, nodes: int = 0,
             soft_ms: float = 0, hard_ms: float = 0, rev: int = 0, cp: int = 0, egp: int = 0,
             callback: Optional[Callable[[int, int, int, int, float, List[SearchMove]], None]] = None,

@@ -15,10 +15,22 @@ The numbered steps of `search`:
   7. the result is stored with its bound.
 Win scores are WIN - ply (the fastest win scores highest); the table keeps
 them relative to the node that stores them.
+
+Parallel search (Lazy SMP): with threads > 1 the Searcher runs helper
+Searchers on their own threads (Python threads, each inside a `nogil` search),
+sharing its transposition table and its stop flag (`Shared`); each keeps its
+own move lists, killers, history, PV, node count and repetition keys.  Every
+thread's next iteration is one past the deepest any thread has completed, odd
+helpers one ply further still, so that the threads spread over depths; what
+they store orders and cuts the others' searches.  A depth-limited search ends
+when any thread completes the depth.  The result is the main thread's, or a
+helper's that completed a deeper iteration.
 """
 
+import threading
+
 from libc.stdlib cimport malloc, calloc, free
-from libc.string cimport memset
+from libc.string cimport memset, memcpy
 from libc.stdint cimport uint16_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
@@ -41,9 +53,52 @@ cdef enum:
     WIN_MIN = WIN - 2 * MAX_PLY
     DB_WIN = 9000           # a database win: 90 men less a hundredth a ply, plus the evaluation
     DB_SPREAD = 800         # ... clamped to this, so that the search still makes progress
+    MAX_THREADS = 256
+
+
+# What the threads of one search share (the table aside): the stop flag, the
+# node limit over all threads and the nodes handed out against it (in batches,
+# so that the threads together never search more), the deepest completed
+# iteration, and each thread's node count as last published.
+ctypedef struct Shared:
+    volatile int stop
+    int nthreads
+    u64 node_limit
+    u64 batch
+    volatile u64 granted
+    volatile int depth_done     # the deepest iteration any thread completed
+    volatile u64 counts[MAX_THREADS]
+
+
+cdef extern from *:
+    """
+    #if defined(_MSC_VER)
+    #include <intrin.h>
+    static unsigned long long dr_fetch_add(volatile unsigned long long* p, unsigned long long v) {
+        return (unsigned long long)_InterlockedExchangeAdd64((volatile long long*)p, (long long)v);
+    }
+    #else
+    static unsigned long long dr_fetch_add(volatile unsigned long long* p, unsigned long long v) {
+        return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+    }
+    #endif
+    """
+    u64 dr_fetch_add(volatile u64* p, u64 v) noexcept nogil
+
+cdef extern from *:
+    """
+    #if defined(_MSC_VER)
+    #include <windows.h>
+    #define dr_fence() MemoryBarrier()
+    #else
+    #define dr_fence() __atomic_thread_fence(__ATOMIC_SEQ_CST)
+    #endif
+    """
+    void dr_fence() noexcept nogil
 
 WIN_SCORE = WIN
 WIN_THRESHOLD = WIN_MIN
+THREADS_MAX = MAX_THREADS
 
 
 cdef inline double now_ms() noexcept nogil:
@@ -106,14 +161,26 @@ cdef inline u64 mix(u64 z) noexcept nogil:
 
 
 cdef class Searcher:
-    """One search thread's state: rules, weights, table, limits, statistics."""
+    """One search thread's state: rules, weights, table, limits, statistics;
+    with threads > 1 also the helpers that search beside it."""
 
     cdef Rules r
     cdef EvalW w
-    cdef TTable tt
+    cdef TTable tt              # the table (a helper's stays empty: it uses its main's)
+    cdef TTable* tab            # the table searched: &tt, or the main Searcher's
     cdef MoveList* lists
     cdef int scores[MAX_PLY][MAX_MOVES]
-    cdef volatile int stop_flag
+    cdef Shared own             # what this Searcher's threads share (when it is a main)
+    cdef Shared* sh             # &own, or the main Searcher's
+    cdef int tid                # thread index: 0 main, 1.. helpers
+    cdef u64 poll_mask          # clock (and shared node count) every poll_mask + 1 nodes
+    cdef list helpers
+    cdef list running           # the helpers' threads of the last search (see wait_helpers)
+    cdef volatile int done_seq  # odd while a helper writes its result below
+    cdef int completed          # a helper's deepest completed iteration, its score and PV
+    cdef int done_score
+    cdef CMove done_pv[MAX_PLY]
+    cdef int done_pvlen
     cdef u64 nodes
     cdef u64 node_limit
     cdef double t0
@@ -144,11 +211,18 @@ cdef class Searcher:
         if self.lists == NULL:
             raise MemoryError()
         self.tt.entries = NULL
+        self.tab = &self.tt
+        self.sh = &self.own
+        self.own.nthreads = 1
+        self.tid = 0
+        self.poll_mask = 1023
+        self.helpers = []
+        self.running = []
         self.egdb = NULL
 
     def __dealloc__(self):
         free(self.lists)
-        tt_free(&self.tt)
+        tt_free(&self.tt)       # (a helper's thread holds its main Searcher: none runs now)
 
     def __init__(self, CoreRules rules, weights, int tt_mb=64):
         self.r = rules.r
@@ -177,6 +251,7 @@ cdef class Searcher:
         cdef TTable fresh
         if tt_mb < 1:
             raise ValueError("the table needs at least 1 MiB")
+        self.wait_helpers()
         if tt_alloc(&fresh, tt_mb) != 0:
             raise MemoryError(f"cannot allocate a {tt_mb} MiB table")
         tt_free(&self.tt)
@@ -216,13 +291,18 @@ cdef class Searcher:
 
     def clear(self):
         """Forget everything learnt (a new game)."""
+        cdef Searcher h
+        self.wait_helpers()
         tt_clear(&self.tt)
         memset(self.history, 0, sizeof(self.history))
         memset(self.killers, 0, sizeof(self.killers))
+        for h in self.helpers:
+            memset(h.history, 0, sizeof(h.history))
+            memset(h.killers, 0, sizeof(h.killers))
 
     def stop(self):
         self.pending_stop = True
-        self.stop_flag = 1
+        self.sh.stop = 1
 
     def set_egdb(self, EGDB db):
         """Probe this endgame database (None: no database); it must be of the searcher's rules."""
@@ -289,7 +369,29 @@ cdef class Searcher:
     # --- the search -----------------------------------------------------------
     cdef inline void check_time(self) noexcept nogil:
         if self.hard_ms > 0 and now_ms() - self.t0 >= self.hard_ms:
-            self.stop_flag = 1
+            self.sh.stop = 1
+
+    cdef void poll(self) noexcept nogil:
+        """Every poll_mask + 1 nodes: the clock; with threads, this thread's
+        node count is published (for the info lines)."""
+        if self.sh.nthreads > 1:
+            self.sh.counts[self.tid] = self.nodes
+        self.check_time()
+
+    cdef bint more_nodes(self) noexcept nogil:
+        """This thread has searched the nodes it was given: with threads, take
+        another batch of the limit (False: the limit is spent)."""
+        cdef u64 old, got
+        if self.sh.nthreads == 1 or self.sh.node_limit == 0:
+            return False
+        old = dr_fetch_add(&self.sh.granted, self.sh.batch)
+        if old >= self.sh.node_limit:
+            return False
+        got = self.sh.node_limit - old
+        if got > self.sh.batch:
+            got = self.sh.batch
+        self.node_limit = self.nodes + got
+        return True
 
     cdef void order(self, MoveList* ml, int ply, const CMove* ttm, int stm) noexcept nogil:
         cdef int i
@@ -333,7 +435,8 @@ cdef class Searcher:
     cdef int search(self, const Pos* p, u64 key, int depth, int alpha, int beta, int ply,
                     int rev, int cp, int egc, int egp, bint pvnode) noexcept nogil:
         cdef MoveList* ml
-        cdef TTEntry* e
+        cdef TTEntry e
+        cdef bint have_e
         cdef CMove ttm
         cdef CMove* m
         cdef bint have_ttm = False
@@ -347,13 +450,14 @@ cdef class Searcher:
 
         self.pvlen[ply] = ply
         # 1. stop checks
-        if self.stop_flag:
+        if self.sh.stop:
             return 0
         self.nodes += 1
         if self.node_limit and self.nodes >= self.node_limit:
-            self.stop_flag = 1
-        if (self.nodes & 1023) == 0:
-            self.check_time()
+            if not self.more_nodes():
+                self.sh.stop = 1
+        if (self.nodes & self.poll_mask) == 0:
+            self.poll()
         if ply > self.seldepth:
             self.seldepth = ply
         self.keys[idx] = key
@@ -382,8 +486,8 @@ cdef class Searcher:
 
         # 4. transposition-table cut-off, before generating anything (the
         # horizon's capture sequences do without the table)
-        e = tt_probe(&self.tt, key) if depth > 0 else NULL
-        if e != NULL and not pvnode and e.depth >= depth:
+        have_e = depth > 0 and tt_probe(self.tab, key, &e)
+        if have_e and not pvnode and e.depth >= depth:
             tts = score_from_tt(e.score, ply)
             bound = e.genbound & 3
             if bound == BOUND_EXACT:
@@ -428,7 +532,7 @@ cdef class Searcher:
             depth += 1                          # forced move: extend
 
         # 5. the stored move, for ordering
-        if e != NULL and e.frm != 255 and e.key == key:
+        if have_e and e.frm != 255:
             for i in range(n):
                 if (ml.moves[i].frm == e.frm and ml.moves[i].to == e.to
                         and fold16(ml.moves[i].capt) == e.capt16):
@@ -454,7 +558,7 @@ cdef class Searcher:
             if depth <= 0 and m.ncapt == 0:
                 continue                        # house rule: only captures at the horizon
             ckey = key_after(p, key, m)
-            tt_prefetch(&self.tt, ckey)
+            tt_prefetch(self.tab, ckey)
             make_move(&self.r, p, m, &child)
             if p.kmoves | child.kmoves:
                 ckey ^= kmoves_key(p.kmoves) ^ kmoves_key(child.kmoves)
@@ -494,7 +598,7 @@ cdef class Searcher:
                 if score > alpha and score < beta and pvnode:
                     score = -self.search(&child, ckey, newdepth, -beta, -alpha, ply + 1,
                                          crev, ccp, cegc, cegp, True)
-            if self.stop_flag:
+            if self.sh.stop:
                 return 0
             if score > best:
                 best = score
@@ -526,7 +630,7 @@ cdef class Searcher:
             bound = BOUND_UPPER
         m = &ml.moves[bestidx]
         if depth > 0:
-            tt_store(&self.tt, key, score_to_tt(best, ply), depth, bound, m.frm, m.to, fold16(m.capt))
+            tt_store(self.tab, key, score_to_tt(best, ply), depth, bound, m.frm, m.to, fold16(m.capt))
         return best
 
     # --- the driver -------------------------------------------------------------
@@ -545,14 +649,16 @@ cdef class Searcher:
         """
         cdef Pos p = root.pos
         cdef u64 key = full_key(&p)
-        cdef int d, score = 0, prev = 0, alpha, beta, delta, completed = 0, sel = 0
+        cdef int d, score = 0, prev = 0, completed = 0, sel = 0
         cdef int limit = max_depth if max_depth > 0 else MAX_PLY - 8
         cdef int egc, root_db
         cdef double elapsed
         cdef CMove best
         cdef bint have_best = False
-        cdef int k
+        cdef int k, nh = len(self.helpers), seq, done_score, done_depth
         cdef Position hp
+        cdef Searcher h, deepest = None
+        cdef CMove done_move
         if limit > MAX_PLY - 8:
             limit = MAX_PLY - 8
         hist = list(history)[-MAX_GAME:]
@@ -563,10 +669,25 @@ cdef class Searcher:
         if rev > self.ngame:
             rev = self.ngame
         self.callback_error = None
-        self.stop_flag = 0          # a pending stop ends the search after its first iteration
+        self.sh.stop = 0          # a pending stop ends the search after its first iteration
         self.nodes = 0
         self.egdb_hits = 0
+        # one thread counts its nodes against the limit; with helpers each
+        # thread takes batches of the limit as it goes (see more_nodes)
+        self.own.nthreads = 1 + nh
+        self.own.node_limit = nodes if nh else 0
+        self.own.granted = 0
+        self.own.batch = nodes // (16 * (1 + nh))
+        if self.own.batch < 16:
+            self.own.batch = 16
+        elif self.own.batch > 1024:
+            self.own.batch = 1024
+        self.own.counts[0] = 0
         self.node_limit = nodes
+        if nh and nodes:
+            self.node_limit = 0
+            self.more_nodes()
+        self.poll_mask = 255 if nh else 1023
         self.seldepth = 0
         self.hard_ms = hard_ms
         self.t0 = now_ms()
@@ -580,56 +701,80 @@ cdef class Searcher:
         if self.egdb != NULL and popcount(p.bb[0] | p.bb[1]) <= self.egdb.max_pieces:
             root_db = egdb_probe(self.egdb, &p)
         pv_out = []
+        threads = self._start_helpers(root, limit, rev, cp, egc, egp)
+        self.own.depth_done = 0
+        d = 0
         with nogil:
-            for d in range(1, limit + 1):
-                # aspiration window around the last score
-                delta = 35
-                if d >= 4 and prev > -WIN_MIN and prev < WIN_MIN:
-                    alpha = prev - delta
-                    beta = prev + delta
-                else:
-                    alpha = -INF
-                    beta = INF
-                while True:
-                    score = self.search(&p, key, d, alpha, beta, 0, rev, cp, egc, egp, True)
-                    if self.stop_flag:
-                        break
-                    if score <= alpha:
-                        alpha = score - delta if score - delta > -INF else -INF
-                        delta *= 2
-                    elif score >= beta:
-                        beta = score + delta if score + delta < INF else INF
-                        delta *= 2
-                    else:
-                        break
-                if self.stop_flag and completed > 0:
+            while True:
+                # the next iteration: past the deepest any thread completed
+                d = (d if d > self.sh.depth_done else self.sh.depth_done) + 1
+                if d > limit:
+                    break
+                score = self.aspire(&p, key, d, prev, rev, cp, egc, egp)
+                if self.sh.stop and completed > 0:
                     break
                 if self.pvlen[0] > 0:
                     best = self.pv[0][0]
                     have_best = True
-                if self.stop_flag:
+                if self.sh.stop:
                     break
                 completed = d
+                if self.sh.depth_done < d:
+                    self.sh.depth_done = d
                 prev = score
                 if self.pending_stop:
-                    self.stop_flag = 1
+                    self.sh.stop = 1
                 sel = self.seldepth
                 elapsed = now_ms() - self.t0
                 with gil:
                     pv_out = [self._move_tuple(&self.pv[0][k]) for k in range(self.pvlen[0])]
                     if callback is not None:
                         try:
-                            callback(d, sel, db_report(root_db, score), self.nodes, elapsed, pv_out)
+                            callback(d, sel, db_report(root_db, score), self._all_nodes(), elapsed, pv_out)
                         except BaseException as exc:        # reported to the caller
                             self.callback_error = exc
-                            self.stop_flag = 1
-                if self.stop_flag:
+                            self.sh.stop = 1
+                if self.sh.stop:
                     break
                 if prev >= WIN_MIN or prev <= -WIN_MIN:
                     if d >= WIN - (prev if prev > 0 else -prev) + 2 and max_depth == 0 and soft_ms > 0:
                         break                           # the win is proven and short enough
                 if soft_ms > 0 and elapsed >= soft_ms:
                     break
+        total = self.nodes
+        if nh:
+            # the helpers are told to stop but not waited for: one that the
+            # scheduler has put aside would hold the answer up (the next
+            # search, or a change of the table, waits for them instead)
+            self.sh.stop = 1
+            self.running = threads
+            for h in self.helpers:
+                total += h.nodes
+                self.egdb_hits += h.egdb_hits
+                if h.seldepth > sel:
+                    sel = h.seldepth
+                seq = h.done_seq
+                dr_fence()
+                if seq & 1 or h.completed <= completed or h.done_pvlen == 0:
+                    continue
+                done_move = h.done_pv[0]
+                done_score = h.done_score
+                done_depth = h.completed
+                done_pv = [self._move_tuple(&h.done_pv[k]) for k in range(h.done_pvlen)]
+                dr_fence()
+                if h.done_seq == seq:           # not rewritten meanwhile
+                    completed = done_depth
+                    deepest = h
+                    best = done_move
+                    prev = done_score
+                    pv_out = done_pv
+            if deepest is not None:
+                have_best = True
+                if callback is not None and self.callback_error is None:
+                    try:        # the iteration reported is the helper's
+                        callback(completed, sel, db_report(root_db, prev), total, now_ms() - self.t0, pv_out)
+                    except BaseException as exc:
+                        self.callback_error = exc
         elapsed = now_ms() - self.t0
         self.pending_stop = False
         if self.callback_error is not None:
@@ -637,7 +782,150 @@ cdef class Searcher:
             self.callback_error = None
             raise err
         move = self._move_tuple(&best) if have_best else None
-        return (move, db_report(root_db, prev), completed, sel, self.nodes, elapsed, pv_out)
+        return (move, db_report(root_db, prev), completed, sel, total, elapsed, pv_out)
+
+    cdef int aspire(self, const Pos* p, u64 key, int d, int prev, int rev, int cp, int egc,
+                    int egp) noexcept nogil:
+        """One iteration: an aspiration window around the last score `prev`,
+        widened until the score falls inside (or the search stops)."""
+        cdef int alpha, beta, score
+        cdef int delta = 35
+        if d >= 4 and prev > -WIN_MIN and prev < WIN_MIN:
+            alpha = prev - delta
+            beta = prev + delta
+        else:
+            alpha = -INF
+            beta = INF
+        while True:
+            score = self.search(p, key, d, alpha, beta, 0, rev, cp, egc, egp, True)
+            if self.sh.stop:
+                break
+            if score <= alpha:
+                alpha = score - delta if score - delta > -INF else -INF
+                delta *= 2
+            elif score >= beta:
+                beta = score + delta if score + delta < INF else INF
+                delta *= 2
+            else:
+                break
+        return score
+
+    # --- parallel search -------------------------------------------------------
+    def set_threads(self, int n):
+        """Search on n threads (1: this one alone); the table is shared."""
+        if not 1 <= n <= MAX_THREADS:
+            raise ValueError(f"threads must be from 1 to {MAX_THREADS}, not {n}")
+        self.wait_helpers()
+        while len(self.helpers) < n - 1:
+            self.helpers.append(Searcher.__new__(Searcher))
+        del self.helpers[n - 1:]
+
+    @property
+    def threads(self):
+        return 1 + len(self.helpers)
+
+    def wait_helpers(self):
+        """Wait for the helper threads of the last search to end (they were
+        told to stop when it returned, so this takes microseconds)."""
+        running, self.running = self.running, []
+        for t in running:
+            t.join()
+
+    cdef u64 _all_nodes(self):
+        """Nodes of every thread so far (the helpers' as last published)."""
+        cdef u64 total = self.nodes
+        cdef int i
+        for i in range(1, self.own.nthreads):
+            total += self.own.counts[i]
+        return total
+
+    cdef list _start_helpers(self, Position root, int limit, int rev, int cp, int egc, int egp):
+        """Give every helper this search's settings and start its thread."""
+        cdef Searcher h
+        cdef int i
+        self.wait_helpers()
+        threads = []
+        for i in range(len(self.helpers)):
+            h = self.helpers[i]
+            h.r = self.r
+            h.w = self.w
+            h.learned = self.learned
+            h.noise_amp = self.noise_amp
+            h.noise_seed = self.noise_seed
+            memcpy(h.lmr_table, self.lmr_table, sizeof(self.lmr_table))
+            h.futility = self.futility
+            h.lmr_mode = self.lmr_mode
+            h.egdb = self.egdb
+            h.egdb_owner = self.egdb_owner
+            h.egdb_hits = 0
+            h.root_material = self.root_material
+            memcpy(h.keys, self.keys, self.ngame * sizeof(u64))
+            h.ngame = self.ngame
+            h.tab = &self.tt
+            h.sh = &self.own
+            h.tid = i + 1
+            h.nodes = 0
+            h.node_limit = 0
+            h.poll_mask = self.poll_mask
+            h.seldepth = 0
+            h.t0 = self.t0
+            h.hard_ms = self.hard_ms
+            h.completed = 0
+            h.done_pvlen = 0
+            self.own.counts[i + 1] = 0
+            memset(h.killers, 0, sizeof(h.killers))
+        try:
+            for i in range(len(self.helpers)):
+                t = threading.Thread(target=self.helpers[i]._help, args=(self, root, limit, rev, cp, egc, egp),
+                                     name=f"draughts-search-{i + 1}", daemon=True)
+                t.start()
+                threads.append(t)
+        except BaseException:
+            self.sh.stop = 1
+            for t in threads:
+                t.join()
+            raise
+        return threads
+
+    def _help(self, Searcher main, Position root, int limit, int rev, int cp, int egc, int egp):
+        """A helper thread's body: iterative deepening until the main thread
+        stops it (`main`, whose table and Shared it uses, is held meanwhile)."""
+        cdef Pos p = root.pos
+        cdef u64 key = full_key(&p)
+        with nogil:
+            if self.sh.node_limit == 0 or self.more_nodes():
+                self.help_loop(&p, key, limit, rev, cp, egc, egp)
+
+    cdef void help_loop(self, const Pos* p, u64 key, int limit, int rev, int cp, int egc,
+                        int egp) noexcept nogil:
+        cdef int depth, score, prev = 0, k
+        while True:
+            # past the deepest completed iteration; odd helpers a ply further
+            depth = self.sh.depth_done if self.sh.depth_done > self.completed else self.completed
+            depth += 1 + (self.tid & 1)
+            if depth > limit:
+                depth = limit
+            if depth <= self.completed:
+                break
+            score = self.aspire(p, key, depth, prev, rev, cp, egc, egp)
+            if self.sh.stop:
+                break
+            prev = score
+            self.done_seq += 1
+            dr_fence()
+            self.completed = depth
+            self.done_score = score
+            self.done_pvlen = self.pvlen[0]
+            for k in range(self.pvlen[0]):
+                self.done_pv[k] = self.pv[0][k]
+            dr_fence()
+            self.done_seq += 1
+            if self.sh.depth_done < depth:
+                self.sh.depth_done = depth
+            if depth >= limit:
+                self.sh.stop = 1            # the depth asked for is done
+                break
+        self.sh.counts[self.tid] = self.nodes
 
     cdef object _move_tuple(self, const CMove* m):
         """The move in the core's encoding, as Position.moves() gives it."""

@@ -1,4 +1,5 @@
 from libc.stdint cimport uint8_t, uint16_t, int16_t, int8_t
+from libc.string cimport memcpy
 from draughts_core.bitboard cimport u64
 
 cdef enum Bound:
@@ -11,8 +12,13 @@ cdef enum Bound:
 # best move as from/to bit indices plus a 16-bit fold of its captured set,
 # the score (win scores stored relative to this node), depth, bound and the
 # search generation that wrote it.  Four entries make a 64-byte bucket.
+#
+# The table is shared by the search threads without locks: the first word
+# holds the key xor the second word (the data), so an entry torn by two
+# threads writing it at once no longer matches its key and is no hit
+# (Hyatt and Mann's lockless hashing).  tt_probe hands out a copy.
 ctypedef struct TTEntry:
-    u64 key
+    u64 key              # Zobrist key ^ tt_data(entry) in the table; the key in a probe's copy
     int16_t score
     uint16_t capt16
     uint8_t frm
@@ -28,7 +34,7 @@ ctypedef struct TTable:
 cdef int tt_alloc(TTable* t, u64 mib) noexcept nogil
 cdef void tt_free(TTable* t) noexcept nogil
 cdef void tt_clear(TTable* t) noexcept nogil
-cdef TTEntry* tt_probe(TTable* t, u64 key) noexcept nogil
+cdef bint tt_probe(TTable* t, u64 key, TTEntry* out) noexcept nogil
 cdef void tt_store(TTable* t, u64 key, int score, int depth, int bound,
                    int frm, int to, uint16_t capt16) noexcept nogil
 cdef int tt_hashfull(TTable* t) noexcept nogil
@@ -48,3 +54,10 @@ cdef inline uint16_t fold16(u64 x) noexcept nogil:
     x ^= x >> 32
     x ^= x >> 16
     return <uint16_t>(x & 0xFFFF)
+
+
+cdef inline u64 tt_data(const TTEntry* e) noexcept nogil:
+    """The entry's second word (everything but the key) as one number."""
+    cdef u64 d
+    memcpy(&d, (<const char*>e) + 8, 8)
+    return d

@@ -84,22 +84,26 @@ class AsyncHubEngine:
     async def popen(cls, command: Union[str, Sequence[str]], *, cwd=None, env=None,
                     params: Optional[Mapping[str, Any]] = None, startup_timeout: float = 10.0,
                     timeout: float = 10.0, time_margin: float = 0.05,
-                    stderr_path: Optional[str] = None) -> "AsyncHubEngine":
+                    stderr_path: Optional[str] = None,
+                    defaults: Optional[Mapping[str, Any]] = None) -> "AsyncHubEngine":
         """Start an engine program (a list of arguments, or a string split like a
         shell would) and complete the handshake (`hub` ... `wait`, the `params`,
-        `init` ... `ready`) within `startup_timeout` seconds."""
+        `init` ... `ready`) within `startup_timeout` seconds.  `defaults` are
+        parameters set only if the engine declares them and `params` does not
+        set them (the match runner's `threads`)."""
         transport = await SubprocessTransport.start(command, cwd=cwd, env=env, stderr_path=stderr_path)
         return await cls.over(transport, params=params, startup_timeout=startup_timeout,
-                              timeout=timeout, time_margin=time_margin)
+                              timeout=timeout, time_margin=time_margin, defaults=defaults)
 
     @classmethod
     async def over(cls, transport: "Transport", *, params: Optional[Mapping[str, Any]] = None,
                    startup_timeout: float = 10.0, timeout: float = 10.0,
-                   time_margin: float = 0.05) -> "AsyncHubEngine":
+                   time_margin: float = 0.05,
+                   defaults: Optional[Mapping[str, Any]] = None) -> "AsyncHubEngine":
         """A client over a started transport, handshake done (closed again if it fails)."""
         engine = cls(transport, timeout=timeout, time_margin=time_margin)
         try:
-            await engine.start(params=params, timeout=startup_timeout)
+            await engine.start(params=params, timeout=startup_timeout, defaults=defaults)
         except BaseException:
             await engine.close()
             raise
@@ -201,8 +205,11 @@ class AsyncHubEngine:
                                      error)
 
     # --- the handshake ---------------------------------------------------------
-    async def start(self, *, params: Optional[Mapping[str, Any]] = None, timeout: float = 10.0) -> None:
-        """`hub` ... `wait`, then `set-param` for `params`, then `init` ... `ready`."""
+    async def start(self, *, params: Optional[Mapping[str, Any]] = None, timeout: float = 10.0,
+                    defaults: Optional[Mapping[str, Any]] = None) -> None:
+        """`hub` ... `wait`, then `set-param` for `params` and for those of
+        `defaults` that the engine declares and `params` leaves out, then
+        `init` ... `ready`."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         self._send("hub")
@@ -216,7 +223,11 @@ class AsyncHubEngine:
                 break
             elif command == "error":
                 raise EngineCommandError(f"the engine rejected hub: {args.get('message', line)}", line)
-        for name, value in self._param_pairs(params or {}):
+        pairs = self._param_pairs(params or {})
+        given = {name for name, _ in pairs}
+        pairs += [(name, value) for name, value in (defaults or {}).items()
+                  if name in self.params and name not in given]
+        for name, value in pairs:
             self._send(format_line("set-param", [("name", name), ("value", format_value(value))]))
             self.params[name].value = format_value(value)
         self._send("init")

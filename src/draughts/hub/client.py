@@ -90,17 +90,20 @@ class HubEngine:
     handshake must end within `startup_timeout` seconds; `timeout` is how long
     any other answer is awaited (beyond the time a limit grants); a move more
     than `time_margin` seconds after its limit is `late`.  The engine's stderr
-    is kept in `stderr` (and appended to `stderr_path`).
+    is kept in `stderr` (and appended to `stderr_path`).  `defaults` are
+    parameters set only when the engine declares them and `params` does not
+    set them.
     """
 
     def __init__(self, command: Union[str, Sequence[str]], *, cwd=None, env=None,
                  params: Optional[Mapping[str, Any]] = None, startup_timeout: float = 10.0,
-                 timeout: float = 10.0, time_margin: float = 0.05, stderr_path: Optional[str] = None):
+                 timeout: float = 10.0, time_margin: float = 0.05, stderr_path: Optional[str] = None,
+                 defaults: Optional[Mapping[str, Any]] = None):
         self._thread = _LoopThread()
         try:
             self._engine: AsyncHubEngine = self._thread.run(AsyncHubEngine.popen(
                 command, cwd=cwd, env=env, params=params, startup_timeout=startup_timeout,
-                timeout=timeout, time_margin=time_margin, stderr_path=stderr_path))
+                timeout=timeout, time_margin=time_margin, stderr_path=stderr_path, defaults=defaults))
         except BaseException:
             self._thread.close()
             raise
@@ -108,14 +111,15 @@ class HubEngine:
     @classmethod
     def from_transport(cls, transport: Transport, *, params: Optional[Mapping[str, Any]] = None,
                        startup_timeout: float = 10.0, timeout: float = 10.0,
-                       time_margin: float = 0.05) -> "HubEngine":
+                       time_margin: float = 0.05,
+                       defaults: Optional[Mapping[str, Any]] = None) -> "HubEngine":
         """A client over any transport (MemoryTransport for an in-process engine)."""
         self = cls.__new__(cls)
         self._thread = _LoopThread()
         try:
             self._engine = self._thread.run(AsyncHubEngine.over(
                 transport, params=params, startup_timeout=startup_timeout, timeout=timeout,
-                time_margin=time_margin))
+                time_margin=time_margin, defaults=defaults))
         except BaseException:
             self._thread.close()
             raise

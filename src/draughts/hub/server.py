@@ -22,7 +22,7 @@ from draughts import bench
 from draughts._args import is_int, parse_int
 from draughts._memory import check_table_size
 from draughts.board import Board, Move
-from draughts.engine import DEFAULT_MOVE_OVERHEAD, LEVEL_MAX, Engine, Info, SearchResult
+from draughts.engine import DEFAULT_MOVE_OVERHEAD, LEVEL_MAX, THREADS_MAX, Engine, Info, SearchResult
 from draughts.errors import DraughtsError, PerftStopped
 from draughts.hub.protocol import (HUB_ALIASES, ArgValue, Args, HubError, Param, board_from_position, format_line,
                                    match_move, parse_level, parse_line, quote)
@@ -121,6 +121,8 @@ class HubServer:
             Param("eval", "enum", "auto", values=["auto", "classic", "learned"]),
             # a directory of endgame databases ("": none); see draughts.egdb
             Param("egdb-path", "string", ""),
+            # search threads sharing the table (Lazy SMP); see Engine.set_threads
+            Param("threads", "int", 1, 1, THREADS_MAX),
         )}
         #: the last accepted `pos` (its position argument and move texts), so
         #: that the next one, the same game a move or two on, plays only the new moves
@@ -181,7 +183,8 @@ class HubServer:
                                   level=self.params["level"].value,
                                   move_overhead=self.params["move-overhead"].value / 1000.0,
                                   eval=None if ev == "auto" else ev,
-                                  egdb=self.params["egdb-path"].value or None)
+                                  egdb=self.params["egdb-path"].value or None,
+                                  threads=self.params["threads"].value)
         return self._engine
 
     def handle_line(self, line: str, received: Optional[float] = None) -> bool:
@@ -270,6 +273,8 @@ class HubServer:
             self._engine.set_level(value)
         if name == "move-overhead" and self._engine is not None:
             self._engine.set_move_overhead(value / 1000.0)
+        if name == "threads" and self._engine is not None:
+            self._engine.set_threads(value)
         if name == "eval" and self._engine is not None:
             self._engine.set_eval(None if value == "auto" else value)
         if name == "egdb-path":

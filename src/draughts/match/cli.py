@@ -30,7 +30,8 @@ Engines (repeat -engine; -each applies to every engine, an engine's own win):
   -engine name=N cmd=PROGRAM [arg=A]... [dir=D] [proto=hub|builtin]
           [option.NAME=VALUE]... [tc=TC] [st=S] [depth=D] [nodes=N]
           [timemargin=MS] [restart=on|off] [timeout=S]
-      our own engine: cmd=draughts arg=hub (option.level=1..20, option.tt-size=MiB)
+      our own engine: cmd=draughts arg=hub (option.level=1..20, option.tt-size=MiB,
+      option.threads=T)
       tc=40/60+0.5 (moves/time+inc), tc=2:00 (sudden death), tc=60+1 (Fischer),
       tc=inf; st=300 a fixed 300 s a move; depth=/nodes= limit the search.
       A move later than the time available plus timemargin loses on time; an
@@ -45,7 +46,11 @@ Match:
   -rounds N               rounds (default 1)
   -repeat [N]             play each opening N times, colours swapped (default 2)
   -tournament round-robin|gauntlet
-  -concurrency N          games at once (default 1; with -cluster, the cluster's CPUs)
+  -concurrency N          games at once (default 1; with -cluster, the cluster's CPUs);
+                          an engine that declares a threads parameter is told to search
+                          on max(1, processors // N) threads (1 with -use-affinity or on
+                          a cluster) unless option.threads= sets it; engines limited
+                          by depth= or nodes= alone keep their own default
   -use-affinity           keep each game's engines on a processor of their own (Linux),
                           so that two searching engines never share one; the default
                           when 2 or more games run at once and there is a processor

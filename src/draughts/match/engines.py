@@ -262,23 +262,25 @@ def stall_grace(tc: TimeControl, available: Optional[float], config: EngineConfi
 class InProcessPlayer:
     """Our engine in this process (`proto=builtin`); `option.level=N`,
     `option.tt-size=M`, `option.eval=classic|learned`, `option.eval-file=F`
-    (a learned weights file) and `option.futility=CENTIMEN` (the futility
-    margin a ply, 0 off; for tuning) are honoured."""
+    (a learned weights file), `option.threads=T` (default: the `threads` the
+    runner gives, see make_player) and `option.futility=CENTIMEN` (the
+    futility margin a ply, 0 off; for tuning) are honoured."""
 
-    def __init__(self, config: EngineConfig, variant: Variant):
+    def __init__(self, config: EngineConfig, variant: Variant, threads: Optional[int] = None):
         from draughts.engine import Engine, LEVEL_MAX
 
         opts = config.option_dict()
         try:
             level = parse_int(str(opts.get("level", LEVEL_MAX)))
             tt = parse_int(str(opts.get("tt-size", 16)))
+            threads = parse_int(str(opts["threads"])) if "threads" in opts else (threads or 1)
         except ValueError as e:
             raise DraughtsError(f"engine {config.name}: {e}") from None
         self.name = config.name
         self.config = config
         ev = opts.get("eval", "auto")
         self._engine = Engine(variant, tt_mb=tt, level=level, eval=None if ev == "auto" else ev,
-                              weights_file=opts.get("eval-file"))
+                              weights_file=opts.get("eval-file"), threads=threads)
         if "futility" in opts:
             try:
                 self._engine.set_tuning(futility=int(opts["futility"]))
@@ -305,9 +307,11 @@ class InProcessPlayer:
 
 class HubPlayer:
     """A Hub protocol engine in its own process, driven by `draughts.hub.HubEngine`.
-    The `option.NAME=VALUE` settings are sent with `set-param` before `init`."""
+    The `option.NAME=VALUE` settings are sent with `set-param` before `init`;
+    so is `threads` (the processors the runner gives each engine, see
+    make_player) when the engine declares it and no option sets it."""
 
-    def __init__(self, config: EngineConfig, variant: Variant):
+    def __init__(self, config: EngineConfig, variant: Variant, threads: Optional[int] = None):
         from draughts import hub
 
         self._hub = hub
@@ -319,7 +323,8 @@ class HubPlayer:
         try:
             self._engine = hub.HubEngine(command, cwd=config.dir, params=params,
                                          startup_timeout=STARTUP_TIMEOUT, timeout=10.0,
-                                         time_margin=config.tc.margin)
+                                         time_margin=config.tc.margin,
+                                         defaults={"threads": threads} if threads else None)
         except hub.EngineTerminatedError as e:
             raise EngineCrashed(f"cannot start {' '.join(command)}: {e}") from None
         except hub.EngineTimeoutError as e:
@@ -383,10 +388,17 @@ class HubPlayer:
             pass
 
 
-def make_player(config: EngineConfig, variant: Variant):
+def make_player(config: EngineConfig, variant: Variant, threads: Optional[int] = None):
+    """A player for the engine; `threads` is how many processors it may
+    search on (None: the engine's own default), set unless its options say.
+    An engine without a clock or a move time (depth= or nodes= only) keeps its
+    own default: more threads would make its games irreproducible and gain it
+    nothing."""
+    if not (config.tc.has_clock or config.tc.movetime > 0):
+        threads = None
     if config.proto == "builtin":
-        return InProcessPlayer(config, variant)
+        return InProcessPlayer(config, variant, threads)
     if config.proto == "dxp":
         from draughts.dxp.player import DxpPlayer
         return DxpPlayer(config, variant)
-    return HubPlayer(config, variant)
+    return HubPlayer(config, variant, threads)

@@ -19,7 +19,7 @@ from draughts.match.game import GameJob, GameRecord, Rules, play_game
 from draughts.match.settings import MatchSettings
 from draughts.variants import Variant
 
-__all__ = ["PlayerPool", "run_job", "LocalExecutor", "GameWorker", "RayExecutor", "RAY_RETRIES"]
+__all__ = ["PlayerPool", "engine_threads", "run_job", "LocalExecutor", "GameWorker", "RayExecutor", "RAY_RETRIES"]
 
 #: times a game lost with its Ray worker is played again before the match stops
 RAY_RETRIES = 3
@@ -28,11 +28,13 @@ RAY_RETRIES = 3
 # --- players on this machine ------------------------------------------------------
 
 class PlayerPool:
-    """Idle engine processes by engine index, reused from game to game."""
+    """Idle engine processes by engine index, reused from game to game;
+    `threads`: the search threads each engine is given (see make_player)."""
 
-    def __init__(self, configs: Sequence[EngineConfig], variant: Variant):
+    def __init__(self, configs: Sequence[EngineConfig], variant: Variant, threads: Optional[int] = None):
         self.configs = list(configs)
         self.variant = variant
+        self.threads = threads
         self._idle: Dict[int, List] = {i: [] for i in range(len(configs))}
         self._all: List = []
         self._lock = threading.Lock()
@@ -52,7 +54,7 @@ class PlayerPool:
                 dead.append(player)                  # died while idle: start a new one
         for p in dead:
             self._close(p)
-        player = make_player(self.configs[i], self.variant)
+        player = make_player(self.configs[i], self.variant, self.threads)
         with self._lock:
             self._all.append(player)
         return player
@@ -154,9 +156,15 @@ def run_job(job: GameJob, pool: PlayerPool, rules: Rules, cpus: Optional[Set[int
     return record
 
 
+def engine_threads(cpus: int, concurrency: int, pinned: bool) -> int:
+    """Search threads for each engine: the processors shared out among the
+    games at once (one engine of a game searches at a time), or one when each
+    game is pinned to a processor of its own."""
+    return 1 if pinned else max(1, cpus // concurrency)
+
+
 class LocalExecutor:
     def __init__(self, settings: MatchSettings, variant: Variant):
-        self.pool = PlayerPool(settings.engines, variant)
         self.rules = settings.rules
         self.slots = settings.concurrency or 1
         self._threads = ThreadPoolExecutor(max_workers=self.slots, thread_name_prefix="game")
@@ -172,6 +180,9 @@ class LocalExecutor:
             self._cpu_slots = queue.Queue()
             for k in range(self.slots):
                 self._cpu_slots.put({cpus[k % len(cpus)]})
+        ncpus = len(cpus) or os.cpu_count() or 1
+        self.pool = PlayerPool(settings.engines, variant,
+                               engine_threads(ncpus, self.slots, self._cpu_slots is not None))
 
     def free(self) -> int:
         return self.slots - len(self._futures)
@@ -213,7 +224,8 @@ class GameWorker:
         settings = MatchSettings.from_json(settings_json)
         self.variant = settings.variant_value()
         self.rules = settings.rules
-        self.pool = PlayerPool(settings.engines, self.variant)
+        # a worker holds one of the cluster's processors
+        self.pool = PlayerPool(settings.engines, self.variant, threads=1)
 
     def play(self, job_json: Dict) -> Dict:
         job = GameJob.from_json(job_json)
