@@ -128,6 +128,25 @@ def test_pool_fifteen_king_moves_each_draw():
     assert board.outcome() is None
 
 
+def test_pool_three_kings_against_one_win_within_thirteen_moves():
+    """APCA: three kings against a lone king must win within 13 moves each
+    (26 plies from the moment the material arises), else the game is drawn."""
+    white = ["32-27", "27-32"]
+    black = ["4-8", "8-4"]
+    board = make("W:WK30,K31,K32:BK4", "pool", repetitions=0)
+    for ply in range(25):
+        board.push(board.parse_move((white if ply % 2 == 0 else black)[(ply // 2) % 2]))
+        assert board.outcome() is None, ply
+    board.push(board.parse_move(black[(25 // 2) % 2]))
+    outcome = board.outcome()
+    assert outcome.termination == Termination.MOVE_COUNT and "13" in outcome.reason
+    # two kings against one: no such rule (only the 15-move king-move rule, at 30 plies)
+    board = make("W:WK31,K32:BK4", "pool", repetitions=0)
+    for ply in range(26):
+        board.push(board.parse_move((white if ply % 2 == 0 else black)[(ply // 2) % 2]))
+    assert board.outcome() is None
+
+
 # --- thai ----------------------------------------------------------------------
 
 def test_thai_men_capture_forward_only():

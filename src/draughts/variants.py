@@ -41,7 +41,7 @@ BLACK = Color.BLACK
 
 CROWN_MODES = ("stop", "continue", "pass")
 NUMBERINGS = ("standard", "italian", "spanish")
-ENDGAME_RULES = (None, "fmjd", "fmjd64", "frisian")
+ENDGAME_RULES = (None, "fmjd", "fmjd64", "frisian", "pool")
 #: what wins: "normal" (the side with no move loses), "losing" (antidraughts: the
 #: side with no move wins), "breakthrough" (the first side to crown a king wins)
 GOALS = ("normal", "losing", "breakthrough")
@@ -103,7 +103,8 @@ class Variant:
     quiet_plies: int = 0
     #: draw after this many plies with no capture and no promotion (0: off)
     no_capture_promotion_plies: int = 0
-    #: extra endgame counting rules: None, "fmjd" (16/5-move rules), "fmjd64" (russian)
+    #: extra endgame counting rules: None, "fmjd" (16/5-move rules), "fmjd64" (russian),
+    #: "frisian" (7/2 moves with kings only), "pool" (three kings against one: 13 moves)
     endgame_rules: Optional[str] = None
     aliases: Tuple[str, ...] = ()
     description: str = ""
@@ -411,8 +412,10 @@ _REGISTRY = [
         # rules/pool.hpp reads them: black moves first (7), men jump backwards
         # (14), flying kings (15), no crowning in passing (16), pieces removed
         # after the jump (19), free choice of capture (20); third repetition and
-        # 15 moves each with only king moves and no capture are a draw (26).
-        quiet_plies=30,
+        # 15 moves each with only king moves and no capture are a draw (26);
+        # three kings against a lone king must win within 13 moves (the APCA
+        # playing rules as the association's pages and Wikipedia give them).
+        quiet_plies=30, endgame_rules="pool",
         aliases=("pool-checkers", "american-pool", "apca", "spanish-pool"),
         description="American pool checkers (APCA)",
     ),

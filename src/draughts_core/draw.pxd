@@ -4,14 +4,16 @@
 
 from draughts_core.bitboard cimport popcount, u64
 from draughts_core.movegen cimport Pos
-from draughts_core.rules cimport Rules, ENDGAME_NONE, ENDGAME_FMJD, ENDGAME_FMJD64, ENDGAME_FRISIAN
+from draughts_core.rules cimport (Rules, ENDGAME_NONE, ENDGAME_FMJD, ENDGAME_FMJD64, ENDGAME_FRISIAN,
+                                  ENDGAME_POOL)
 
 
 cdef inline int endgame_class(const Rules* r, const Pos* p) noexcept nogil:
     """The material's endgame class: 0 (no counting), 16 or 5 (FMJD: 3 or at most 2 pieces
     with a king against a lone king), or the russian FMJD-64 classes 15 (3 or more kings against
     a lone king), 5, 30 (4-5 pieces with kings on both sides) and 60 (6-7 pieces), or frisian's
-    7 (kings only, two against one) and 2 (one king against one)."""
+    7 (kings only, two against one) and 2 (one king against one), or pool's 13 (three kings
+    against a lone king)."""
     cdef u64 k = p.kings
     cdef int wm = popcount(p.bb[0] & ~k), wk = popcount(p.bb[0] & k)
     cdef int bm = popcount(p.bb[1] & ~k), bk = popcount(p.bb[1] & k)
@@ -24,6 +26,10 @@ cdef inline int endgame_class(const Rules* r, const Pos* p) noexcept nogil:
         if (wk == 2 and bk == 1) or (wk == 1 and bk == 2):
             return 7
         return 2 if wk == 1 and bk == 1 else 0
+    if r.endgame == ENDGAME_POOL:
+        if wm or bm:
+            return 0
+        return 13 if (wk == 3 and bk == 1) or (wk == 1 and bk == 3) else 0
     for side in range(2):
         if side == 0:
             sm, sk, tm, tk = wm, wk, bm, bk
@@ -52,6 +58,7 @@ cdef inline int endgame_class(const Rules* r, const Pos* p) noexcept nogil:
 
 cdef inline int endgame_limit(int cls) noexcept nogil:
     """Plies the class allows (its number of moves by each side, times two); 0: no limit."""
-    if cls == 16 or cls == 5 or cls == 15 or cls == 30 or cls == 60 or cls == 7 or cls == 2:
+    if (cls == 16 or cls == 5 or cls == 15 or cls == 30 or cls == 60 or cls == 7 or cls == 2
+            or cls == 13):
         return 2 * cls
     return 0

@@ -58,8 +58,8 @@ cdef class CoreRules:
             raise ValueError(f"geometry must be 0 (diagonal) or 1 (orthogonal, 8x8), not {geometry}")
         if crown not in (0, 1, 2):
             raise ValueError(f"crown must be 0, 1 or 2, not {crown}")
-        if endgame not in (0, 1, 2, 3):
-            raise ValueError(f"endgame must be 0 to 3, not {endgame}")
+        if endgame not in (0, 1, 2, 3, 4):
+            raise ValueError(f"endgame must be 0 to 4, not {endgame}")
         if quiet_plies < 0 or capture_promo_plies < 0:
             raise ValueError("draw-rule ply counts must be >= 0")
         if not 0 <= king_move_limit <= 3:

@@ -16,6 +16,7 @@ cdef enum Endgame:
     ENDGAME_FMJD = 1     # FMJD art. 6.3-6.4: 16 moves (3 pieces against a lone king), 5 (2 against 1)
     ENDGAME_FMJD64 = 2   # russian FMJD-64: 15 (3 kings against 1), 5, 30 and 60 (kings on both sides)
     ENDGAME_FRISIAN = 3  # frisian, kings only: 7 moves (two against one), 2 (one against one)
+    ENDGAME_POOL = 4     # pool (APCA): three kings against a lone king win within 13 moves
 
 cdef enum Goal:
     GOAL_NORMAL = 0        # a side with no move (no pieces or all blocked) loses
