@@ -32,7 +32,9 @@ from dataclasses import dataclass, field, replace
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from draughts._args import parse_bool, parse_int
+from draughts import hub
 from draughts.board import Board, Move
+from draughts.engine import LEVEL_MAX, Engine
 from draughts.hub.errors import (EngineError, EngineNoMoveError, EngineOvertimeError,
                                  EngineProtocolError, EngineTerminatedError, EngineTimeoutError)
 from draughts.hub.protocol import engine_variant_name
@@ -267,8 +269,6 @@ class InProcessPlayer:
     futility margin a ply, 0 off; for tuning) are honoured."""
 
     def __init__(self, config: EngineConfig, variant: Variant, threads: Optional[int] = None):
-        from draughts.engine import Engine, LEVEL_MAX
-
         opts = config.option_dict()
         try:
             level = parse_int(str(opts.get("level", LEVEL_MAX)))
@@ -312,9 +312,6 @@ class HubPlayer:
     make_player) when the engine declares it and no option sets it."""
 
     def __init__(self, config: EngineConfig, variant: Variant, threads: Optional[int] = None):
-        from draughts import hub
-
-        self._hub = hub
         self.name = config.name
         self.config = config
         self.alive = False
