@@ -448,7 +448,10 @@ def test_a_match_on_a_cluster_whose_head_dies_keeps_its_games_and_resumes(tmp_pa
     from conftest import ray_head
 
     state = tmp_path / "state.json"
-    argv = [sys.executable, "-m", "draughts", "match", "-variant", "american", "-games", "6",
+    # enough games that the head dies while most are still to play (a game at
+    # depth 5 takes well under a second on an idle machine)
+    n = 30
+    argv = [sys.executable, "-m", "draughts", "match", "-variant", "american", "-games", str(n),
             "-engine", "name=a", "cmd=draughts", "arg=hub", "depth=5",
             "-engine", "name=b", "cmd=draughts", "arg=hub", "depth=5", "-progress", "off"]
 
@@ -468,13 +471,13 @@ def test_a_match_on_a_cluster_whose_head_dies_keeps_its_games_and_resumes(tmp_pa
     assert "lost the Ray cluster" in err, err[-3000:]
     assert f"-resume {state}" in err
     kept = games()
-    assert 1 <= kept < 6
+    assert 1 <= kept < n
     resumed = subprocess.run([sys.executable, "-m", "draughts", "match", "-resume", str(state),
                               "-cluster", "none", "-progress", "off"],
                              capture_output=True, text=True, timeout=300)
     assert resumed.returncode == 0, resumed.stderr
     saved = json.loads(state.read_text())
-    assert saved["complete"] and sorted(r["index"] for r in saved["records"]) == list(range(6))
+    assert saved["complete"] and sorted(r["index"] for r in saved["records"]) == list(range(n))
 
 
 def test_pos_plays_only_the_new_moves_of_the_same_game_and_keeps_its_history():
