@@ -15,7 +15,10 @@ rates on a shared machine mean little without raised priority: `--priority N`
 `ttd` (time to depth): the american and international positions of `draughts
 bench` (start, middlegame, ending), each searched to a fixed depth by a fresh
 engine; the wall-clock time of the whole set with each thread count, run
-`--repeat` times in turn, medians and the speedup over one thread.
+`--repeat` times in turn, medians and the speedup over one thread.  Also the
+main thread's own nodes to that depth (`Searcher.main_nodes`) against one
+thread's: with every thread at the same speed that is the speedup in time,
+and unlike the clock it does not depend on what else the machine is doing.
 
 `elo`: a self-play match through our runner, our Hub engine with
 `option.threads=2` against itself with `option.threads=1`, at the same move
@@ -80,19 +83,30 @@ def nps(variants, threads: List[int], seconds: float, repeat: int) -> List[Dict]
 def ttd(depths: Dict[str, int], threads: List[int], repeat: int) -> List[Dict]:
     positions = [(v, fen) for v, fen in POSITIONS if v in depths]
     times: Dict[int, List[float]] = {t: [] for t in threads}
+    mains: Dict[int, List[int]] = {t: [] for t in threads}
     for _ in range(repeat):
         for t in threads:
             t0 = time.perf_counter()
+            main_nodes = 0
             for v, fen in positions:
-                Engine(v, tt_mb=64, threads=t).search(draughts.Board(fen, variant=v), depth=depths[v])
+                engine = Engine(v, tt_mb=64, threads=t)
+                engine.search(draughts.Board(fen, variant=v), depth=depths[v])
+                main_nodes += engine._searcher.main_nodes
             times[t].append(time.perf_counter() - t0)
-        print("  ".join(f"threads={t} {times[t][-1]:.2f} s" for t in threads), flush=True)
+            mains[t].append(main_nodes)
+        print("  ".join(f"threads={t} {times[t][-1]:.2f} s ({mains[t][-1]} main-thread nodes)" for t in threads),
+              flush=True)
     base = statistics.median(times[threads[0]])
+    base_nodes = statistics.median(mains[threads[0]])
     rows = []
     for t in threads:
         med = statistics.median(times[t])
-        rows.append({"threads": t, "seconds_median": med, "seconds_all": times[t], "speedup": base / med})
-        print(f"threads={t}  median {med:.2f} s  speedup x{base / med:.2f}", flush=True)
+        med_nodes = statistics.median(mains[t])
+        rows.append({"threads": t, "seconds_median": med, "seconds_all": times[t], "speedup": base / med,
+                     "main_nodes_median": med_nodes, "main_nodes_all": mains[t],
+                     "node_speedup": base_nodes / med_nodes})
+        print(f"threads={t}  median {med:.2f} s  speedup x{base / med:.2f}  "
+              f"main-thread nodes x{base_nodes / med_nodes:.2f}", flush=True)
     return rows
 
 

@@ -824,6 +824,13 @@ cdef class Searcher:
     def threads(self):
         return 1 + len(self.helpers)
 
+    @property
+    def main_nodes(self):
+        """Nodes this (the main) thread searched in the last search, without
+        its helpers': with every thread at the same speed, the search's wall
+        time in nodes (see benchmarks/smp.py ttd --nodes)."""
+        return self.nodes
+
     def wait_helpers(self):
         """Wait for the helper threads of the last search to end (they were
         told to stop when it returned, so this takes microseconds)."""
