@@ -18,7 +18,8 @@ import draughts
 from draughts import learned
 
 DEPTHS = {"international": 12, "american": 14, "russian": 13, "brazilian": 13,
-          "spanish": 13, "italian": 14, "czech": 13}
+          "spanish": 13, "italian": 14, "czech": 13, "pool": 15, "thai": 16, "killer": 14,
+          "frisian": 14, "frysk": 15, "antidraughts": 16, "breakthrough": 14}
 
 
 def nps(variant: str, ev: str, depth: int) -> tuple:

@@ -357,6 +357,21 @@ def test_eval_can_be_switched():
     assert engine.evaluate(board) == classic
 
 
+def test_the_fit_starts_from_the_variants_material():
+    """The fit starts from the classic evaluation's material: a man and a king
+    are assets, but in antidraughts (the side with no move wins) liabilities,
+    as in the classic eval_losing_g."""
+    from draughts.train import Model
+
+    men, king1 = learned.DENSE.index("men"), learned.DENSE.index("king1")
+    for name, sign in (("international", 1), ("american", 1), ("breakthrough", 1), ("antidraughts", -1)):
+        v = draughts.variant(name)
+        w = default_weights(v)
+        model = Model(v.size, variant=v)
+        assert list(model.dense[men]) == [sign * w.man] * 2, name
+        assert list(model.dense[king1]) == [sign * w.king] * 2, name
+
+
 def test_training_lowers_the_heldout_loss(tmp_path, capsys):
     """`draughts train` end to end on a tiny budget: games, fit, weights file
     and manifest; the fitted weights beat the starting ones on held-out games,

@@ -123,8 +123,13 @@ class Model:
                          else np.asarray(patterns, dtype=np.float64).copy())
         if dense is None:
             dense = np.zeros((len(learned.DENSE), 2))
-            w = default_weights(get_variant(variant)) if variant is not None else None
+            v = get_variant(variant) if variant is not None else None
+            w = default_weights(v) if v is not None else None
             man, king = (w.man, w.king) if w else (100, 300)
+            if v is not None and v.goal == "losing":
+                # antidraughts: one's own pieces are liabilities (as in the
+                # classic eval_losing_g), so the fit starts from negative material
+                man, king = -man, -king
             dense[learned.DENSE.index("men")] = man
             for name in ("king1", "king2"):
                 dense[learned.DENSE.index(name)] = king
