@@ -20,14 +20,14 @@ import pytest
 
 import draughts
 from draughts import learned
-from draughts.engine import Engine, default_weights
+from draughts.engine import LEARNED_DEFAULT, Engine, default_weights
 from draughts_core.eval import features
 
 #: the learned evaluation's patterns are windows of the diagonal grid: turkish
 #: (every square) declines it (tests/test_rules_turkish.py)
 VARIANTS = [n for n in draughts.VARIANTS if n != "turkish"]
 #: variants with no trained weights shipped (yet): the classic evaluation only
-NO_SHIPPED_WEIGHTS = ("frisian", "frysk", "antidraughts", "breakthrough", "killer", "pool", "thai")
+NO_SHIPPED_WEIGHTS = ("frisian", "frysk", "antidraughts", "breakthrough", "killer", "pool")
 SHIPPED = [v for v in VARIANTS if v not in NO_SHIPPED_WEIGHTS]
 
 
@@ -327,6 +327,17 @@ def test_shipped_weights_load_and_match_their_manifest(name):
     assert patterns.dtype == np.int16 and patterns.shape == (learned.regions(v.size), learned.NPAT, 2)
     engine = Engine(v, eval="learned", tt_mb=1)
     assert engine.evaluate(draughts.Board(variant=v)) == engine.evaluate(draughts.Board(variant=v))
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_the_learned_evaluation_is_the_default_where_it_won(name):
+    """LEARNED_DEFAULT (the variants where the learned file beat the classic
+    evaluation in an SPRT) names only variants with a shipped file; there the
+    engine plays it unless told otherwise, elsewhere the classic one."""
+    v = draughts.variant(name)
+    if name in LEARNED_DEFAULT:
+        assert learned.has_weights(v)
+    assert Engine(v, tt_mb=1).eval == ("learned" if name in LEARNED_DEFAULT else "classic")
 
 
 def test_bad_weights_files_are_refused(tmp_path, random_weights):
