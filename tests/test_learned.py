@@ -27,7 +27,7 @@ from draughts_core.eval import features
 #: (every square) declines it (tests/test_rules_turkish.py)
 VARIANTS = [n for n in draughts.VARIANTS if n != "turkish"]
 #: variants with no trained weights shipped (yet): the classic evaluation only
-NO_SHIPPED_WEIGHTS = ("frisian", "frysk", "antidraughts", "breakthrough", "killer")
+NO_SHIPPED_WEIGHTS = ("frysk", "antidraughts", "breakthrough", "killer")
 SHIPPED = [v for v in VARIANTS if v not in NO_SHIPPED_WEIGHTS]
 
 
