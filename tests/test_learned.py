@@ -10,8 +10,9 @@ turned round (row, col) -> (size-1-row, size-1-col) with the colours
 swapped, and the feature definitions are those of draughts.learned.DENSE.
 """
 
-import json
+import dataclasses
 import hashlib
+import json
 import os
 import random
 
@@ -27,7 +28,7 @@ from draughts_core.eval import features
 #: (every square) declines it (tests/test_rules_turkish.py)
 VARIANTS = [n for n in draughts.VARIANTS if n != "turkish"]
 #: variants with no trained weights shipped (yet): the classic evaluation only
-NO_SHIPPED_WEIGHTS = ("frysk", "antidraughts", "breakthrough", "killer")
+NO_SHIPPED_WEIGHTS = ("antidraughts", "breakthrough", "killer")
 SHIPPED = [v for v in VARIANTS if v not in NO_SHIPPED_WEIGHTS]
 
 
@@ -319,14 +320,28 @@ def test_shipped_weights_load_and_match_their_manifest(name):
     man = learned.manifest(path)
     with open(path, "rb") as f:
         assert hashlib.sha256(f.read()).hexdigest() == man["sha256"]
-    assert man["variant"] == name
-    assert man["command"].startswith("draughts train ") and f"-v {name}" in man["command"]
+    # (frysk plays frisian's file: learned.SHARED_WEIGHTS)
+    source = learned.weights_variant(v)
+    assert man["variant"] == source
+    assert man["command"].startswith("draughts train ") and f"-v {source}" in man["command"]
     assert man["heldout_loss"] < man["heldout_loss_start"]
     assert man["positions"] > 10000 and man["games"] >= 100 and man["generation"] >= 1
     patterns, dense, _ = learned.read(path, v.size)
     assert patterns.dtype == np.int16 and patterns.shape == (learned.regions(v.size), learned.NPAT, 2)
     engine = Engine(v, eval="learned", tt_mb=1)
     assert engine.evaluate(draughts.Board(variant=v)) == engine.evaluate(draughts.Board(variant=v))
+
+
+def test_frysk_plays_frisians_file():
+    """Frysk is frisian from the 5-against-5 start: the same rules and board,
+    so frisian's shipped file serves it (and won there in self-play)."""
+    frysk, frisian = draughts.variant("frysk"), draughts.variant("frisian")
+    assert learned.weights_path(frysk) == learned.weights_path(frisian)
+    differ = {f.name for f in dataclasses.fields(frysk) if getattr(frysk, f.name) != getattr(frisian, f.name)}
+    assert differ <= {"name", "gametype", "pdn_gametype", "start_fen", "aliases", "description"}
+    board = draughts.Board(variant=frysk)
+    explicit = Engine(frysk, eval="learned", weights_file=learned.weights_path(frisian), tt_mb=1)
+    assert Engine(frysk, eval="learned", tt_mb=1).evaluate(board) == explicit.evaluate(board)
 
 
 @pytest.mark.parametrize("name", VARIANTS)
