@@ -28,7 +28,7 @@ from draughts_core.eval import features
 #: (every square) declines it (tests/test_rules_turkish.py)
 VARIANTS = [n for n in draughts.VARIANTS if n != "turkish"]
 #: variants with no trained weights shipped (yet): the classic evaluation only
-NO_SHIPPED_WEIGHTS = ("antidraughts", "breakthrough", "killer")
+NO_SHIPPED_WEIGHTS = ("breakthrough", "killer")
 SHIPPED = [v for v in VARIANTS if v not in NO_SHIPPED_WEIGHTS]
 
 
@@ -342,6 +342,14 @@ def test_frysk_plays_frisians_file():
     board = draughts.Board(variant=frysk)
     explicit = Engine(frysk, eval="learned", weights_file=learned.weights_path(frisian), tt_mb=1)
     assert Engine(frysk, eval="learned", tt_mb=1).evaluate(board) == explicit.evaluate(board)
+
+
+def test_the_antidraughts_file_knows_what_winning_means():
+    """Antidraughts: the side with no move wins, so in an ending the side with
+    one man against ten is winning, whichever colour it is and whoever moves."""
+    engine = Engine("antidraughts", eval="learned", tt_mb=1)
+    for fen, sign in (("W:W46:B1-10", 1), ("B:W46:B1-10", -1), ("W:W41-50:B5", -1), ("B:W41-50:B5", 1)):
+        assert sign * engine.evaluate(draughts.Board(fen, variant="antidraughts")) > 3, fen
 
 
 @pytest.mark.parametrize("name", VARIANTS)
