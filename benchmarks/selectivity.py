@@ -43,8 +43,9 @@ def measure(variant: str, fit, boards: list, nodes: int, repeat: int) -> dict:
     for b in boards:
         engine.new_game()
         depths.append(engine.search(b, nodes=nodes).depth)
-        tries += engine._searcher.pc_tries
-        cuts += engine._searcher.pc_cuts
+        t, c = engine.probcut_counts()
+        tries += t
+        cuts += c
     return dict(depth_1s=statistics.median(d for d, _ in runs), runs=runs,
                 depth_at_nodes=sum(depths) / len(depths), tries=tries, cuts=cuts)
 

@@ -21,7 +21,7 @@ import math
 import os
 import threading
 from dataclasses import dataclass
-from typing import Callable, List, Optional, Tuple, Union
+from typing import Callable, Dict, List, Optional, Tuple, Union
 
 from draughts import learned
 from draughts._memory import check_table_size
@@ -71,7 +71,7 @@ class ProbCutFit:
 #: ProbCut per (variant, evaluation), fitted by benchmarks/probcut_fit.py and
 #: kept where a node-limited SPRT against the search without it passed
 #: (benchmarks/README.md, "Selectivity (issue 13), session 4"); elsewhere off.
-PROBCUT: dict = {}
+PROBCUT: Dict[Tuple[str, str], ProbCutFit] = {}
 
 
 @dataclass(frozen=True)
@@ -292,7 +292,9 @@ class Engine:
     def probcut(self) -> Optional[ProbCutFit]:
         """The ProbCut figures in use (None: no ProbCut)."""
         choice = self._probcut_choice
-        return PROBCUT.get((self.variant.name, self.eval)) if choice == "auto" else choice
+        if isinstance(choice, str):             # "auto"
+            return PROBCUT.get((self.variant.name, self.eval))
+        return choice
 
     def set_probcut(self, fit: Union[None, str, ProbCutFit] = "auto") -> None:
         """Search with these ProbCut figures: "auto" (the default) takes the
@@ -307,6 +309,10 @@ class Engine:
         except DraughtsError:
             self._probcut_choice = old
             raise
+
+    def probcut_counts(self) -> Tuple[int, int]:
+        """ProbCut's shallow searches in the last search and the cuts they made."""
+        return self._searcher.pc_tries, self._searcher.pc_cuts
 
     def _apply_probcut(self) -> None:
         fit = self.probcut
