@@ -57,20 +57,22 @@ def test_auto_follows_the_variant_and_the_evaluation():
     assert engine.probcut is None
 
 
-def test_probcut_changes_the_search_and_off_restores_it():
+def test_probcut_cuts_and_off_restores_the_search():
     board = draughts.Board("B:W13,16,28,29,30,31,32:B1,2,3,4,12", variant="american")
 
-    def nodes(fit):
+    def run(fit):
         engine = Engine("american", tt_mb=16)
         engine.set_probcut(fit)
-        return engine.search(board, depth=12).nodes
+        nodes = engine.search(board, depth=12).nodes
+        return nodes, engine.probcut_counts()
 
-    off = nodes(None)
-    assert nodes(None) == off                      # deterministic with one thread
-    assert nodes(FIT) != off                       # the shallow searches and cuts happened
-    # margins too wide to cut anything: only the shallow searches' own nodes differ
-    wide = ProbCutFit(4, 40, 1.0, 0, 5000.0, 0.0, 1.0)
-    assert nodes(wide) != off
+    off, counts = run(None)
+    assert counts == (0, 0)
+    assert run(None)[0] == off                     # deterministic with one thread
+    nodes, (tries, cuts) = run(FIT)
+    assert 0 < cuts <= tries and nodes != off
+    # margins no evaluation reaches: the shallow search is never tried, the search is the same
+    assert run(ProbCutFit(4, 40, 1.0, 0, 5000.0, 0.0, 1.0)) == (off, (0, 0))
 
 
 def test_the_match_option():
