@@ -71,7 +71,12 @@ class ProbCutFit:
 #: ProbCut per (variant, evaluation), fitted by benchmarks/probcut_fit.py and
 #: kept where a node-limited SPRT against the search without it passed
 #: (benchmarks/README.md, "Selectivity (issue 13), session 4"); elsewhere off.
-PROBCUT: Dict[Tuple[str, str], ProbCutFit] = {}
+PROBCUT: Dict[Tuple[str, str], ProbCutFit] = {
+    # probcut_fit.py --variant american --positions 300 --depth 14 (seed 2026):
+    # shallow 50 %, slope 1.04, intercept -1, sigma_d = 23.0 + 1.36 d; t = 1.0
+    ("american", "learned"): ProbCutFit(min_depth=4, shallow_pct=50, slope=1.04, intercept=-1,
+                                        sigma=23.0, sigma_per_ply=1.36, t=1.0),
+}
 
 
 @dataclass(frozen=True)
