@@ -21,7 +21,7 @@ import math
 import os
 import threading
 from dataclasses import dataclass
-from typing import Callable, List, Optional, Tuple, Union
+from typing import Callable, Dict, List, Optional, Tuple, Union
 
 from draughts import learned
 from draughts._memory import check_table_size
@@ -41,6 +41,42 @@ DEFAULT_MOVE_OVERHEAD = 0.020
 EVALS = ("classic", "learned")
 #: variants whose default evaluation is the learned one (it won in self-play)
 LEARNED_DEFAULT = frozenset({"american", "international", "russian", "brazilian", "spanish", "thai", "pool", "frisian", "frysk", "antidraughts", "killer"})
+
+
+@dataclass(frozen=True)
+class ProbCutFit:
+    """ProbCut's figures for one variant and evaluation (fitted by
+    benchmarks/probcut_fit.py): from depth `min_depth`, a search of
+    `shallow_pct` per cent of the depth predicts the deep score as
+    slope * shallow + intercept (centi-men) with a residual spread of
+    sigma + sigma_per_ply * depth; a node is cut when the prediction clears
+    beta by `t` spreads."""
+
+    min_depth: int
+    shallow_pct: int
+    slope: float
+    intercept: int
+    sigma: float
+    sigma_per_ply: float
+    t: float
+
+    def packed(self) -> Tuple[int, int, int, List[int], List[int]]:
+        """The core's tables: (min_depth, slope x1024, intercept, shallow depth
+        by depth, margin by depth), as `Searcher.set_probcut` takes them."""
+        shallow = [min(max(1, d * self.shallow_pct // 100), max(d - 1, 1)) for d in range(64)]
+        margin = [max(0, round(self.t * (self.sigma + self.sigma_per_ply * d))) for d in range(64)]
+        return self.min_depth, round(self.slope * 1024), self.intercept, shallow, margin
+
+
+#: ProbCut per (variant, evaluation), fitted by benchmarks/probcut_fit.py and
+#: kept where a node-limited SPRT against the search without it passed
+#: (benchmarks/README.md, "Selectivity (issue 13), session 4"); elsewhere off.
+PROBCUT: Dict[Tuple[str, str], ProbCutFit] = {
+    # probcut_fit.py --variant american --positions 300 --depth 14 (seed 2026):
+    # shallow 50 %, slope 1.04, intercept -1, sigma_d = 23.0 + 1.36 d; t = 1.0
+    ("american", "learned"): ProbCutFit(min_depth=4, shallow_pct=50, slope=1.04, intercept=-1,
+                                        sigma=23.0, sigma_per_ply=1.36, t=1.0),
+}
 
 
 @dataclass(frozen=True)
@@ -181,6 +217,7 @@ class Engine:
             self._searcher = Searcher(self.variant.core_rules, self._weights().packed(), self._tt_mb)
         except MemoryError:
             raise TableMemoryError(f"cannot allocate a {tt_mb} MiB transposition table") from None
+        self._probcut_choice: Union[None, str, ProbCutFit] = "auto"
         self._configure_rules()
         self._lock = threading.Lock()
         self.set_threads(threads)
@@ -254,6 +291,40 @@ class Engine:
     def _apply_eval(self) -> None:
         table = learned.load(self.variant, self._weights_file) if self.eval == "learned" else None
         self._searcher.set_learned(table)
+        self._apply_probcut()
+
+    @property
+    def probcut(self) -> Optional[ProbCutFit]:
+        """The ProbCut figures in use (None: no ProbCut)."""
+        choice = self._probcut_choice
+        if isinstance(choice, str):             # "auto"
+            return PROBCUT.get((self.variant.name, self.eval))
+        return choice
+
+    def set_probcut(self, fit: Union[None, str, ProbCutFit] = "auto") -> None:
+        """Search with these ProbCut figures: "auto" (the default) takes the
+        variant's and evaluation's from `PROBCUT` (none there: off), again
+        after either changes; a `ProbCutFit` or None (off) is kept whatever
+        the variant."""
+        if not (fit is None or fit == "auto" or isinstance(fit, ProbCutFit)):
+            raise DraughtsError(f"probcut takes a ProbCutFit, None or 'auto', not {fit!r}")
+        old, self._probcut_choice = self._probcut_choice, fit
+        try:
+            self._apply_probcut()
+        except DraughtsError:
+            self._probcut_choice = old
+            raise
+
+    def probcut_counts(self) -> Tuple[int, int]:
+        """ProbCut's shallow searches in the last search and the cuts they made."""
+        return self._searcher.pc_tries, self._searcher.pc_cuts
+
+    def _apply_probcut(self) -> None:
+        fit = self.probcut
+        try:
+            self._searcher.set_probcut(*(fit.packed() if fit is not None else ()))
+        except ValueError as e:
+            raise DraughtsError(f"probcut: {e}") from None
 
     def _weights(self) -> EvalWeights:
         return self._weights_override or default_weights(self.variant)

@@ -9,7 +9,8 @@ The numbered steps of `search`:
   4. transposition-table cut-offs (not at PV nodes), then move generation:
      no move is a loss; at the horizon a quiet position is scored
      statically, a capture or a single forced reply is searched on;
-  5. the table's move is looked up for ordering;
+  5. ProbCut (non-PV nodes, no capture pending: see `probcut`), then the
+     table's move is looked up for ordering;
   6. moves in order: TT move, captures by size, promotions, killers, history;
      late quiet moves at non-PV nodes are searched reduced first;
   7. the result is stored with its bound.
@@ -54,6 +55,23 @@ cdef enum:
     DB_WIN = 9000           # a database win: 90 men less a hundredth a ply, plus the evaluation
     DB_SPREAD = 800         # ... clamped to this, so that the search still makes progress
     MAX_THREADS = 256
+    PC_BOUND = DB_WIN - DB_SPREAD - MAX_PLY    # ProbCut only for windows inside the normal scores
+
+
+# ProbCut (Buro): at a non-PV node of depth d >= min_depth, a null-window
+# search of depth shallow[d] predicts the deep score as
+# slope / 1024 * shallow + intercept; the node fails high when the shallow
+# search clears the bound that puts the prediction margin[d] (t residual
+# spreads, centi-men) over beta.  The figures are data fitted per variant and
+# evaluation (benchmarks/probcut_fit.py; draughts.engine.PROBCUT), not literals
+# of the search; min_depth 0 turns ProbCut off.  The shallow search does no
+# ProbCut of its own.
+ctypedef struct ProbCut:
+    int min_depth
+    int slope
+    int intercept
+    int shallow[64]
+    int margin[64]
 
 
 # What the threads of one search share (the table aside): the stop flag, the
@@ -154,6 +172,11 @@ cdef inline bint same_move(const CMove* a, const CMove* b) noexcept nogil:
     return a.frm == b.frm and a.to == b.to and a.capt == b.capt
 
 
+cdef inline int div_ceil(int a, int b) noexcept nogil:
+    """a / b rounded up, b > 0 (C division truncates towards zero)."""
+    return -((-a) // b) if a < 0 else (a + b - 1) // b
+
+
 cdef inline u64 mix(u64 z) noexcept nogil:
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
@@ -197,6 +220,10 @@ cdef class Searcher:
     cdef int lmr_table[64][64]
     cdef int futility           # futility margin per ply of depth (0: off)
     cdef int lmr_mode           # 0: fixed 1/2-ply reductions, 1: log(depth)*log(move) table
+    cdef ProbCut pc             # ProbCut's fitted figures (pc.min_depth 0: off)
+    cdef int in_probcut         # inside a ProbCut search (which does no ProbCut of its own)
+    #: ProbCut's shallow searches in the last search, and the cuts they made (all threads)
+    cdef readonly u64 pc_tries, pc_cuts
     cdef LearnedEval learned     # the learned evaluation's weights, or None: classic
     cdef object callback_error
     cdef DB* egdb               # endgame database (NULL: none)
@@ -231,6 +258,7 @@ cdef class Searcher:
         self.noise_amp = 0
         self.noise_seed = 0
         self.set_tuning(1, 225)
+        memset(&self.pc, 0, sizeof(self.pc))
 
     def set_tuning(self, int lmr_mode, int lmr_divisor, int futility=0):
         """Late-move reductions: mode 0 reduces late quiet moves by one or two
@@ -245,6 +273,29 @@ cdef class Searcher:
                     self.lmr_table[d][i] = 0
                 else:
                     self.lmr_table[d][i] = int(0.75 + log(d) * log(i) * 100.0 / lmr_divisor)
+
+    def set_probcut(self, int min_depth=0, int slope=1024, int intercept=0, shallow=(), margin=()):
+        """ProbCut from depth `min_depth` (0: off): at depth d a search of
+        depth shallow[d] predicts the deep score as slope / 1024 * shallow +
+        intercept, and the node is cut when that prediction clears beta by
+        margin[d] centi-men (0: not at that depth).  shallow and margin have
+        64 entries, indexed by depth (the last one serves deeper searches)."""
+        cdef int d
+        shallow, margin = list(shallow), list(margin)
+        if min_depth:
+            if not 2 <= min_depth < 64 or len(shallow) != 64 or len(margin) != 64:
+                raise ValueError("ProbCut needs 2 <= min_depth < 64 and 64 shallow depths and margins")
+            if any(not 1 <= shallow[d] < d for d in range(min_depth, 64)):
+                raise ValueError("ProbCut's shallow depth must be from 1 to the depth less one")
+            if any(m < 0 for m in margin) or not 256 <= slope <= 4096:
+                raise ValueError("ProbCut's margins are not negative and its slope is from 256 to 4096 (x1024)")
+        memset(&self.pc, 0, sizeof(self.pc))
+        self.pc.min_depth = min_depth
+        self.pc.slope = slope
+        self.pc.intercept = intercept
+        for d in range(min_depth if min_depth else 64, 64):
+            self.pc.shallow[d] = shallow[d]
+            self.pc.margin[d] = margin[d]
 
     def resize(self, int tt_mb):
         """A new table of tt_mb MiB; on failure the old table stays."""
@@ -531,6 +582,18 @@ cdef class Searcher:
         elif n == 1 and ply < MAX_PLY // 2:
             depth += 1                          # forced move: extend
 
+        # ProbCut: a shallow null-window search around beta moved by the
+        # fitted margin predicts this node's fail-high; never in PV nodes, with
+        # a capture on the board, or near won or database scores
+        if (self.pc.min_depth and not pvnode and depth >= self.pc.min_depth and n > 1
+                and not self.in_probcut and ml.moves[0].ncapt == 0 and -PC_BOUND < beta < PC_BOUND):
+            if self.probcut(p, key, depth, beta, ply, rev, cp, egc, egp, have_e, &e, &score):
+                return score
+            # the shallow search used this ply's move list: again, with the
+            # best move it stored for ordering
+            n = gen_moves(&self.r, p, ml, False, NULL)
+            have_e = tt_probe(self.tab, key, &e)
+
         # 5. the stored move, for ordering
         if have_e and e.frm != 255:
             for i in range(n):
@@ -633,6 +696,38 @@ cdef class Searcher:
             tt_store(self.tab, key, score_to_tt(best, ply), depth, bound, m.frm, m.to, fold16(m.capt))
         return best
 
+    cdef bint probcut(self, const Pos* p, u64 key, int depth, int beta, int ply,
+                      int rev, int cp, int egc, int egp, bint have_e, const TTEntry* e,
+                      int* out) noexcept nogil:
+        """ProbCut's shallow search at this node: True (and the score to
+        return in `out`) when it predicts the deep search's fail-high."""
+        cdef int d = depth if depth < 64 else 63, bound, score
+        if self.pc.margin[d] == 0:
+            return False
+        # deep >= beta + margin  <=  shallow >= (beta + margin - intercept) / slope
+        bound = div_ceil((beta + self.pc.margin[d] - self.pc.intercept) * 1024, self.pc.slope)
+        if bound >= PC_BOUND:
+            return False
+        # not worth trying when the table already says the shallow search
+        # fails low, or when the static evaluation is below the bound
+        if (have_e and e.depth >= self.pc.shallow[d] and (e.genbound & 3) != BOUND_LOWER
+                and score_from_tt(e.score, ply) < bound):
+            return False
+        if self.static_eval(p, key) < bound:
+            return False
+        self.pc_tries += 1
+        self.in_probcut += 1
+        score = self.search(p, key, self.pc.shallow[d], bound - 1, bound, ply, rev, cp, egc, egp, False)
+        self.in_probcut -= 1
+        if self.sh.stop:
+            out[0] = 0
+            return True
+        if score >= bound:
+            self.pc_cuts += 1
+            out[0] = beta
+            return True
+        return False
+
     # --- the driver -------------------------------------------------------------
     def run(self, Position root, history, int max_depth=0, u64 nodes=0, double soft_ms=0,
             double hard_ms=0, int rev=0, int cp=0, int egp=0, callback=None, double start=0):
@@ -689,6 +784,9 @@ cdef class Searcher:
             self.more_nodes()
         self.poll_mask = 255 if nh else 1023
         self.seldepth = 0
+        self.in_probcut = 0
+        self.pc_tries = 0
+        self.pc_cuts = 0
         self.hard_ms = hard_ms
         self.t0 = now_ms()
         if start > 0 and start * 1000.0 < self.t0:
@@ -751,6 +849,8 @@ cdef class Searcher:
             for h in self.helpers:
                 total += h.nodes
                 self.egdb_hits += h.egdb_hits
+                self.pc_tries += h.pc_tries
+                self.pc_cuts += h.pc_cuts
                 if h.seldepth > sel:
                     sel = h.seldepth
                 seq = h.done_seq
@@ -862,6 +962,10 @@ cdef class Searcher:
             memcpy(h.lmr_table, self.lmr_table, sizeof(self.lmr_table))
             h.futility = self.futility
             h.lmr_mode = self.lmr_mode
+            h.pc = self.pc
+            h.in_probcut = 0
+            h.pc_tries = 0
+            h.pc_cuts = 0
             h.egdb = self.egdb
             h.egdb_owner = self.egdb_owner
             h.egdb_hits = 0

@@ -29,12 +29,12 @@ import shutil
 import sys
 import time
 from dataclasses import dataclass, field, replace
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from draughts._args import parse_bool, parse_int
 from draughts import hub
 from draughts.board import Board, Move
-from draughts.engine import LEVEL_MAX, Engine
+from draughts.engine import LEVEL_MAX, Engine, ProbCutFit
 from draughts.hub.errors import (EngineError, EngineNoMoveError, EngineOvertimeError,
                                  EngineProtocolError, EngineTerminatedError, EngineTimeoutError)
 from draughts.hub.protocol import engine_variant_name
@@ -261,12 +261,29 @@ def stall_grace(tc: TimeControl, available: Optional[float], config: EngineConfi
 
 # --- players -----------------------------------------------------------------
 
+def parse_probcut(name: str, text: str) -> Union[None, str, ProbCutFit]:
+    """`option.probcut`: off, auto, or the seven figures of a ProbCutFit."""
+    if text in ("off", "auto"):
+        return None if text == "off" else "auto"
+    parts = text.split(",")
+    try:
+        if len(parts) != 7:
+            raise ValueError("seven figures")
+        md, pct, slope, icpt, sigma, s1, t = parts
+        return ProbCutFit(int(md), int(pct), float(slope), int(icpt), float(sigma), float(s1), float(t))
+    except ValueError:
+        raise DraughtsError(f"engine {name}: option.probcut is off, auto or MIN,PCT,SLOPE,ICPT,SIGMA,"
+                            f"SIGMA_PER_PLY,T, not {text!r}") from None
+
+
 class InProcessPlayer:
     """Our engine in this process (`proto=builtin`); `option.level=N`,
     `option.tt-size=M`, `option.eval=classic|learned`, `option.eval-file=F`
     (a learned weights file), `option.threads=T` (default: the `threads` the
-    runner gives, see make_player) and `option.futility=CENTIMEN` (the
-    futility margin a ply, 0 off; for tuning) are honoured."""
+    runner gives, see make_player), `option.futility=CENTIMEN` (the
+    futility margin a ply, 0 off; for tuning) and `option.probcut=off|auto|
+    MIN,PCT,SLOPE,ICPT,SIGMA,SIGMA_PER_PLY,T` (ProbCut's figures, see
+    `draughts.engine.ProbCutFit`; for tuning) are honoured."""
 
     def __init__(self, config: EngineConfig, variant: Variant, threads: Optional[int] = None):
         opts = config.option_dict()
@@ -286,6 +303,8 @@ class InProcessPlayer:
                 self._engine.set_tuning(futility=int(opts["futility"]))
             except ValueError as e:
                 raise DraughtsError(f"engine {config.name}: {e}") from None
+        if "probcut" in opts:
+            self._engine.set_probcut(parse_probcut(config.name, opts["probcut"]))
         self.alive = True
 
     def new_game(self, variant: Variant) -> None:

@@ -1,0 +1,84 @@
+"""ProbCut: its fitted figures, how an Engine chooses them, and the match option."""
+
+import pytest
+
+import draughts
+from draughts.engine import PROBCUT, Engine, ProbCutFit
+from draughts.errors import DraughtsError
+from draughts.match.engines import parse_probcut
+
+FIT = ProbCutFit(min_depth=4, shallow_pct=40, slope=1.05, intercept=-3, sigma=20.0, sigma_per_ply=3.5, t=1.5)
+
+
+def test_packed_tables_follow_the_fit():
+    md, slope, icpt, shallow, margin = FIT.packed()
+    assert (md, slope, icpt) == (4, round(1.05 * 1024), -3)
+    assert len(shallow) == len(margin) == 64
+    for d in range(4, 64):
+        assert shallow[d] == max(1, d * 40 // 100) and 1 <= shallow[d] < d
+        assert margin[d] == round(1.5 * (20.0 + 3.5 * d))
+    # a shallow per cent near 100 still searches at least a ply less
+    _, _, _, shallow, _ = ProbCutFit(4, 99, 1.0, 0, 10.0, 0.0, 1.0).packed()
+    assert all(shallow[d] == d - 1 for d in range(4, 64))
+
+
+@pytest.mark.parametrize("bad", [
+    ProbCutFit(1, 40, 1.0, 0, 20.0, 3.0, 1.5),      # min_depth below 2
+    ProbCutFit(64, 40, 1.0, 0, 20.0, 3.0, 1.5),     # past the tables
+    ProbCutFit(4, 40, 0.1, 0, 20.0, 3.0, 1.5),      # slope out of range
+    ProbCutFit(4, 40, 4.5, 0, 20.0, 3.0, 1.5),      # slope out of range
+])
+def test_bad_figures_are_refused_and_the_old_ones_stay(bad):
+    engine = Engine("american", tt_mb=1)
+    engine.set_probcut(FIT)
+    with pytest.raises(DraughtsError, match="probcut"):
+        engine.set_probcut(bad)
+    assert engine.probcut == FIT
+    with pytest.raises(DraughtsError, match="ProbCutFit"):
+        engine.set_probcut("sometimes")
+    assert engine.probcut == FIT
+
+
+def test_auto_follows_the_variant_and_the_evaluation():
+    engine = Engine("american", tt_mb=1)
+    assert engine.probcut == PROBCUT.get(("american", engine.eval))
+    engine.set_eval("classic")
+    assert engine.probcut == PROBCUT.get(("american", "classic"))
+    engine.set_variant("international")
+    assert engine.probcut == PROBCUT.get(("international", "classic"))
+    engine.set_eval(None)
+    assert engine.probcut == PROBCUT.get(("international", engine.eval))
+    # a choice of figures (or None) is kept whatever the variant
+    engine.set_probcut(FIT)
+    engine.set_variant("russian")
+    assert engine.probcut == FIT
+    engine.set_probcut(None)
+    engine.set_variant("american")
+    assert engine.probcut is None
+
+
+def test_probcut_cuts_and_off_restores_the_search():
+    board = draughts.Board("B:W13,16,28,29,30,31,32:B1,2,3,4,12", variant="american")
+
+    def run(fit):
+        engine = Engine("american", tt_mb=16)
+        engine.set_probcut(fit)
+        nodes = engine.search(board, depth=12).nodes
+        return nodes, engine.probcut_counts()
+
+    off, counts = run(None)
+    assert counts == (0, 0)
+    assert run(None)[0] == off                     # deterministic with one thread
+    nodes, (tries, cuts) = run(FIT)
+    assert 0 < cuts <= tries and nodes != off
+    # margins no evaluation reaches: the shallow search is never tried, the search is the same
+    assert run(ProbCutFit(4, 40, 1.0, 0, 5000.0, 0.0, 1.0)) == (off, (0, 0))
+
+
+def test_the_match_option():
+    assert parse_probcut("e", "off") is None
+    assert parse_probcut("e", "auto") == "auto"
+    assert parse_probcut("e", "4,40,1.05,-3,20,3.5,1.5") == FIT
+    for bad in ("4,40,1.05", "on", "4,40,x,-3,20,3.5,1.5"):
+        with pytest.raises(DraughtsError, match="engine e: option.probcut"):
+            parse_probcut("e", bad)
