@@ -215,7 +215,7 @@ def test_the_main_line_is_legal_and_ends_with_the_gain(case):
 # ---------------------------------------------------------------------------
 
 # the classic evaluation everywhere, the learned one where it is the default
-# (draughts.engine.LEARNED_DEFAULT; italian's learned weights miss two shots)
+# (draughts.engine.LEARNED_DEFAULT)
 ENGINE_CASES = [pytest.param(case, "classic", id=f"{case['id']}-classic") for case in POSITIONS] + [
     pytest.param(case, "learned", id=f"{case['id']}-learned") for case in POSITIONS
     if case["variant"] in LEARNED_DEFAULT]
