@@ -426,19 +426,26 @@ cdef int learned_g(geo_t* g, const Rules* r, const EvalW* w, const Pos* p) noexc
 
 # --- the learned evaluation of the orthogonal board (turkish) -------------------
 
-cdef inline int ortho_index(u64 wm, u64 bm, int i) noexcept nogil:
-    """Base-3 index of block i (0 empty or king, 1 white man, 2 black man)."""
-    cdef int b = ORTHO_BASE[i]
-    cdef unsigned xw, xb
-    if i < NREG_ROWS:
-        xw = ((wm >> b) & 0xF) | (((wm >> (b + 8)) & 0xF) << 4)
-        xb = ((bm >> b) & 0xF) | (((bm >> (b + 8)) & 0xF) << 4)
-    else:
-        xw = ((wm >> b) & 3) | (((wm >> (b + 8)) & 3) << 2) | (((wm >> (b + 16)) & 3) << 4) \
-            | (((wm >> (b + 24)) & 3) << 6)
-        xb = ((bm >> b) & 3) | (((bm >> (b + 8)) & 3) << 2) | (((bm >> (b + 16)) & 3) << 4) \
-            | (((bm >> (b + 24)) & 3) << 6)
-    return T3[xw] + 2 * T3[xb]
+cdef inline unsigned rows_bits(u64 x, int b) noexcept nogil:
+    """The eight squares of a 2x4 block at bit b, row by row."""
+    return ((x >> b) & 0xF) | (((x >> (b + 8)) & 0xF) << 4)
+
+
+cdef inline unsigned cols_bits(u64 x, int b) noexcept nogil:
+    """The eight squares of a 4x2 block at bit b, row by row."""
+    return ((x >> b) & 3) | (((x >> (b + 8)) & 3) << 2) | (((x >> (b + 16)) & 3) << 4) \
+        | (((x >> (b + 24)) & 3) << 6)
+
+
+cdef inline void ortho_indices(u64 wm, u64 bm, int* idx) noexcept nogil:
+    """Base-3 index of every block (0 empty or king, 1 white man, 2 black man)."""
+    cdef int i, b
+    for i in range(NREG_ROWS):
+        b = ORTHO_BASE[i]
+        idx[i] = T3[rows_bits(wm, b)] + 2 * T3[rows_bits(bm, b)]
+    for i in range(NREG_ROWS, NREG_ORTHO):
+        b = ORTHO_BASE[i]
+        idx[i] = T3[cols_bits(wm, b)] + 2 * T3[cols_bits(bm, b)]
 
 
 cdef inline void side_features_ortho(const Rules* r, u64 om, u64 ok, u64 empty, int* f) noexcept nogil:
@@ -448,8 +455,8 @@ cdef inline void side_features_ortho(const Rules* r, u64 om, u64 ok, u64 empty, 
     cdef int k, left
     cdef u64 around, movable
     f[0] = popcount(om)
-    around = step(g, empty, 0) | step(g, empty, 1) | step(g, empty, 2) | step(g, empty, 3)
     if ok:
+        around = step(g, empty, 0) | step(g, empty, 1) | step(g, empty, 2) | step(g, empty, 3)
         k = popcount(ok)
         f[1] = 1
         f[2] = 1 if k >= 2 else 0
@@ -478,8 +485,7 @@ cdef inline int features_ortho(const Rules* r, const Pos* p, int* idx, int* dens
     cdef int fw[NSIDE]
     cdef int fb[NSIDE]
     cdef int i, mw, mb
-    for i in range(NREG_ORTHO):
-        idx[i] = ortho_index(wm, bm, i)
+    ortho_indices(wm, bm, idx)
     side_features_ortho(r, wm, wp & p.kings, empty, fw)
     side_features_ortho(r, rev64(bm), rev64(bp & p.kings), rev64(empty), fb)
     for i in range(NSIDE):
