@@ -406,7 +406,7 @@ def test_the_fit_starts_from_the_variants_material():
     for name, sign in (("international", 1), ("american", 1), ("breakthrough", 1), ("antidraughts", -1)):
         v = draughts.variant(name)
         w = default_weights(v)
-        model = Model(v.size, variant=v)
+        model = Model(v)
         assert list(model.dense[men]) == [sign * w.man] * 2, name
         assert list(model.dense[king1]) == [sign * w.king] * 2, name
 
