@@ -19,7 +19,7 @@ from draughts import learned
 
 DEPTHS = {"international": 12, "american": 14, "russian": 13, "brazilian": 13,
           "spanish": 13, "italian": 14, "czech": 13, "pool": 15, "thai": 16, "killer": 14,
-          "frisian": 14, "frysk": 15, "antidraughts": 16, "breakthrough": 14}
+          "frisian": 14, "frysk": 15, "antidraughts": 16, "breakthrough": 14, "turkish": 12}
 
 
 def nps(variant: str, ev: str, depth: int) -> tuple:

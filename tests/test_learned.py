@@ -24,8 +24,8 @@ from draughts import learned
 from draughts.engine import LEARNED_DEFAULT, Engine, default_weights
 from draughts_core.eval import features
 
-#: the learned evaluation's patterns are windows of the diagonal grid: turkish
-#: (every square) declines it (tests/test_rules_turkish.py)
+#: the learned evaluation on the diagonal grid; turkish (every square) has its
+#: own patterns and tests (tests/test_learned_turkish.py)
 VARIANTS = [n for n in draughts.VARIANTS if n != "turkish"]
 #: variants with no trained weights shipped (yet): the classic evaluation only
 NO_SHIPPED_WEIGHTS = ("breakthrough",)
@@ -331,8 +331,8 @@ def test_shipped_weights_load_and_match_their_manifest(name):
     assert man["command"].startswith("draughts train ") and f"-v {source}" in man["command"]
     assert man["heldout_loss"] < man["heldout_loss_start"]
     assert man["positions"] > 10000 and man["games"] >= 100 and man["generation"] >= 1
-    patterns, dense, _ = learned.read(path, v.size)
-    assert patterns.dtype == np.int16 and patterns.shape == (learned.regions(v.size), learned.NPAT, 2)
+    patterns, dense, _ = learned.read(path, learned.layout(v))
+    assert patterns.dtype == np.int16 and patterns.shape == (learned.layout(v).nreg, learned.NPAT, 2)
     engine = Engine(v, eval="learned", tt_mb=1)
     assert engine.evaluate(draughts.Board(variant=v)) == engine.evaluate(draughts.Board(variant=v))
 
@@ -406,7 +406,7 @@ def test_the_fit_starts_from_the_variants_material():
     for name, sign in (("international", 1), ("american", 1), ("breakthrough", 1), ("antidraughts", -1)):
         v = draughts.variant(name)
         w = default_weights(v)
-        model = Model(v.size, variant=v)
+        model = Model(v)
         assert list(model.dense[men]) == [sign * w.man] * 2, name
         assert list(model.dense[king1]) == [sign * w.king] * 2, name
 

@@ -128,11 +128,8 @@ def test_duplicate_conventions():
     assert board.perft(1, duplicates="keep") == 3
 
 
-def test_no_learned_evaluation_and_no_endgame_databases(tmp_path):
-    with pytest.raises(draughts.DraughtsError, match="not available for turkish"):
-        draughts.Engine(variant="turkish", eval="learned")
-    engine = draughts.Engine(variant="turkish")
-    assert engine.eval == "classic"
+def test_the_classic_evaluation_plays():
+    engine = draughts.Engine(variant="turkish", eval="classic")
     board = make("W:WKa1:Ba3,a7")
     result = engine.search(board, depth=2)
     assert result.move in list(board.legal_moves)

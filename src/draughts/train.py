@@ -61,7 +61,7 @@ class Data:
 def prepare(variant, raw: Dict[str, np.ndarray]) -> Data:
     v = get_variant(variant)
     idx, dense, pieces, king_sq = learned.features(v, raw["white"], raw["black"], raw["kings"], raw["turn"])
-    full = learned.full_pieces(v.size)
+    full = learned.layout(v).full
     phase = np.minimum(pieces, full).astype(np.float64) / full
     game = raw["game"].astype(np.int64)
     heldout = (game % 10) == 7
@@ -74,7 +74,7 @@ def classic_scores(variant, raw: Dict[str, np.ndarray]) -> np.ndarray:
     s = Searcher(v.core_rules, default_weights(v).packed(), 1)
     rules = v.core_rules
     out = np.empty(len(raw["white"]), dtype=np.float64)
-    size = v.size
+    size = 64 if v.geometry == "orthogonal" else v.size      # the bit layout (every square a bit)
     for j, (w, b, k, t) in enumerate(zip(raw["white"].tolist(), raw["black"].tolist(),
                                          raw["kings"].tolist(), raw["turn"].tolist())):
         p = Position(rules, _squares(size, w), _squares(size, b), _squares(size, k), t)
@@ -84,6 +84,7 @@ def classic_scores(variant, raw: Dict[str, np.ndarray]) -> np.ndarray:
 
 
 def _squares(size: int, mask: int) -> List[int]:
+    """The internal squares of a bitboard; size 8 or 10, 64 on the orthogonal board."""
     out = []
     while mask:
         bit = (mask & -mask).bit_length() - 1
@@ -115,27 +116,27 @@ def fit_scale(score: np.ndarray, y: np.ndarray, iterations: int = 50) -> float:
 class Model:
     """The parameters theta of the learned evaluation, in centi-men."""
 
-    def __init__(self, size: int, patterns: Optional[np.ndarray] = None, dense: Optional[np.ndarray] = None,
-                 king_sq: Optional[np.ndarray] = None, variant=None):
-        self.size = size
-        self.nreg = learned.regions(size)
+    def __init__(self, variant, patterns: Optional[np.ndarray] = None, dense: Optional[np.ndarray] = None,
+                 king_sq: Optional[np.ndarray] = None):
+        v = get_variant(variant)
+        self.layout = learned.layout(v)
+        self.nreg = self.layout.nreg
         self.patterns = (np.zeros((self.nreg, NPAT, 2)) if patterns is None
                          else np.asarray(patterns, dtype=np.float64).copy())
         if dense is None:
-            dense = np.zeros((len(learned.DENSE), 2))
-            v = get_variant(variant) if variant is not None else None
-            w = default_weights(v) if v is not None else None
-            man, king = (w.man, w.king) if w else (100, 300)
-            if v is not None and v.goal == "losing":
+            names = self.layout.dense
+            dense = np.zeros((len(names), 2))
+            w = default_weights(v)
+            man, king = w.man, w.king
+            if v.goal == "losing":
                 # antidraughts: one's own pieces are liabilities (as in the
                 # classic eval_losing_g), so the fit starts from negative material
                 man, king = -man, -king
-            dense[learned.DENSE.index("men")] = man
-            for name in ("king1", "king2"):
-                dense[learned.DENSE.index(name)] = king
-            dense[learned.DENSE.index("kings3")] = king
+            dense[names.index("men")] = man
+            for name in ("king1", "king2", "kings3"):
+                dense[names.index(name)] = king
         self.dense = np.asarray(dense, dtype=np.float64).copy()
-        self.king_sq = (np.zeros((size * size // 2, 2)) if king_sq is None
+        self.king_sq = (np.zeros((self.layout.squares, 2)) if king_sq is None
                         else np.asarray(king_sq, dtype=np.float64).copy())
 
 
@@ -157,10 +158,11 @@ def fit(model: Model, data: Data, scale: float, *, epochs: int = 10, batch: int 
         raise DraughtsError("too few games to split into training and held-out games")
     nreg = model.nreg
     npat = nreg * NPAT
-    nd = len(learned.DENSE)
-    regs = np.arange(nreg)[None, :]
-    plus_all = regs * NPAT + data.idx.astype(np.int64)
-    minus_all = (nreg - 1 - regs) * NPAT + learned.FLIP[data.idx.astype(np.int64)]
+    nd = len(model.layout.dense)
+    # per symmetry term of the table (draughts.learned.Layout): its sign and
+    # the parameters each position's regions read
+    terms = model.layout.flat(data.idx)
+    king_x = model.layout.king_features(data.king_sq.astype(np.int32))
     # theta: the pattern weights, then the dense and king-square weights,
     # whose features are one matrix
     theta = np.concatenate([model.patterns.reshape(npat, 2), model.dense, model.king_sq])
@@ -174,11 +176,11 @@ def fit(model: Model, data: Data, scale: float, *, epochs: int = 10, batch: int 
         target = (1 - score_weight) * data.result + score_weight / (1.0 + np.exp(-scale * data.score))
 
     def dense_x(rows):
-        return np.concatenate([data.dense[rows], data.king_sq[rows]], axis=1).astype(np.float64)
+        return np.concatenate([data.dense[rows], king_x[rows]], axis=1).astype(np.float64)
 
     def forward(rows):
         pt = theta[:npat]
-        pat = (pt[plus_all[rows]] - pt[minus_all[rows]]).sum(axis=1)              # (b, 2)
+        pat = sum(sign * pt[flat[rows]].sum(axis=1) for sign, flat in terms)      # (b, 2)
         tot = pat + dense_x(rows) @ theta[npat:]
         ph = data.phase[rows]
         return tot[:, 0] * ph + tot[:, 1] * (1 - ph)
@@ -202,10 +204,10 @@ def fit(model: Model, data: Data, scale: float, *, epochs: int = 10, batch: int 
             ph = data.phase[rows]
             g_op, g_eg = gl * ph, gl * (1 - ph)
             grad = np.zeros_like(theta)
-            pr, mr = plus_all[rows].ravel(), minus_all[rows].ravel()
             for c, gc in ((0, g_op), (1, g_eg)):
                 w = np.repeat(gc, nreg)
-                grad[:npat, c] = np.bincount(pr, w, npat) - np.bincount(mr, w, npat)
+                for sign, flat in terms:
+                    grad[:npat, c] += sign * np.bincount(flat[rows].ravel(), w, npat)
             grad[npat:] = dense_x(rows).T @ np.stack([g_op, g_eg], axis=1)
             grad[:npat] += 2 * reg * theta[:npat]
             t += 1
@@ -228,17 +230,16 @@ def fit(model: Model, data: Data, scale: float, *, epochs: int = 10, batch: int 
 def run(args, report: Callable[[str], None]) -> Dict:
     """The generations of one `draughts train` run; returns the last manifest."""
     v = get_variant(args.variant)
-    learned.check_supported(v)
     command = "draughts " + " ".join(shlex.quote(a) for a in args.command_line)
     out = args.out
     os.makedirs(out, exist_ok=True)
     weights = args.start_weights
     dirs: List[str] = []
     manifest: Dict = {}
-    model = Model(v.size, variant=v)
+    model = Model(v)
     scale = None
     if weights:
-        model = Model(v.size, *learned.read(weights, v.size))
+        model = Model(v, *learned.read(weights, learned.layout(v)))
         # the start weights' own unit, when their manifest names it
         try:
             scale = float(learned.manifest(weights)["scale"])

@@ -5,10 +5,10 @@ from draughts_core.movegen cimport Pos
 
 cdef enum:
     NPAT = 6561          # 3^8 contents of one pattern region
-    MAX_REGIONS = 16     # 4x4 windows: 9 on 8x8, 16 on 10x10
+    MAX_REGIONS = 33     # 4x4 windows: 9 on 8x8, 16 on 10x10; 2x4 and 4x2 blocks: 33 on the 64-square board
     NDENSE = 14          # dense features of the learned evaluation (draughts.learned.DENSE)
     NSIDE = 12           # ... the first NSIDE are one side's count less the other's
-    MAX_SQUARES = 50     # playable squares of the largest board
+    MAX_SQUARES = 64     # playable squares of the largest board (turkish: every square)
 
 # The learned evaluation's weights (draughts.learned builds them from a data
 # file): per region and pattern index an (opening, endgame) pair, already
@@ -16,6 +16,7 @@ cdef enum:
 # dense features.  The score is the two interpolated by the pieces on board.
 ctypedef struct LearnedW:
     int nreg
+    int geometry         # Rules.geometry of the board the weights are for
     int full             # pieces at the start: the opening end of the phase
     int dense[NDENSE][2]
     int king_sq[MAX_SQUARES][2]   # per square of a king, seen from its own side
@@ -40,5 +41,6 @@ ctypedef struct EvalW:
 cdef class LearnedEval:
     cdef LearnedW lw
     cdef readonly int size
+    cdef readonly int geometry
 
 cdef int evaluate(const Rules* r, const EvalW* w, const Pos* p) noexcept nogil

@@ -8,7 +8,9 @@ fitted to game results by `draughts train`).  The learned evaluation is
 computed for White from White's side and for Black on the board turned round
 (180 degrees, colours swapped), with weight tables that are antisymmetric
 under that turn, so a position and its colour-flipped image score exactly
-opposite.
+opposite.  The orthogonal board (turkish, every square) has its own learned
+evaluation (`learned_ortho`): 2x4 and 4x2 blocks of squares as its pattern
+regions and dense features of its own moves.
 """
 
 from libc.stdint cimport int8_t, int16_t, int32_t, uint16_t, uint8_t
@@ -32,6 +34,19 @@ cdef int REG_BASE[2][MAX_REGIONS]  # bit of each region's first square
 cdef int NREG[2]
 cdef u64 TEMPO_BIT[2][4]         # squares whose rows-advanced count (for White) has bit k set
 cdef int T3[256]                 # 8 bits -> the base-3 number with those digits 1
+
+# The orthogonal board's pattern regions (bit = row * 8 + column): first the
+# 2x4 blocks (two rows, four columns) at every row and the columns 0, 2, 4,
+# then the 4x2 blocks (four rows, two columns) at the rows 0, 2, 4 and the
+# columns 0, 2, 4, 6; a block's squares row by row are its digits, lowest
+# first.  The set is closed under the board's half turn and its left-right
+# mirror (draughts.learned builds the weights' symmetry from this layout).
+cdef enum:
+    NREG_ROWS = 21               # the 2x4 blocks
+    NREG_ORTHO = 33              # ... and the 4x2 blocks
+    FULL_ORTHO = 32              # pieces at the start of turkish
+cdef int ORTHO_BASE[NREG_ORTHO]  # bit of each block's first (top left) square
+cdef u64 ORTHO_TEMPO[3]          # squares whose rows advanced (7 - row) has bit k set
 
 
 cdef void _init_geo(geo_t* g, int gi, int size) noexcept nogil:
@@ -98,9 +113,27 @@ cdef void _init_t3() noexcept nogil:
         T3[x] = v
 
 
+cdef void _init_ortho() noexcept nogil:
+    cdef int n = 0, r, c, k
+    for r in range(7):
+        for c in range(0, 5, 2):
+            ORTHO_BASE[n] = 8 * r + c
+            n += 1
+    for r in range(0, 5, 2):
+        for c in range(0, 7, 2):
+            ORTHO_BASE[n] = 8 * r + c
+            n += 1
+    for k in range(3):
+        ORTHO_TEMPO[k] = 0
+        for r in range(8):
+            if ((7 - r) >> k) & 1:
+                ORTHO_TEMPO[k] |= <u64>0xFF << (8 * r)
+
+
 _init_geo(<G8*>NULL, 0, 8)
 _init_geo(<G10*>NULL, 1, 10)
 _init_t3()
+_init_ortho()
 
 
 cdef inline int king_reach(geo_t* g, const Rules* r, u64 kings, u64 empty) noexcept nogil:
@@ -240,7 +273,9 @@ cdef int eval_losing_g(geo_t* g, const Rules* r, const EvalW* w, const Pos* p) n
 
 cdef int evaluate(const Rules* r, const EvalW* w, const Pos* p) noexcept nogil:
     if r.geometry:
-        return eval_ortho(r, w, p)     # the learned evaluation declines this board
+        if w.learned != NULL:
+            return learned_ortho(r, w, p)
+        return eval_ortho(r, w, p)
     if w.learned != NULL:
         if r.size == 8:
             return learned_g(<G8*>NULL, r, w, p)
@@ -389,40 +424,172 @@ cdef int learned_g(geo_t* g, const Rules* r, const EvalW* w, const Pos* p) noexc
     return score if p.stm == 0 else -score
 
 
-cdef class LearnedEval:
-    """The learned evaluation's weights for one board size, in C arrays.
+# --- the learned evaluation of the orthogonal board (turkish) -------------------
 
-    patterns: int16 native-endian bytes of shape (regions, 6561, 2), the
-    (opening, endgame) score of each pattern of each region, antisymmetric
-    under the colour flip; dense: NDENSE (opening, endgame) pairs; king_sq:
-    one pair per playable square, a king's worth there seen from its side.
+cdef inline unsigned rows_bits(u64 x, int b) noexcept nogil:
+    """The eight squares of a 2x4 block at bit b, row by row."""
+    return ((x >> b) & 0xF) | (((x >> (b + 8)) & 0xF) << 4)
+
+
+cdef inline unsigned cols_bits(u64 x, int b) noexcept nogil:
+    """The eight squares of a 4x2 block at bit b, row by row."""
+    return ((x >> b) & 3) | (((x >> (b + 8)) & 3) << 2) | (((x >> (b + 16)) & 3) << 4) \
+        | (((x >> (b + 24)) & 3) << 6)
+
+
+cdef inline void ortho_indices(u64 wm, u64 bm, int* idx) noexcept nogil:
+    """Base-3 index of every block (0 empty or king, 1 white man, 2 black man)."""
+    cdef int i, b
+    for i in range(NREG_ROWS):
+        b = ORTHO_BASE[i]
+        idx[i] = T3[rows_bits(wm, b)] + 2 * T3[rows_bits(bm, b)]
+    for i in range(NREG_ROWS, NREG_ORTHO):
+        b = ORTHO_BASE[i]
+        idx[i] = T3[cols_bits(wm, b)] + 2 * T3[cols_bits(bm, b)]
+
+
+cdef inline void side_features_ortho(const Rules* r, u64 om, u64 ok, u64 empty, int* f) noexcept nogil:
+    """One side's dense features on the orthogonal board, that side moving up
+    (White's view; draughts.learned.DENSE_ORTHO)."""
+    cdef G64* g = NULL
+    cdef int k, left
+    cdef u64 around, movable
+    f[0] = popcount(om)
+    if ok:
+        around = step(g, empty, 0) | step(g, empty, 1) | step(g, empty, 2) | step(g, empty, 3)
+        k = popcount(ok)
+        f[1] = 1
+        f[2] = 1 if k >= 2 else 0
+        f[3] = k - 2 if k > 2 else 0
+        f[4] = king_reach(g, r, ok, empty)
+        f[6] = popcount(ok & ~around)
+    else:
+        f[1] = f[2] = f[3] = f[4] = f[6] = 0
+    # men move up (a square above is empty: the man is on empty << 8) or sideways
+    f[5] = popcount(step(g, om, 0) & empty) + popcount(step(g, om, 1) & empty) + popcount(step(g, om, 2) & empty)
+    f[7] = popcount(om & ORTHO_TEMPO[0]) + 2 * popcount(om & ORTHO_TEMPO[1]) + 4 * popcount(om & ORTHO_TEMPO[2])
+    left = popcount(om & <u64>0x0F0F0F0F0F0F0F0FULL)
+    f[8] = 2 * left - f[0] if 2 * left >= f[0] else f[0] - 2 * left
+    f[9] = popcount(om & (<u64>0xFF << 8))
+    f[10] = popcount(om & (<u64>0xFF << 8) & step(g, empty, 3))
+    movable = step(g, empty, 3) | step(g, empty, 1) | step(g, empty, 2)
+    f[11] = popcount(om & ~movable)
+
+
+cdef inline int features_ortho(const Rules* r, const Pos* p, int* idx, int* dense) noexcept nogil:
+    """features_g of the orthogonal board: block indices, dense features
+    (White's less Black's, Black's on the board turned round), pieces."""
+    cdef u64 wp = p.bb[0], bp = p.bb[1]
+    cdef u64 wm = wp & ~p.kings, bm = bp & ~p.kings
+    cdef u64 empty = ~(wp | bp)
+    cdef int fw[NSIDE]
+    cdef int fb[NSIDE]
+    cdef int i, mw, mb
+    ortho_indices(wm, bm, idx)
+    side_features_ortho(r, wm, wp & p.kings, empty, fw)
+    side_features_ortho(r, rev64(bm), rev64(bp & p.kings), rev64(empty), fb)
+    for i in range(NSIDE):
+        dense[i] = fw[i] - fb[i]
+    dense[NSIDE] = 1 if p.stm == 0 else -1
+    mw = fw[0] + 3 * popcount(wp & p.kings)
+    mb = fb[0] + 3 * popcount(bp & p.kings)
+    dense[NSIDE + 1] = (mw - mb) * 32 // (mw + mb) if mw + mb > 0 else 0
+    return popcount(wp | bp)
+
+
+cdef inline void king_squares_ortho(const Pos* p, int* out) noexcept nogil:
+    """Per square s: a white king on s, less a black king on 63 - s."""
+    cdef int i
+    cdef u64 x
+    for i in range(64):
+        out[i] = 0
+    x = p.bb[0] & p.kings
+    while x:
+        out[ctz(x)] += 1
+        x &= x - 1
+    x = p.bb[1] & p.kings
+    while x:
+        out[63 - ctz(x)] -= 1
+        x &= x - 1
+
+
+cdef int learned_ortho(const Rules* r, const EvalW* w, const Pos* p) noexcept nogil:
+    cdef const LearnedW* lw = w.learned
+    cdef int idx[MAX_REGIONS]
+    cdef int dense[NDENSE]
+    cdef int i, op = 0, eg = 0, ph, score, s
+    cdef const int16_t* t
+    cdef u64 k = p.kings, x
+    if not ((p.bb[0] | p.bb[1]) & ~k) and popcount(p.bb[0]) == 1 and popcount(p.bb[1]) == 1:
+        return 0                       # one king against one king (as eval_ortho)
+    ph = features_ortho(r, p, idx, dense)
+    for i in range(NREG_ORTHO):
+        t = lw.pat + (i * NPAT + idx[i]) * 2
+        op += t[0]
+        eg += t[1]
+    for i in range(NDENSE):
+        op += dense[i] * lw.dense[i][0]
+        eg += dense[i] * lw.dense[i][1]
+    x = p.bb[0] & k
+    while x:
+        s = ctz(x)
+        op += lw.king_sq[s][0]
+        eg += lw.king_sq[s][1]
+        x &= x - 1
+    x = p.bb[1] & k
+    while x:
+        s = 63 - ctz(x)
+        op -= lw.king_sq[s][0]
+        eg -= lw.king_sq[s][1]
+        x &= x - 1
+    if ph > lw.full:
+        ph = lw.full
+    score = (op * ph + eg * (lw.full - ph)) // lw.full
+    return score if p.stm == 0 else -score
+
+
+cdef class LearnedEval:
+    """The learned evaluation's weights for one board, in C arrays.
+
+    size 8 or 10, geometry 0 (the diagonal grid) or 1 (the orthogonal 8x8
+    board, turkish); patterns: int16 native-endian bytes of shape (regions,
+    6561, 2), the (opening, endgame) score of each pattern of each region,
+    antisymmetric under the colour flip; dense: NDENSE (opening, endgame)
+    pairs; king_sq: one pair per playable square, a king's worth there seen
+    from its side.
     """
 
     def __cinit__(self):
         self.lw.pat = NULL
 
-    def __init__(self, int size, bytes patterns, dense, king_sq):
-        cdef int gi
+    def __init__(self, int size, bytes patterns, dense, king_sq, int geometry=0):
+        cdef int nreg, nsq
         if size not in (8, 10):
             raise ValueError(f"board size must be 8 or 10, not {size}")
-        gi = 0 if size == 8 else 1
-        if len(patterns) != NREG[gi] * NPAT * 2 * sizeof(int16_t):
-            raise ValueError(f"pattern table of {len(patterns)} bytes: {size}x{size} needs "
-                             f"{NREG[gi] * NPAT * 2 * sizeof(int16_t)}")
+        if geometry not in (0, 1) or (geometry == 1 and size != 8):
+            raise ValueError(f"geometry must be 0 (diagonal) or 1 (orthogonal, 8x8), not {geometry}")
+        nreg = regions(size, geometry)
+        nsq = 64 if geometry else size * size // 2
+        board = "the orthogonal 8x8 board" if geometry else f"{size}x{size}"
+        if len(patterns) != nreg * NPAT * 2 * sizeof(int16_t):
+            raise ValueError(f"pattern table of {len(patterns)} bytes: {board} needs "
+                             f"{nreg * NPAT * 2 * sizeof(int16_t)}")
         dense = [tuple(d) for d in dense]
         if len(dense) != NDENSE or any(len(d) != 2 for d in dense):
             raise ValueError(f"dense weights: {NDENSE} (opening, endgame) pairs expected")
         king_sq = [tuple(d) for d in king_sq]
-        if len(king_sq) != size * size // 2 or any(len(d) != 2 for d in king_sq):
-            raise ValueError(f"king square weights: {size * size // 2} (opening, endgame) pairs expected")
+        if len(king_sq) != nsq or any(len(d) != 2 for d in king_sq):
+            raise ValueError(f"king square weights: {nsq} (opening, endgame) pairs expected")
         self.size = size
+        self.geometry = geometry
         free(self.lw.pat)
         self.lw.pat = <int16_t*>malloc(len(patterns))
         if self.lw.pat == NULL:
             raise MemoryError()
         memcpy(self.lw.pat, <const char*>patterns, len(patterns))
-        self.lw.nreg = NREG[gi]
-        self.lw.full = 24 if size == 8 else 40
+        self.lw.nreg = nreg
+        self.lw.geometry = geometry
+        self.lw.full = FULL_ORTHO if geometry else (24 if size == 8 else 40)
         for i in range(NDENSE):
             self.lw.dense[i][0] = dense[i][0]
             self.lw.dense[i][1] = dense[i][1]
@@ -434,9 +601,32 @@ cdef class LearnedEval:
         free(self.lw.pat)
 
 
-def regions(int size):
-    """Number of pattern regions of a board size."""
+def regions(int size, int geometry=0):
+    """Number of pattern regions of a board (size, Rules.geometry)."""
+    if geometry:
+        return NREG_ORTHO
     return NREG[0 if size == 8 else 1]
+
+
+def ortho_blocks():
+    """The orthogonal board's pattern regions in order: (bit of the top left
+    square, rows, columns) of each block."""
+    return [(ORTHO_BASE[i], 2 if i < NREG_ROWS else 4, 4 if i < NREG_ROWS else 2) for i in range(NREG_ORTHO)]
+
+
+cdef inline int features_any(const Rules* r, const Pos* p, int* idx, int* dense, int* ksq) noexcept nogil:
+    """The features of p on the rules' board (pieces returned)."""
+    cdef int ph
+    if r.geometry:
+        ph = features_ortho(r, p, idx, dense)
+        king_squares_ortho(p, ksq)
+    elif r.size == 8:
+        ph = features_g(<G8*>NULL, r, p, idx, dense)
+        king_squares(<G8*>NULL, p, ksq)
+    else:
+        ph = features_g(<G10*>NULL, r, p, idx, dense)
+        king_squares(<G10*>NULL, p, ksq)
+    return ph
 
 
 def features(CoreRules rules, u64 white, u64 black, u64 kings, int turn):
@@ -446,20 +636,14 @@ def features(CoreRules rules, u64 white, u64 black, u64 kings, int turn):
     cdef int idx[MAX_REGIONS]
     cdef int dense[NDENSE]
     cdef int ksq[MAX_SQUARES]
-    cdef int n, ph, nsq = rules.r.size * rules.r.size // 2
+    cdef int ph, nsq = 64 if rules.r.geometry else rules.r.size * rules.r.size // 2
+    cdef int n = regions(rules.r.size, rules.r.geometry)
     p.bb[0] = white
     p.bb[1] = black
     p.kings = kings
     p.stm = 1 if turn else 0
     p.kmoves = 0
-    if rules.r.size == 8:
-        ph = features_g(<G8*>NULL, &rules.r, &p, idx, dense)
-        king_squares(<G8*>NULL, &p, ksq)
-        n = NREG[0]
-    else:
-        ph = features_g(<G10*>NULL, &rules.r, &p, idx, dense)
-        king_squares(<G10*>NULL, &p, ksq)
-        n = NREG[1]
+    ph = features_any(&rules.r, &p, idx, dense, ksq)
     return [idx[i] for i in range(n)], [dense[i] for i in range(NDENSE)], ph, [ksq[i] for i in range(nsq)]
 
 
@@ -473,8 +657,8 @@ def feature_arrays(CoreRules rules, const u64[:] white, const u64[:] black, cons
     cdef int idx[MAX_REGIONS]
     cdef int dense[NDENSE]
     cdef int ksq[MAX_SQUARES]
-    cdef int nsq = rules.r.size * rules.r.size // 2
-    nreg = NREG[0 if rules.r.size == 8 else 1]
+    cdef int nsq = 64 if rules.r.geometry else rules.r.size * rules.r.size // 2
+    nreg = regions(rules.r.size, rules.r.geometry)
     if not (black.shape[0] == kings.shape[0] == turn.shape[0] == idx_out.shape[0]
             == dense_out.shape[0] == pieces_out.shape[0] == king_out.shape[0] == n):
         raise ValueError("arrays of different lengths")
@@ -487,12 +671,7 @@ def feature_arrays(CoreRules rules, const u64[:] white, const u64[:] black, cons
             p.kings = kings[j]
             p.stm = turn[j]
             p.kmoves = 0
-            if rules.r.size == 8:
-                pieces_out[j] = features_g(<G8*>NULL, &rules.r, &p, idx, dense)
-                king_squares(<G8*>NULL, &p, ksq)
-            else:
-                pieces_out[j] = features_g(<G10*>NULL, &rules.r, &p, idx, dense)
-                king_squares(<G10*>NULL, &p, ksq)
+            pieces_out[j] = features_any(&rules.r, &p, idx, dense, ksq)
             for i in range(nsq):
                 king_out[j, i] = ksq[i]
             for i in range(nreg):

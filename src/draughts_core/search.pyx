@@ -328,8 +328,9 @@ cdef class Searcher:
 
     def set_learned(self, LearnedEval table):
         """Evaluate with the learned weights `table` (None: the classic weights)."""
-        if table is not None and self.r.geometry:
-            raise ValueError("the learned evaluation is for the diagonal boards, not the orthogonal one")
+        if table is not None and table.geometry != self.r.geometry:
+            raise ValueError("learned weights for the " + ("orthogonal" if table.geometry else "diagonal")
+                             + " board, the board is " + ("orthogonal" if self.r.geometry else "diagonal"))
         if table is not None and table.size != self.r.size:
             raise ValueError(f"learned weights for {table.size}x{table.size}, board is {self.r.size}x{self.r.size}")
         self.learned = table
