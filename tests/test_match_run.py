@@ -5,6 +5,7 @@ stop, and resuming after the runner is killed."""
 import io
 import json
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -200,6 +201,38 @@ def test_resume_after_killing_the_runner(tmp_path):
     check_pdn_games(games.read_text(), "american", 8)
     rounds = sorted(int(g.headers["Round"]) for g in pdn.read_games(games.read_text()))
     assert rounds == list(range(1, 9))                   # every game once, none twice
+
+
+def test_sigterm_stops_a_match_of_in_process_engines_at_once(tmp_path):
+    """SIGTERM in the middle of games played by engines in the runner's own
+    process (proto=builtin, a second a move: games of a minute and more) ends
+    the runner within seconds, the state kept, instead of waiting for those
+    games to be played out."""
+    state = tmp_path / "state.json"
+    proc = subprocess.Popen(MATCH + ["-variant", "american", "-games", "4", "-concurrency", "2",
+                                     "-engine", "name=a", "cmd=draughts", "proto=builtin",
+                                     "-engine", "name=b", "cmd=draughts", "proto=builtin",
+                                     "-each", "st=1", "-state", str(state), "-progress", "off"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        started = 0
+        while started < 2:                      # both games are under way
+            line = proc.stdout.readline()
+            assert line, proc.stderr.read()
+            started += line.startswith("Started game")
+        time.sleep(1.5)
+        proc.send_signal(signal.SIGTERM)
+        t0 = time.time()
+        code = proc.wait(timeout=30)
+        waited = time.time() - t0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert code == 130
+    assert "match interrupted" in proc.stderr.read()
+    assert waited < 10, f"the runner took {waited:.1f} s to stop"
+    assert json.loads(state.read_text())["records"] == []     # no game was finished
 
 
 def test_resume_refuses_a_changed_opening_book(tmp_path):

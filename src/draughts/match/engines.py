@@ -312,16 +312,24 @@ class InProcessPlayer:
         self._engine.new_game()
 
     def play(self, board: Board, limit: Limit, grace: float) -> Reply:
+        if not self.alive:
+            raise EngineCrashed(f"engine {self.name} was closed (the match is stopping)")
         t0 = time.perf_counter()
         result = self._engine.search(board, limit)
         elapsed = time.perf_counter() - t0
+        if not self.alive:
+            raise EngineCrashed(f"engine {self.name} was closed (the match is stopping)")
         if result.move is None:
             raise EngineNoMove("the engine found no move")
         return Reply(result.move, elapsed, result.score, result.depth, result.move.hub(),
                      elapsed - result.time)
 
     def close(self) -> None:
+        """Stop a search under way (another thread may be playing a game with
+        this engine) and refuse to play on: a stopping match does not wait for
+        its in-process games to end."""
         self.alive = False
+        self._engine.stop()
 
 
 class HubPlayer:
