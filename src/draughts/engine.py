@@ -40,8 +40,10 @@ LEVEL_MAX = 20
 DEFAULT_MOVE_OVERHEAD = 0.020
 EVALS = ("classic", "learned")
 #: variants whose default evaluation is the learned one (it won in self-play)
-LEARNED_DEFAULT = frozenset({"american", "international", "russian", "brazilian", "spanish", "thai", "pool", "frisian", "frysk", "antidraughts", "killer", "czech", "italian",
-                             "turkish"})
+LEARNED_DEFAULT = frozenset({
+    "american", "international", "russian", "brazilian", "spanish", "czech", "italian",
+    "frisian", "frysk", "antidraughts", "killer", "pool", "thai", "turkish",
+})
 
 
 @dataclass(frozen=True)
