@@ -384,41 +384,50 @@ cdef inline void king_squares(geo_t* g, const Pos* p, int* out) noexcept nogil:
         x &= x - 1
 
 
-cdef int learned_g(geo_t* g, const Rules* r, const EvalW* w, const Pos* p) noexcept nogil:
-    cdef const LearnedW* lw = w.learned
-    cdef int idx[MAX_REGIONS]
-    cdef int dense[NDENSE]
-    cdef int i, op = 0, eg = 0, ph, score, end, s
-    cdef int size = 8 if geo_t is G8 else 10
+cdef inline int blend(const LearnedW* lw, int nreg, const int* idx, const int* dense, u64 wk, u64 bk,
+                      int size, bint ortho, int ph) noexcept nogil:
+    """White's score from the features: the regions' pattern weights, the
+    dense weights and the kings' square weights (a black king's square seen
+    from Black's side), opening and endgame blended by the pieces `ph`.  On
+    the orthogonal board (`ortho`) every square is playable, bit = square."""
+    cdef int i, s, op = 0, eg = 0
+    cdef int nsq = 64 if ortho else size * size // 2
     cdef const int16_t* t
-    cdef u64 k = p.kings, x
-    end = ending(r, w.lone_king_draw, popcount(p.bb[0] & ~k), popcount(p.bb[1] & ~k),
-                 popcount(p.bb[0] & k), popcount(p.bb[1] & k))
-    if end == 1:
-        return 0
-    ph = features_g(g, r, p, idx, dense)
-    for i in range(lw.nreg):
+    for i in range(nreg):
         t = lw.pat + (i * NPAT + idx[i]) * 2
         op += t[0]
         eg += t[1]
     for i in range(NDENSE):
         op += dense[i] * lw.dense[i][0]
         eg += dense[i] * lw.dense[i][1]
-    x = p.bb[0] & k
-    while x:
-        s = square_of_bit(size, ctz(x))
+    while wk:
+        s = ctz(wk) if ortho else square_of_bit(size, ctz(wk))
         op += lw.king_sq[s][0]
         eg += lw.king_sq[s][1]
-        x &= x - 1
-    x = p.bb[1] & k
-    while x:
-        s = size * size // 2 - 1 - square_of_bit(size, ctz(x))
+        wk &= wk - 1
+    while bk:
+        s = nsq - 1 - (ctz(bk) if ortho else square_of_bit(size, ctz(bk)))
         op -= lw.king_sq[s][0]
         eg -= lw.king_sq[s][1]
-        x &= x - 1
+        bk &= bk - 1
     if ph > lw.full:
         ph = lw.full
-    score = (op * ph + eg * (lw.full - ph)) // lw.full
+    return (op * ph + eg * (lw.full - ph)) // lw.full
+
+
+cdef int learned_g(geo_t* g, const Rules* r, const EvalW* w, const Pos* p) noexcept nogil:
+    cdef const LearnedW* lw = w.learned
+    cdef int idx[MAX_REGIONS]
+    cdef int dense[NDENSE]
+    cdef int ph, score, end
+    cdef int size = 8 if geo_t is G8 else 10
+    cdef u64 k = p.kings
+    end = ending(r, w.lone_king_draw, popcount(p.bb[0] & ~k), popcount(p.bb[1] & ~k),
+                 popcount(p.bb[0] & k), popcount(p.bb[1] & k))
+    if end == 1:
+        return 0
+    ph = features_g(g, r, p, idx, dense)
+    score = blend(lw, lw.nreg, idx, dense, p.bb[0] & k, p.bb[1] & k, size, False, ph)
     if end == 2:
         score = score // 8
     return score if p.stm == 0 else -score
@@ -517,34 +526,12 @@ cdef int learned_ortho(const Rules* r, const EvalW* w, const Pos* p) noexcept no
     cdef const LearnedW* lw = w.learned
     cdef int idx[MAX_REGIONS]
     cdef int dense[NDENSE]
-    cdef int i, op = 0, eg = 0, ph, score, s
-    cdef const int16_t* t
-    cdef u64 k = p.kings, x
+    cdef int ph, score
+    cdef u64 k = p.kings
     if not ((p.bb[0] | p.bb[1]) & ~k) and popcount(p.bb[0]) == 1 and popcount(p.bb[1]) == 1:
         return 0                       # one king against one king (as eval_ortho)
     ph = features_ortho(r, p, idx, dense)
-    for i in range(NREG_ORTHO):
-        t = lw.pat + (i * NPAT + idx[i]) * 2
-        op += t[0]
-        eg += t[1]
-    for i in range(NDENSE):
-        op += dense[i] * lw.dense[i][0]
-        eg += dense[i] * lw.dense[i][1]
-    x = p.bb[0] & k
-    while x:
-        s = ctz(x)
-        op += lw.king_sq[s][0]
-        eg += lw.king_sq[s][1]
-        x &= x - 1
-    x = p.bb[1] & k
-    while x:
-        s = 63 - ctz(x)
-        op -= lw.king_sq[s][0]
-        eg -= lw.king_sq[s][1]
-        x &= x - 1
-    if ph > lw.full:
-        ph = lw.full
-    score = (op * ph + eg * (lw.full - ph)) // lw.full
+    score = blend(lw, NREG_ORTHO, idx, dense, p.bb[0] & k, p.bb[1] & k, 8, True, ph)
     return score if p.stm == 0 else -score
 
 
