@@ -340,6 +340,21 @@ cdef inline void side_features(geo_t* g, const Rules* r, u64 om, u64 ok, u64 opp
     f[11] = popcount(om & ~(step(g, empty, 2) | step(g, empty, 3)))
 
 
+cdef inline int sides_dense(const Pos* p, const int* fw, const int* fb, int* dense) noexcept nogil:
+    """The dense features of both boards from the two sides' own (White's
+    less Black's), the side to move and the trade term; returns the pieces."""
+    cdef u64 wp = p.bb[0], bp = p.bb[1]
+    cdef int i, mw, mb
+    for i in range(NSIDE):
+        dense[i] = fw[i] - fb[i]
+    dense[NSIDE] = 1 if p.stm == 0 else -1
+    # trading down when ahead: material difference over material on board
+    mw = fw[0] + 3 * popcount(wp & p.kings)
+    mb = fb[0] + 3 * popcount(bp & p.kings)
+    dense[NSIDE + 1] = (mw - mb) * 32 // (mw + mb) if mw + mb > 0 else 0
+    return popcount(wp | bp)
+
+
 cdef inline int features_g(geo_t* g, const Rules* r, const Pos* p, int* idx, int* dense) noexcept nogil:
     """The learned evaluation's features of p from White's view: the pattern
     index of every region, the dense features (White's less Black's for the
@@ -350,20 +365,13 @@ cdef inline int features_g(geo_t* g, const Rules* r, const Pos* p, int* idx, int
     cdef u64 empty = ~(wp | bp) & board_mask(g)
     cdef int fw[NSIDE]
     cdef int fb[NSIDE]
-    cdef int i, mw, mb
+    cdef int i
     for i in range(NREG[gi]):
         idx[i] = region_index(g, wm, bm, REG_BASE[gi][i])
     side_features(g, r, wm, wp & p.kings, bp, empty, fw)
     side_features(g, r, turn_round(g, bm), turn_round(g, bp & p.kings), turn_round(g, wp),
                   turn_round(g, empty), fb)
-    for i in range(NSIDE):
-        dense[i] = fw[i] - fb[i]
-    dense[NSIDE] = 1 if p.stm == 0 else -1
-    # trading down when ahead: material difference over material on board
-    mw = fw[0] + 3 * popcount(wp & p.kings)
-    mb = fb[0] + 3 * popcount(bp & p.kings)
-    dense[NSIDE + 1] = (mw - mb) * 32 // (mw + mb) if mw + mb > 0 else 0
-    return popcount(wp | bp)
+    return sides_dense(p, fw, fb, dense)
 
 
 cdef inline void king_squares(geo_t* g, const Pos* p, int* out) noexcept nogil:
@@ -493,17 +501,10 @@ cdef inline int features_ortho(const Rules* r, const Pos* p, int* idx, int* dens
     cdef u64 empty = ~(wp | bp)
     cdef int fw[NSIDE]
     cdef int fb[NSIDE]
-    cdef int i, mw, mb
     ortho_indices(wm, bm, idx)
     side_features_ortho(r, wm, wp & p.kings, empty, fw)
     side_features_ortho(r, rev64(bm), rev64(bp & p.kings), rev64(empty), fb)
-    for i in range(NSIDE):
-        dense[i] = fw[i] - fb[i]
-    dense[NSIDE] = 1 if p.stm == 0 else -1
-    mw = fw[0] + 3 * popcount(wp & p.kings)
-    mb = fb[0] + 3 * popcount(bp & p.kings)
-    dense[NSIDE + 1] = (mw - mb) * 32 // (mw + mb) if mw + mb > 0 else 0
-    return popcount(wp | bp)
+    return sides_dense(p, fw, fb, dense)
 
 
 cdef inline void king_squares_ortho(const Pos* p, int* out) noexcept nogil:
