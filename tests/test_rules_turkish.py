@@ -133,3 +133,36 @@ def test_the_classic_evaluation_plays():
     board = make("W:WKa1:Ba3,a7")
     result = engine.search(board, depth=2)
     assert result.move in list(board.legal_moves)
+
+
+def test_a_position_repeated_through_sideways_man_moves_draws():
+    """The third repetition draws (the variant's only draw rule).  A man's move
+    along its row can be undone by the next one, so it does not end the
+    repetition window as a move forward or a capture does."""
+    board = make("W:WKa1:Bd5")
+    shuffle = ["a1-a2", "d5-e5", "a2-a1", "e5-d5"]
+    for i, text in enumerate(shuffle * 2, start=1):
+        board.push(text)
+        assert (board.outcome() is None) == (i < 8), i
+    assert board.outcome().termination == draughts.Termination.REPETITION
+    assert board.result() == "1/2-1/2"
+    # a move forward (d5-d4) is irreversible: the count starts again
+    board = make("W:WKa1:Bd5")
+    for text in shuffle + ["a1-a2", "d5-d4", "a2-a1", "d4-e4", "a1-a2", "e4-d4", "a2-a1"]:
+        board.push(text)
+    assert board.outcome() is None and board.quiet_plies == 5
+
+
+def test_the_search_sees_a_repetition_through_sideways_man_moves():
+    """A lost side that can repeat the position scores a draw, also when its
+    moves in between were a man's sideways moves."""
+    fen = "B:WKa1,Kh8:Bd5"                 # two kings beat a man
+    engine = draughts.Engine(variant="turkish", tt_mb=4)
+    assert engine.search(make(fen), depth=6).score < -1.0
+    board = make(fen)
+    for text in ("d5-e5", "a1-a2", "e5-d5", "a2-a1"):
+        board.push(text)
+    assert board.fen() == make(fen).fen()
+    result = draughts.Engine(variant="turkish", tt_mb=4).search(board, depth=6)
+    assert result.score == 0.0
+    assert board.move_text(result.move) == "d5-e5"

@@ -193,7 +193,8 @@ class SearchState(NamedTuple):
     position: Position
     #: the positions since the last irreversible move, oldest first (for repetitions)
     history: Tuple[Position, ...]
-    #: plies since the last irreversible move (a man move or a capture)
+    #: plies since the last irreversible move (a capture or a man move, on the
+    #: orthogonal board a man move forward)
     reversible: int
     #: plies without a capture or a promotion
     capture_promo: int
@@ -203,11 +204,12 @@ class SearchState(NamedTuple):
 
 class _State(NamedTuple):
     pos: Position
-    quiet: int          # plies without a man move or a capture
+    quiet: int          # plies without a man move or a capture (orthogonal board: forward)
     capture_promo: int  # plies without a capture or a promotion
     endgame_class: int  # material class of the endgame rules (0: none)
     endgame_plies: int  # plies since that class arose
-    reversible: int     # plies since the last irreversible move (repetition window)
+    reversible: int     # plies since the last irreversible move (repetition window; a
+                        # man's sideways move on the orthogonal board is reversible)
     cache: Optional[Dict["Move", "Move"]]   # the legal moves of pos, if they were generated
 
 
@@ -458,19 +460,19 @@ class Board:
         new = pos.play_code(move.code)
         self._pos = new
         self.move_stack.append(move)
-        man_move = not was_king
-        if move.captured or man_move:
+        # a man's move is irreversible, except along its row on the orthogonal
+        # board (turkish), where the next sideways move can undo it
+        irreversible = move.captured or (not was_king and not self._sideways(move))
+        if irreversible:
             self._quiet = 0
+            self._reversible = 0
         else:
             self._quiet += 1
+            self._reversible += 1
         if move.captured or move.promotion:
             self._capture_promo = 0
         else:
             self._capture_promo += 1
-        if move.captured or man_move:
-            self._reversible = 0
-        else:
-            self._reversible += 1
         cls = new.endgame_class()
         if cls != self._endgame_class:
             self._endgame_class = cls
@@ -479,6 +481,14 @@ class Board:
             self._endgame_plies += 1
         self._history.append(new.key())
         self._invalidate()
+
+    def _sideways(self, move: Move) -> bool:
+        """A quiet man move along its row (turkish): another such move can undo
+        it, so it does not end the repetition window."""
+        if self.variant.geometry != "orthogonal" or move.captured:
+            return False
+        internal = self._squares.internal
+        return internal[move.start] // 8 == internal[move.end] // 8
 
     def _pos_is_king(self, internal: int) -> bool:
         found = self._pos.piece(internal)
@@ -697,7 +707,8 @@ class Board:
 
     @property
     def quiet_plies(self) -> int:
-        """Plies since the last man move or capture."""
+        """Plies since the last man move or capture (on the orthogonal board,
+        the last man move forward or capture)."""
         return self._quiet
 
     # --- perft ----------------------------------------------------------------

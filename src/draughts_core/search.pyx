@@ -629,7 +629,10 @@ cdef class Searcher:
             if fut and i > 0 and m.ncapt == 0 and not m.promo and not has_capture(&self.r, &child):
                 continue                        # (a move offering a capture may be a shot: searched)
             is_king = (p.kings >> m.frm) & 1
-            crev = 0 if (m.ncapt or not is_king) else rev + 1
+            # irreversible: a capture or a man move, except a man's move along
+            # its row on the orthogonal board (the next one can undo it)
+            crev = 0 if (m.ncapt or not (is_king or (self.r.geometry and (m.frm >> 3) == (m.to >> 3)))) \
+                else rev + 1
             ccp = 0 if (m.ncapt or m.promo) else cp + 1
             if self.r.endgame and (m.ncapt or m.promo):
                 cegc = endgame_class(&self.r, &child)
