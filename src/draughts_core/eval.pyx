@@ -213,10 +213,22 @@ cdef int eval_g(geo_t* g, const Rules* r, const EvalW* w, const Pos* p) noexcept
     return score if p.stm == 0 else -score
 
 
+cdef inline bint lone_pieces(const Pos* p) noexcept nogil:
+    """One piece against one piece on the orthogonal board (turkish): a draw
+    unless the side to move captures at once (which the search sees).  A man
+    always has a move that leaves it out of reach of a lone king (the king
+    would have to stand on the rows or columns of all three of its squares),
+    and a king one that leaves it out of reach of a king or a man, so neither
+    side can force a capture; a man that crowns makes it one king against one
+    (tests/test_learned_turkish.py checks this on every position with the
+    reference generator)."""
+    return popcount(p.bb[0]) == 1 and popcount(p.bb[1]) == 1
+
+
 cdef int eval_ortho(const Rules* r, const EvalW* w, const Pos* p) noexcept nogil:
     """The classic evaluation on the orthogonal board (turkish): material,
     advancement by row, men on the back row, the centre, king mobility and the
-    trade bonus; one king against one king is a draw."""
+    trade bonus; one piece against one piece is a draw."""
     cdef G64* g = NULL
     cdef u64 wp = p.bb[0], bp = p.bb[1]
     cdef u64 wm = wp & ~p.kings, bm = bp & ~p.kings
@@ -225,7 +237,7 @@ cdef int eval_ortho(const Rules* r, const EvalW* w, const Pos* p) noexcept nogil
     cdef u64 centre = 0x00003C3C3C3C0000ULL
     cdef int nwm = popcount(wm), nbm = popcount(bm), nwk = popcount(wk), nbk = popcount(bk)
     cdef int score, rr, mat_w, mat_b, total
-    if nwm == 0 and nbm == 0 and nwk == 1 and nbk == 1:
+    if lone_pieces(p):
         return 0
     mat_w = nwm * w.man + nwk * w.king
     mat_b = nbm * w.man + nbk * w.king
@@ -529,8 +541,8 @@ cdef int learned_ortho(const Rules* r, const EvalW* w, const Pos* p) noexcept no
     cdef int dense[NDENSE]
     cdef int ph, score
     cdef u64 k = p.kings
-    if not ((p.bb[0] | p.bb[1]) & ~k) and popcount(p.bb[0]) == 1 and popcount(p.bb[1]) == 1:
-        return 0                       # one king against one king (as eval_ortho)
+    if lone_pieces(p):
+        return 0                       # one piece against one piece (as eval_ortho)
     ph = features_ortho(r, p, idx, dense)
     score = blend(lw, NREG_ORTHO, idx, dense, p.bb[0] & k, p.bb[1] & k, 8, True, ph)
     return score if p.stm == 0 else -score
