@@ -205,14 +205,15 @@ def test_resume_after_killing_the_runner(tmp_path):
 
 def test_sigterm_stops_a_match_of_in_process_engines_at_once(tmp_path):
     """SIGTERM in the middle of games played by engines in the runner's own
-    process (proto=builtin, a second a move: games of a minute and more) ends
+    process (proto=builtin, searching to depth 40: a move takes minutes) ends
     the runner within seconds, the state kept, instead of waiting for those
-    games to be played out."""
+    games to be played out.  A depth limit, not a time control: on a loaded
+    machine a timed game may be lost on time before the signal comes."""
     state = tmp_path / "state.json"
     proc = subprocess.Popen(MATCH + ["-variant", "american", "-games", "4", "-concurrency", "2",
                                      "-engine", "name=a", "cmd=draughts", "proto=builtin",
                                      "-engine", "name=b", "cmd=draughts", "proto=builtin",
-                                     "-each", "st=1", "-state", str(state), "-progress", "off"],
+                                     "-each", "depth=40", "-state", str(state), "-progress", "off"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         started = 0
