@@ -1,0 +1,77 @@
+"""Repeated games in a self-play match, and the result of its distinct part.
+
+    python benchmarks/match_repeats.py MATCH.pdn [MORE.pdn ...] [--engine NAME]
+
+At node limits our engine is deterministic: a match that plays more games
+than its book has openings (two a round with `-repeat`) replays games already
+played, move for move, and an SPRT over them counts the same evidence again.
+For each PDN written by `draughts match -pdnout` (one game after another,
+`-concurrency 1`) this prints the games, how many repeat an earlier game
+exactly (the same engine with White and the same moves), where the first one
+is, and the pentanomial summary of the complete pairs before it, for the
+engine `--engine` (default: the engine of the first game's White tag).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import List, Optional, Tuple
+
+from draughts import pdn
+from draughts.variants import WHITE
+from draughts.match.stats import Sprt, report_lines, summarise
+
+# both notations of a result, 8x8 (1-0) and 10x10 (2-0): the points of the side that
+# moved first (Black in american and pool, where PDN's 1-0 is Black's win)
+POINTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5, "2-0": 1.0, "0-2": 0.0, "1-1": 0.5}
+
+
+def distinct_part(path: str, engine: Optional[str] = None) -> Tuple[str, str, int, int, Optional[int], List[float]]:
+    """(engine, opponent, games, exact repeats, first repeat's number or None,
+    the engine's points in the games before the first repeat)."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        games = list(pdn.read_games(f.read()))
+    if not games:
+        raise SystemExit(f"{path}: no games")
+    names = {games[0].headers.get("White"), games[0].headers.get("Black")}
+    me = engine or games[0].headers.get("White")
+    if me not in names:
+        raise SystemExit(f"{path}: no engine {me!r} (the players are {', '.join(sorted(map(str, names)))})")
+    other = next(iter(names - {me}), "?")
+    seen = set()
+    repeats, first = 0, None
+    points: List[float] = []
+    for i, g in enumerate(games):
+        key = (g.headers.get("White"), tuple(str(m) for m in g.moves))
+        if key in seen:
+            repeats += 1
+            if first is None:
+                first = i + 1
+        seen.add(key)
+        p = POINTS.get(g.headers.get("Result", ""))
+        if p is None:                     # an unfinished last game
+            break
+        opener = g.headers.get("White" if g.variant.first == WHITE else "Black")
+        points.append(p if opener == me else 1.0 - p)
+    if first is not None:
+        points = points[:first - 1]
+    return me, other, len(games), repeats, first, points[: len(points) // 2 * 2]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("pdn", nargs="+", help="PDN files of matches (draughts match -pdnout)")
+    ap.add_argument("--engine", help="the engine whose score is given (default: game 1's White)")
+    args = ap.parse_args()
+    for path in args.pdn:
+        me, other, n, repeats, first, points = distinct_part(path, args.engine)
+        pairs = [points[i] + points[i + 1] for i in range(0, len(points), 2)]
+        where = f"the first is game {first}" if first else "none"
+        print(f"{path}: {n} games, {repeats} repeat an earlier game exactly ({where})")
+        s = summarise(points, pairs, Sprt(0, 10, 0.05, 0.05), paired=True)
+        for line in report_lines(me, other, s, paired=True):
+            print("  " + line)
+
+
+if __name__ == "__main__":
+    main()
