@@ -1,9 +1,8 @@
 """Small turkish endings solved by retrograde analysis, and how the engine
 plays the won ones.
 
-    python benchmarks/turkish_endings.py K m KK m Km m KK K Km K K mm mm m
+    python benchmarks/turkish_endings.py K m KK m Km m KK K Km K K mm
     python benchmarks/turkish_endings.py --play 8 --depth 3 KK m Km K
-    python benchmarks/turkish_endings.py --samples 6 --sample-plies 7 K mm
 
 Each pair of arguments is a material class, White's pieces then Black's (K a
 king, m a man).  Every placement (no man on its crowning row), either side to
@@ -15,11 +14,7 @@ positions by the side to move, over all positions and over the quiet ones
 (no capture pending), and the longest win.  With --play N, N won quiet
 positions (White to move, at least 9 plies from the win) are played out with
 each evaluation at --depth for both sides, as tests/test_learned_turkish.py
-does, and the plies each took are printed.  With --samples N, N random
-quiet positions of each side to move and outcome are printed with their
-value (plies to the end, + the side to move wins, - it loses; draw), the
-wins and losses within --sample-plies, as tests/test_learned_turkish.py
-lists them.
+does, and the plies each took are printed.
 """
 
 from __future__ import annotations
@@ -38,21 +33,16 @@ RULES = draughts.variant("turkish").core_rules
 
 
 def placements(white: str, black: str) -> List[Position]:
-    """Every position of the class, either side to move, each once."""
+    """Every position of the class, either side to move."""
     spec = [(0, c == "K") for c in white] + [(1, c == "K") for c in black]
     out = []
-    seen = set()
     for squares in itertools.permutations(range(64), len(spec)):
         if any(not king and s // 8 == (0 if col == 0 else 7) for s, (col, king) in zip(squares, spec)):
             continue
         w = [s for s, (col, _) in zip(squares, spec) if col == 0]
         b = [s for s, (col, _) in zip(squares, spec) if col == 1]
         k = [s for s, (_, king) in zip(squares, spec) if king]
-        for turn in (0, 1):
-            p = Position(RULES, w, b, k, turn)
-            if p.key() not in seen:             # two pieces alike: the same position twice
-                seen.add(p.key())
-                out.append(p)
+        out.extend(Position(RULES, w, b, k, turn) for turn in (0, 1))
     return out
 
 
@@ -121,10 +111,6 @@ def main() -> None:
     ap.add_argument("classes", nargs="+", help="pairs: White's pieces, Black's (K king, m man)")
     ap.add_argument("--play", type=int, default=0, help="won positions to play out per class")
     ap.add_argument("--depth", type=int, default=3)
-    ap.add_argument("--samples", type=int, default=0,
-                    help="quiet positions to print per side to move and outcome")
-    ap.add_argument("--sample-plies", type=int, default=None,
-                    help="sample only wins and losses within this many plies")
     ap.add_argument("--seed", type=int, default=11)
     args = ap.parse_args()
     if len(args.classes) % 2:
@@ -133,7 +119,6 @@ def main() -> None:
         start = placements(white, black)
         value = solve(start)
         counts: Dict[Tuple[str, str, str], int] = collections.Counter()
-        lengths: Dict[str, List[int]] = collections.defaultdict(list)
         for p in start:
             v = value.get(p.key())
             tag = "draw" if v is None else "win" if v > 0 else "loss"
@@ -141,28 +126,11 @@ def main() -> None:
             counts[("all", side, tag)] += 1
             if not p.has_capture():
                 counts[("quiet", side, tag)] += 1
-                if v is not None:
-                    lengths[side].append(abs(v))
-        print(f"{white} against {black}: longest win {max(abs(value.get(p.key(), 0)) for p in start)} plies")
+        print(f"{white} against {black}: longest win {max(value.values())} plies")
         for scope in ("all", "quiet"):
             for side in ("white", "black"):
                 row = ", ".join(f"{tag} {counts[(scope, side, tag)]}" for tag in ("win", "loss", "draw"))
                 print(f"  {scope:5} {side} to move: {row}")
-        for side, ns in sorted(lengths.items()):
-            cuts = ", ".join(f"<= {c}: {sum(n <= c for n in ns)}" for c in (3, 5, 9, 15, 25))
-            print(f"  quiet {side} to move, decided within (plies) {cuts} of {len(ns)}")
-        if args.samples:
-            groups: Dict[Tuple[int, str], List[Position]] = collections.defaultdict(list)
-            for p in start:
-                v = value.get(p.key())
-                if not p.has_capture() and (v is None or args.sample_plies is None
-                                            or abs(v) <= args.sample_plies):
-                    groups[(p.turn, "draw" if v is None else "win" if v > 0 else "loss")].append(p)
-            rnd = random.Random(args.seed)
-            for (turn, tag), group in sorted(groups.items()):
-                for p in rnd.sample(group, min(args.samples, len(group))):
-                    v = value.get(p.key())
-                    print(f"  sample {fen_of(p)} {'draw' if v is None else f'{v:+d}'}")
         if args.play:
             won = [p for p in start if p.turn == 0 and not p.has_capture() and value.get(p.key(), 0) >= 9]
             for p in random.Random(args.seed).sample(won, args.play):

@@ -128,22 +128,11 @@ def ref_features(white, black, kings, turn):
     return ref_regions(board), dense, len(board), king_sq
 
 
-def drawn_class(white, black, kings):
-    """One piece against one, or a lone king against two men (either colour):
-    the endings both evaluations score 0."""
-    if len(white) == 1 and len(black) == 1:
-        return True
-    for lone, men in ((white, black), (black, white)):
-        if len(lone) == 1 and len(men) == 2 and lone[0] in kings and not set(men) & set(kings):
-            return True
-    return False
-
-
 def ref_score(patterns, dense_w, king_w, white, black, kings, turn):
     """The learned score from the side to move, integer arithmetic as the core
     (the weights are small enough that no table entry is clipped)."""
-    if drawn_class(white, black, kings):
-        return 0                    # one piece against one, a lone king against two men (below)
+    if len(white) == 1 and len(black) == 1:
+        return 0                    # one piece against one piece: a draw (below)
     board = board_of(white, black, kings)
     _, dense, pieces, king_sq = ref_features(white, black, kings, turn)
     tot = [0, 0]
@@ -190,13 +179,12 @@ def random_placements(count, seed):
     for wk, bk in ((1, 1), (2, 1), (1, 3)):
         sq = rnd.sample(range(64), wk + bk)
         out.append((sq[:wk], sq[wk:], sq, rnd.randrange(2)))
-    # one piece against one, two against one, a king against two men (both ways)
-    for kinds, nwhite in (((True, False), 1), ((False, True), 1), ((False, False), 1),
-                          ((True, False, False), 2), ((True, True, False), 2),
-                          ((True, False, False), 1), ((False, False, True), 2)):
+    # one piece against one, and two against one
+    for kinds in ((True, False), (False, True), (False, False), (True, False, False), (True, True, False)):
         sq = rnd.sample(range(8, 56), len(kinds))
-        white = sq[:nwhite]
-        out.append((white, sq[nwhite:], [s for s, k in zip(sq, kinds) if k], rnd.randrange(2)))
+        white = sq[:1] if len(kinds) == 2 else sq[:2]
+        out.append((white, [s for s in sq if s not in white], [s for s, k in zip(sq, kinds) if k],
+                    rnd.randrange(2)))
     return out
 
 
@@ -412,87 +400,3 @@ def test_won_endings_are_won(eval_name):
             board.push(engine.search(board, depth=3).move)
         outcome = board.outcome()
         assert outcome is not None and outcome.winner == draughts.WHITE, (fen, board.fen(), outcome)
-
-
-#: a lone king against two men, quiet positions with the value of a retrograde
-#: solve of the class (`python benchmarks/turkish_endings.py --samples 6
-#: --sample-plies 5 K mm`, benchmarks/README.md): plies to the end with best
-#: play, + the side to move wins, - it loses, None drawn.  The king never
-#: wins; the men win some.
-KING_MEN = [
-    ("W:WKa4:Bh6,c3", None),
-    ("W:WKe1:Bd7,h4", None),
-    ("W:WKa3:Bg8,f5", None),
-    ("W:WKd1:Bb3,a2", None),
-    ("W:WKh1:Ba6,b3", None),
-    ("W:WKh2:Bf5,c3", None),
-    ("W:WKg7:Bh8,h7", -4),
-    ("W:WKb7:Ba8,a7", -4),
-    ("W:WKb7:Ba8,b8", -4),
-    ("W:WKg7:Bg8,h8", -4),
-    ("B:WKe1:Bg5,g3", None),
-    ("B:WKa5:Ba4,b2", None),
-    ("B:WKe7:Bg7,g5", None),
-    ("B:WKc1:Be8,d6", None),
-    ("B:WKa3:Be6,f6", None),
-    ("B:WKc6:Bh5,c3", None),
-    ("B:WKb7:Ba8,b2", +5),
-    ("B:WKb3:Bc8,b6", +3),
-    ("B:WKg2:Bh8,f7", +3),
-    ("B:WKa2:Bg2,h2", +3),
-    ("B:WKe8:Be7,e2", +3),
-    ("B:WKf3:Bc4,a3", +3),
-]
-
-
-def ref_wins(pos, plies):
-    """The side to move forces a win within `plies` (the reference generator)."""
-    return plies >= 1 and any(ref_loses(T.apply_move(pos, m), plies - 1) for m in T.legal_moves(pos))
-
-
-def ref_loses(pos, plies):
-    """Every move of the side to move loses within `plies` (no move: lost now)."""
-    moves = T.legal_moves(pos)
-    return not moves or (plies >= 2 and all(ref_wins(T.apply_move(pos, m), plies - 1) for m in moves))
-
-
-def test_king_against_two_men_is_scored_a_draw():
-    """Both evaluations score a lone king against two men 0 from either side
-    (they scored the king more than a man ahead), the drawn positions of the
-    solve and the won ones alike (the men's wins go through a crowning the
-    search sees)."""
-    engines = [Engine(TURKISH, eval=e, tt_mb=1) for e in ("classic", "learned")]
-    assert {v is None for _, v in KING_MEN} == {True, False}
-    for fen, _ in KING_MEN:
-        board = draughts.Board(fen, variant=TURKISH)
-        white, black, kings = board.position.pieces()
-        flip = position([63 - s for s in black], [63 - s for s in white], [63 - s for s in kings],
-                        1 - board.position.turn)
-        for engine in engines:
-            assert engine._searcher.evaluate(board.position) == 0, (engine.eval, fen)
-            assert engine._searcher.evaluate(flip) == 0, (engine.eval, fen)
-    # not more than that: a king and a man against two men is still the king's
-    for engine in engines:
-        assert engine.evaluate(draughts.Board("W:WKd4,c3:Bf6,g6", variant=TURKISH)) > 0.5, engine.eval
-
-
-def test_king_against_two_men_solve_agrees_with_the_reference():
-    """The solve's short wins and losses are forced with the reference
-    generator in exactly that many plies (not fewer), and its draws are not
-    won or lost within 3 plies; the search of either evaluation finds the
-    same result from the positions with a short win."""
-    engines = [Engine(TURKISH, eval=e, tt_mb=4) for e in ("classic", "learned")]
-    for fen, value in KING_MEN:
-        pos = T.parse_fen(fen)
-        if value is None:
-            assert not ref_wins(pos, 3) and not ref_loses(pos, 3), fen
-            continue
-        n = abs(value)
-        if value > 0:
-            assert ref_wins(pos, n) and not ref_wins(pos, n - 2), fen
-        else:
-            assert ref_loses(pos, n) and not ref_loses(pos, n - 2), fen
-        for engine in engines:
-            engine.new_game()
-            result = engine.search(draughts.Board(fen, variant=TURKISH), depth=n + 2)
-            assert result.win_in == value, (engine.eval, fen, result.win_in)

@@ -213,40 +213,22 @@ cdef int eval_g(geo_t* g, const Rules* r, const EvalW* w, const Pos* p) noexcept
     return score if p.stm == 0 else -score
 
 
-cdef inline bint ortho_drawn(const Pos* p) noexcept nogil:
-    """The orthogonal board's (turkish) small endings that are drawn from a
-    quiet position, all or mostly, which both evaluations score 0 (the search
-    sees a capture that is pending):
-
-    - one piece against one piece: a man always has a move that leaves it
-      out of reach of a lone king (the king would have to stand on the rows
-      or columns of all three of its squares), and a king one that leaves it
-      out of reach of a king or a man, so neither side can force a capture;
-      a man that crowns makes it one king against one
-      (tests/test_learned_turkish.py checks this on every position with the
-      reference generator);
-    - a lone king against two men: the king wins none of these quiet
-      positions, either side to move, and the men only 6 % of them with the
-      king to move, 24 % with the men to move; the rest are drawn
-      (benchmarks/turkish_endings.py, benchmarks/README.md).  Both
-      evaluations scored the king more than a man ahead.  Most of the men's
-      wins are long (96 % take more than 9 plies): the search finds the short
-      ones, and a score of 0 does not lead it to the others."""
-    cdef int nw = popcount(p.bb[0]), nb = popcount(p.bb[1])
-    cdef u64 k = p.kings
-    if nw == 1 and nb == 1:
-        return True
-    if nw == 1 and nb == 2:
-        return (p.bb[0] & k) != 0 and (p.bb[1] & k) == 0
-    if nw == 2 and nb == 1:
-        return (p.bb[1] & k) != 0 and (p.bb[0] & k) == 0
-    return False
+cdef inline bint lone_pieces(const Pos* p) noexcept nogil:
+    """One piece against one piece on the orthogonal board (turkish): a draw
+    unless the side to move captures at once (which the search sees).  A man
+    always has a move that leaves it out of reach of a lone king (the king
+    would have to stand on the rows or columns of all three of its squares),
+    and a king one that leaves it out of reach of a king or a man, so neither
+    side can force a capture; a man that crowns makes it one king against one
+    (tests/test_learned_turkish.py checks this on every position with the
+    reference generator)."""
+    return popcount(p.bb[0]) == 1 and popcount(p.bb[1]) == 1
 
 
 cdef int eval_ortho(const Rules* r, const EvalW* w, const Pos* p) noexcept nogil:
     """The classic evaluation on the orthogonal board (turkish): material,
     advancement by row, men on the back row, the centre, king mobility and the
-    trade bonus; the drawn small endings (ortho_drawn) score 0."""
+    trade bonus; one piece against one piece is a draw."""
     cdef G64* g = NULL
     cdef u64 wp = p.bb[0], bp = p.bb[1]
     cdef u64 wm = wp & ~p.kings, bm = bp & ~p.kings
@@ -255,7 +237,7 @@ cdef int eval_ortho(const Rules* r, const EvalW* w, const Pos* p) noexcept nogil
     cdef u64 centre = 0x00003C3C3C3C0000ULL
     cdef int nwm = popcount(wm), nbm = popcount(bm), nwk = popcount(wk), nbk = popcount(bk)
     cdef int score, rr, mat_w, mat_b, total
-    if ortho_drawn(p):
+    if lone_pieces(p):
         return 0
     mat_w = nwm * w.man + nwk * w.king
     mat_b = nbm * w.man + nbk * w.king
@@ -559,8 +541,8 @@ cdef int learned_ortho(const Rules* r, const EvalW* w, const Pos* p) noexcept no
     cdef int dense[NDENSE]
     cdef int ph, score
     cdef u64 k = p.kings
-    if ortho_drawn(p):
-        return 0                       # the drawn small endings (as eval_ortho)
+    if lone_pieces(p):
+        return 0                       # one piece against one piece (as eval_ortho)
     ph = features_ortho(r, p, idx, dense)
     score = blend(lw, NREG_ORTHO, idx, dense, p.bb[0] & k, p.bb[1] & k, 8, True, ph)
     return score if p.stm == 0 else -score
