@@ -249,3 +249,27 @@ def test_resume_refuses_a_changed_opening_book(tmp_path):
     book.write_text("B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,16\n")
     with pytest.raises(draughts.DraughtsError, match="openings file has changed"):
         cli.run_match(["-resume", str(state)], out=io.StringIO(), err=io.StringIO())
+
+
+def test_a_book_shorter_than_the_schedule_is_warned_of(tmp_path):
+    """Two openings and three rounds of pairs: the third pair replays the
+    first opening, and at a depth limit the very same games; a book long
+    enough gives no warning."""
+    book = tmp_path / "book.fen"
+    book.write_text("B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,15\n"
+                    "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,16\n")
+    pdn_path = tmp_path / "g.pdn"
+    argv = ["-variant", "american", "-games", "2", "-repeat", "-engine", "name=a", "proto=builtin", "depth=2",
+            "-engine", "name=b", "proto=builtin", "depth=1", "-openings", f"file={book}", "format=fen",
+            "-progress", "off", "-ratinginterval", "0", "-pdnout", str(pdn_path)]
+    out = io.StringIO()
+    assert cli.run_match(argv + ["-rounds", "3"], out=out, err=io.StringIO()) == 0
+    warnings = [line for line in out.getvalue().splitlines() if line.startswith("Warning:")]
+    assert warnings == ["Warning: the schedule plays 3 openings and the book holds 2: each is played "
+                        "about 1.5 times (engines at node or depth limits replay the same games, "
+                        "which the statistics count again)"]
+    games = list(pdn.read_games(pdn_path.read_text()))
+    assert len(games) == 6 and games[4].moves == games[0].moves and games[5].moves == games[1].moves
+    out = io.StringIO()
+    assert cli.run_match(argv + ["-rounds", "2"], out=out, err=io.StringIO()) == 0
+    assert "Warning:" not in out.getvalue()

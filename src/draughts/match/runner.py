@@ -99,6 +99,19 @@ class Match:
         openings = op.load(o.file, self.variant, o.format, o.plies)
         return op.Book(openings, o.order, o.start, self.settings.srand or 0)
 
+    def _reuse_warning(self) -> Optional[str]:
+        """A warning when the schedule asks for more openings than the book
+        holds: the book starts again, and engines at node or depth limits
+        (deterministic) then replay games already played."""
+        if self.book is None:
+            return None
+        slots = len({job.slot for job in self.schedule})
+        if slots <= len(self.book):
+            return None
+        return (f"Warning: the schedule plays {slots} openings and the book holds {len(self.book)}: "
+                f"each is played about {slots / len(self.book):.1f} times (engines at node or depth "
+                f"limits replay the same games, which the statistics count again)")
+
     def book_digest(self) -> Optional[str]:
         """A fingerprint of the opening book (a resumed match must use the same)."""
         if self.book is None:
@@ -287,6 +300,9 @@ class Match:
             todo = []
         executor = RayExecutor(s, s.cluster) if s.cluster else LocalExecutor(s, self.variant)
         self.t0 = time.time()
+        warning = self._reuse_warning()
+        if warning:
+            self.console.line(warning)
         self._progress(resumed)
         abandon = False
         # games run on threads of this process: a short switch interval keeps
