@@ -79,6 +79,12 @@ PROBCUT: Dict[Tuple[str, str], ProbCutFit] = {
     # shallow 50 %, slope 1.04, intercept -1, sigma_d = 23.0 + 1.36 d; t = 1.0
     ("american", "learned"): ProbCutFit(min_depth=4, shallow_pct=50, slope=1.04, intercept=-1,
                                         sigma=23.0, sigma_per_ply=1.36, t=1.0),
+    # probcut_fit.py --variant italian --positions 300 --depth 14 (seed 2026):
+    # shallow 50 %, slope 1.044, intercept -1, sigma_d = 47.8 + 0.13 d; t = 1.5
+    # (Buro's): at t = 1.0 the search missed the shot of tests/test_shots.py's
+    # italian-1 at depths 8-11
+    ("italian", "learned"): ProbCutFit(min_depth=4, shallow_pct=50, slope=1.044, intercept=-1,
+                                       sigma=47.8, sigma_per_ply=0.13, t=1.5),
 }
 
 
