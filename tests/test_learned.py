@@ -411,6 +411,78 @@ def test_the_fit_starts_from_the_variants_material():
         assert list(model.dense[king1]) == [sign * w.king] * 2, name
 
 
+def classic_trade(w, white, black, kings):
+    """The classic trade term (eval_g) for White, centi-men."""
+    mw = sum(w.king if s in kings else w.man for s in white)
+    mb = sum(w.king if s in kings else w.man for s in black)
+    return trunc_div(w.trade * (mw - mb), mw + mb) if mw + mb and mw != mb else 0
+
+
+@pytest.mark.parametrize("name", ["breakthrough", "international", "american", "russian", "killer"])
+def test_the_classic_start_reproduces_the_classic_evaluation(name, tmp_path):
+    """`draughts train --start-classic` starts from parameters whose learned
+    score is the classic one, but for the trade term, which the dense feature
+    measures in 32nds with kings worth 3 men (the test computes both terms
+    from the piece counts) and the drawish flying-king endings (kings only,
+    left out here)."""
+    from draughts.train import classic_model
+
+    v = draughts.variant(name)
+    w = default_weights(v)
+    model = classic_model(v)
+    path = str(tmp_path / "classic.npz")
+    learned.write(path, model.patterns, model.dense, model.king_sq, {"test": True})
+    as_learned = Engine(v, eval="learned", weights_file=path, tt_mb=1)
+    classic = Engine(v, eval="classic", tt_mb=1)
+    trade = int(model.dense[learned.DENSE.index("trade")][0])
+    compared = 0
+    for white, black, kings, turn in positions(v, 15):
+        if v.flying_kings and set(white) | set(black) <= set(kings):
+            continue
+        p = draughts_core_position(v, white, black, kings, turn)
+        _, dense, _, _ = ref_features(v, white, black, kings, turn)
+        sign = 1 if turn == 0 else -1
+        expected = (trade * dense[learned.DENSE.index("trade")] - classic_trade(w, white, black, kings)) * sign
+        got = as_learned._searcher.evaluate(p) - classic._searcher.evaluate(p)
+        assert got == expected, (white, black, kings, turn)
+        compared += 1
+    assert compared > 150
+    # the start position and a runaway man: the same score exactly
+    for fen in (None, "W:W13,40,45:B1,2,30,35" if v.size == 10 else "W:W6,27:B21,25"):
+        board = draughts.Board(fen, variant=v) if fen else draughts.Board(variant=v)
+        assert as_learned.evaluate(board) == classic.evaluate(board), fen
+
+
+def test_the_classic_start_refuses_what_it_cannot_express():
+    from draughts.train import classic_model
+
+    for name in ("antidraughts", "turkish"):
+        with pytest.raises(draughts.DraughtsError, match="cannot express"):
+            classic_model(name)
+
+
+def test_the_prior_of_the_l2_term():
+    """Positions the start already predicts (empty windows, even scores, even
+    results): centred on the start the L2 term leaves the classic start as it
+    is; centred on zero it shrinks the pattern weights."""
+    from draughts.train import Data, classic_model, fit
+
+    v = draughts.variant("breakthrough")
+    n = 200
+    lay = learned.layout(v)
+    data = Data(idx=np.zeros((n, lay.nreg), dtype=np.uint16),
+                dense=np.zeros((n, len(lay.dense)), dtype=np.int32),
+                king_sq=np.zeros((n, lay.squares), dtype=np.int8), phase=np.full(n, 0.5),
+                result=np.full(n, 0.5), heldout=np.arange(n) % 10 == 7, score=np.zeros(n))
+    start = classic_model(v).patterns
+    moved = {}
+    for prior in (None, start):
+        model = classic_model(v)
+        fit(model, data, 0.01, epochs=20, batch=n, lr=5.0, l2=2.0, prior=prior)
+        moved["zero" if prior is None else "start"] = np.abs(model.patterns - start).max()
+    assert moved["start"] == 0 and moved["zero"] > 10
+
+
 def test_training_lowers_the_heldout_loss(tmp_path, capsys):
     """`draughts train` end to end on a tiny budget: games, fit, weights file
     and manifest; the fitted weights beat the starting ones on held-out games,

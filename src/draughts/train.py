@@ -12,7 +12,11 @@ to the classic evaluation of the training positions, so the learned weights
 keep its unit, a man about 100 (a run from --start-weights keeps the scale
 their manifest names); the weights by minibatch Adam over sparse
 feature indices with L2 regularisation, starting from the previous
-generation (material only for the first).  Games are split into training and
+generation (material only for the first, or with `--start-classic` the
+parameters that reproduce the classic evaluation: `classic_model`).  The L2
+term pulls the pattern weights toward zero, or with `--l2-toward start`
+toward the run's starting parameters (a fit from the classic evaluation then
+moves away from it only where the games say so).  Games are split into training and
 held-out games (one in ten by game number); both log-losses are reported and
 written to the manifest with the command, seed and counts.
 
@@ -140,14 +144,86 @@ class Model:
                         else np.asarray(king_sq, dtype=np.float64).copy())
 
 
+def region_squares(size: int) -> List[List[int]]:
+    """The internal squares of every pattern region of the diagonal board, in
+    digit order (the 4x4 windows at even rows and columns, row by row; each
+    window's squares row by row, left to right): square i is on row i // H,
+    column 2 (i % H) + 1 on even rows and 2 (i % H) on odd ones."""
+    h = size // 2
+    coords = [(i // h, 2 * (i % h) + 1 if (i // h) % 2 == 0 else 2 * (i % h)) for i in range(size * h)]
+    return [[i for i, (r, c) in enumerate(coords) if r0 <= r < r0 + 4 and c0 <= c < c0 + 4]
+            for r0 in range(0, size - 3, 2) for c0 in range(0, size - 3, 2)]
+
+
+def classic_model(variant) -> Model:
+    """Parameters of the learned evaluation that reproduce the classic one
+    (`eval_g`, draughts.engine.default_weights) on a diagonal board with the
+    normal or the breakthrough goal.
+
+    A man's advancement, back-row guard and centre bonus depend on its square
+    only, so the patterns carry them: each square's worth is put in one region
+    holding it (the first for the squares of the board's upper half, the
+    turned-round image of that for the lower half, so the colour symmetry of
+    the table maps each square's worth to its image), as the value of the
+    region's patterns with a white man there; the table's antisymmetry
+    subtracts the same for Black's men.  Material, king mobility and runaway
+    men are dense features of the same definitions.  The two differ only in
+    the trade term (the classic one weighs the material difference over the
+    material left by the classic piece values, the dense one by men 1 and
+    kings 3, in 32nds: its weight is the classic one / 32, rounded) and in
+    the drawish flying-king endings (score / 8: the classic evaluation divides
+    the material alone).  Antidraughts (`eval_losing_g`: men's mobility) and
+    the orthogonal board (its own evaluation) have terms the learned
+    features lack."""
+    v = get_variant(variant)
+    if v.goal == "losing" or v.geometry == "orthogonal":
+        raise DraughtsError(f"the learned features cannot express {v.name}'s classic evaluation")
+    w = default_weights(v)
+    lay = learned.layout(v)
+    size = v.size
+    h = size // 2
+    n = size * h
+    advance = list(w.advance) + [0] * size
+    worth = np.zeros(n)
+    for i in range(n):
+        r = i // h
+        c = 2 * (i % h) + 1 if r % 2 == 0 else 2 * (i % h)
+        worth[i] = advance[size - 1 - r] + (w.back_guard if r == size - 1 else 0)
+        if 2 <= c <= size - 3 and size // 2 - 2 <= r <= size // 2 + 1:
+            worth[i] += w.centre
+    regs = region_squares(size)
+    owner = np.full(n, -1)
+    for s in range(n // 2):
+        owner[s] = next(k for k, sq in enumerate(regs) if s in sq)
+        owner[n - 1 - s] = lay.nreg - 1 - owner[s]
+    patterns = np.zeros((lay.nreg, NPAT, 2))
+    index = np.arange(NPAT)
+    for k, sq in enumerate(regs):
+        for digit, s in enumerate(sq):
+            if owner[s] == k:
+                white_man = (index // 3 ** digit) % 3 == 1
+                patterns[k, white_man, :] += worth[s]
+    names = lay.dense
+    dense = np.zeros((len(names), 2))
+    dense[names.index("men")] = w.man
+    for name in ("king1", "king2", "kings3"):
+        dense[names.index(name)] = w.king
+    dense[names.index("king_mobility")] = w.king_mobility
+    dense[names.index("runaway")] = w.runaway
+    dense[names.index("trade")] = round(w.trade / 32)
+    return Model(v, patterns, dense, np.zeros((lay.squares, 2)))
+
+
 def fit(model: Model, data: Data, scale: float, *, epochs: int = 10, batch: int = 4096, lr: float = 2.0,
-        l2: float = 2.0, score_weight: float = 0.0, seed: int = 1, report: Optional[Callable[[str], None]] = None) -> Dict[str, float]:
+        l2: float = 2.0, score_weight: float = 0.0, seed: int = 1, prior: Optional[np.ndarray] = None,
+        report: Optional[Callable[[str], None]] = None) -> Dict[str, float]:
     """Minibatch Adam on the training positions; returns the losses.
 
     Loss per position: cross-entropy of the result under sigmoid(scale * eval);
     plus l2 * (scale * theta)^2 summed over the pattern weights, divided by
     the number of training positions (a Gaussian prior on the pattern
-    weights of sd 1/sqrt(2 l2) in logits).  The step decays linearly from lr
+    weights of sd 1/sqrt(2 l2) in logits), centred on `prior` (pattern
+    parameters of the model's shape; default zero).  The step decays linearly from lr
     to lr / 10.  With score_weight a > 0 the target is (1 - a) * result +
     a * sigmoid(scale * search score) (the self-play search's opinion); the
     reported losses are always against the results."""
@@ -171,6 +247,7 @@ def fit(model: Model, data: Data, scale: float, *, epochs: int = 10, batch: int 
     b1, b2, eps = 0.9, 0.999, 1e-8
     t = 0
     reg = l2 * scale * scale / len(train)
+    centre = 0.0 if prior is None else np.asarray(prior, dtype=np.float64).reshape(npat, 2)
     target = data.result
     if score_weight:
         target = (1 - score_weight) * data.result + score_weight / (1.0 + np.exp(-scale * data.score))
@@ -209,7 +286,7 @@ def fit(model: Model, data: Data, scale: float, *, epochs: int = 10, batch: int 
                 for sign, flat in terms:
                     grad[:npat, c] += sign * np.bincount(flat[rows].ravel(), w, npat)
             grad[npat:] = dense_x(rows).T @ np.stack([g_op, g_eg], axis=1)
-            grad[:npat] += 2 * reg * theta[:npat]
+            grad[:npat] += 2 * reg * (theta[:npat] - centre)
             t += 1
             m = b1 * m + (1 - b1) * grad
             v = b2 * v + (1 - b2) * grad * grad
@@ -236,7 +313,9 @@ def run(args, report: Callable[[str], None]) -> Dict:
     weights = args.start_weights
     dirs: List[str] = []
     manifest: Dict = {}
-    model = Model(v)
+    if weights and args.start_classic:
+        raise DraughtsError("--start-weights and --start-classic both name the start: give one")
+    model = classic_model(v) if args.start_classic else Model(v)
     scale = None
     if weights:
         model = Model(v, *learned.read(weights, learned.layout(v)))
@@ -245,6 +324,8 @@ def run(args, report: Callable[[str], None]) -> Dict:
             scale = float(learned.manifest(weights)["scale"])
         except (OSError, ValueError, KeyError, TypeError):
             scale = None
+    start = os.path.basename(weights) if weights else "classic" if args.start_classic else "material"
+    prior = model.patterns.copy() if args.l2_toward == "start" else None
     data_files: List[str] = []
     for d in args.data:
         found = selfplay.chunk_files(d) if os.path.isdir(d) else []
@@ -275,12 +356,12 @@ def run(args, report: Callable[[str], None]) -> Dict:
         classic_loss = log_loss(scale * classic[data.heldout], data.result[data.heldout])
         report(f"held-out log-loss of the classic evaluation {classic_loss:.5f}")
         losses = fit(model, data, scale, epochs=args.epochs, batch=args.batch, lr=args.lr, l2=args.l2,
-                     score_weight=args.score_weight, seed=args.seed + gen, report=report)
+                     score_weight=args.score_weight, seed=args.seed + gen, prior=prior, report=report)
         path = os.path.join(out, f"weights-{gen + 1}.npz")
         manifest = dict(losses, heldout_loss_classic=classic_loss, command=command, variant=v.name, generation=gen + 1, seed=args.seed,
                         games=int(len(np.unique(raw["game"]))), positions=int(len(raw["white"])),
                         nodes=args.nodes, scale=scale, epochs=args.epochs, l2=args.l2, lr=args.lr,
-                        score_weight=args.score_weight,
+                        score_weight=args.score_weight, start=start, l2_toward=args.l2_toward,
                         batch=args.batch, data=list(args.data),
                         played_with=(os.path.basename(weights) if weights else "classic") if args.games else "none")
         learned.write(path, model.patterns, model.dense, model.king_sq, manifest)
@@ -302,10 +383,16 @@ def register(sub) -> None:
     p.add_argument("--generations", type=positive_int, default=1, help="generations (default 1)")
     p.add_argument("--start-weights", help="weights file the first generation's games are played with "
                                            "(default: the classic evaluation) and the fit starts from")
+    p.add_argument("--start-classic", action="store_true",
+                   help="start the fit from the parameters that reproduce the classic evaluation "
+                        "(diagonal boards, not antidraughts) instead of material only")
     p.add_argument("--epochs", type=positive_int, default=10, help="passes over the positions (default 10)")
     p.add_argument("--batch", type=positive_int, default=4096, help="minibatch size (default 4096)")
     p.add_argument("--lr", type=float, default=2.0, help="Adam step size in centi-men (default 2)")
     p.add_argument("--l2", type=float, default=2.0, help="L2 weight on the pattern weights (default 2)")
+    p.add_argument("--l2-toward", choices=("zero", "start"), default="zero",
+                   help="what the L2 term pulls the pattern weights toward: zero (default) or the "
+                        "run's starting parameters")
     p.add_argument("--score-weight", type=float, default=0.0,
                    help="share of the self-play search score in the target (default 0: results only)")
     p.add_argument("--seed", type=int, default=1, help="seed of games and minibatches (default 1)")
