@@ -27,9 +27,8 @@ from draughts_core.eval import features
 #: the learned evaluation on the diagonal grid; turkish (every square) has its
 #: own patterns and tests (tests/test_learned_turkish.py)
 VARIANTS = [n for n in draughts.VARIANTS if n != "turkish"]
-#: variants with no trained weights shipped (yet): the classic evaluation only
-NO_SHIPPED_WEIGHTS = ("breakthrough",)
-SHIPPED = [v for v in VARIANTS if v not in NO_SHIPPED_WEIGHTS]
+#: every variant on the diagonal grid ships its trained weights
+SHIPPED = VARIANTS
 
 
 # --- the reference ------------------------------------------------------------
@@ -304,15 +303,6 @@ def test_colour_flip_negates_the_score(name, which, random_weights):
     assert nonzero > 100
 
 
-@pytest.mark.parametrize("name", NO_SHIPPED_WEIGHTS)
-def test_variants_without_shipped_weights_play_the_classic_evaluation(name):
-    v = draughts.variant(name)
-    assert not learned.has_weights(v)
-    assert Engine(v, tt_mb=1).eval == "classic"
-    with pytest.raises(draughts.DraughtsError, match="no learned weights"):
-        Engine(v, eval="learned", tt_mb=1)
-
-
 @pytest.mark.parametrize("name", SHIPPED)
 def test_shipped_weights_load_and_match_their_manifest(name):
     v = draughts.variant(name)
@@ -355,6 +345,22 @@ def test_the_antidraughts_file_knows_what_winning_means():
     engine = Engine("antidraughts", eval="learned", tt_mb=1)
     for fen, sign in (("W:W46:B1-10", 1), ("B:W46:B1-10", -1), ("W:W41-50:B5", -1), ("B:W41-50:B5", 1)):
         assert sign * engine.evaluate(draughts.Board(fen, variant="antidraughts")) > 3, fen
+
+
+def test_the_breakthrough_file_values_a_runaway_man():
+    """Breakthrough (the first king wins): a man one step from the crown with
+    nothing in its way is worth more than two men kept back, whichever colour
+    it is and whoever moves."""
+    engine = Engine("breakthrough", eval="learned", tt_mb=1)
+    for fen, sign in (("W:W8:B1,4,5", 1), ("B:W8:B1,4,5", 1), ("B:W46,47,50:B43", -1), ("W:W46,47,50:B43", -1)):
+        score = engine.evaluate(draughts.Board(fen, variant="breakthrough"))
+        white = score if fen[0] == "W" else -score
+        assert sign * white > 0, (fen, score)
+
+
+def test_a_missing_weights_file_is_a_clear_error(tmp_path):
+    with pytest.raises(draughts.DraughtsError, match="no learned weights"):
+        Engine("breakthrough", eval="learned", weights_file=str(tmp_path / "missing.npz"), tt_mb=1)
 
 
 @pytest.mark.parametrize("name", VARIANTS)

@@ -42,7 +42,7 @@ EVALS = ("classic", "learned")
 #: variants whose default evaluation is the learned one (it won in self-play)
 LEARNED_DEFAULT = frozenset({
     "american", "international", "russian", "brazilian", "spanish", "czech", "italian",
-    "frisian", "frysk", "antidraughts", "killer", "pool", "thai", "turkish",
+    "frisian", "frysk", "antidraughts", "killer", "pool", "thai", "turkish", "breakthrough",
 })
 
 
