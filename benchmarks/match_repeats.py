@@ -21,10 +21,6 @@ from draughts import pdn
 from draughts.variants import WHITE
 from draughts.match.stats import Sprt, report_lines, summarise
 
-# both notations of a result, 8x8 (1-0) and 10x10 (2-0): the points of the side that
-# moved first (Black in american and pool, where PDN's 1-0 is Black's win)
-POINTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5, "2-0": 1.0, "0-2": 0.0, "1-1": 0.5}
-
 
 def distinct_part(path: str, engine: Optional[str] = None) -> Tuple[str, str, int, int, Optional[int], List[float]]:
     """(engine, opponent, games, exact repeats, first repeat's number or None,
@@ -48,7 +44,9 @@ def distinct_part(path: str, engine: Optional[str] = None) -> Tuple[str, str, in
             if first is None:
                 first = i + 1
         seen.add(key)
-        p = POINTS.get(g.headers.get("Result", ""))
+        # the variant's result tokens give the first mover's points (Black moves
+        # first in american and pool, where PDN's 1-0 is Black's win)
+        p = dict(zip(g.variant.result_tokens, (1.0, 0.5, 0.0))).get(g.headers.get("Result", ""))
         if p is None:                     # an unfinished last game
             break
         opener = g.headers.get("White" if g.variant.first == WHITE else "Black")

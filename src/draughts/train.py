@@ -144,13 +144,19 @@ class Model:
                         else np.asarray(king_sq, dtype=np.float64).copy())
 
 
+def square_coords(size: int) -> List[Tuple[int, int]]:
+    """(row, column) of each internal square of the diagonal board: square i
+    is on row i // H, column 2 (i % H) + 1 on even rows and 2 (i % H) on odd
+    ones (H = size / 2)."""
+    h = size // 2
+    return [(i // h, 2 * (i % h) + 1 if (i // h) % 2 == 0 else 2 * (i % h)) for i in range(size * h)]
+
+
 def region_squares(size: int) -> List[List[int]]:
     """The internal squares of every pattern region of the diagonal board, in
     digit order (the 4x4 windows at even rows and columns, row by row; each
-    window's squares row by row, left to right): square i is on row i // H,
-    column 2 (i % H) + 1 on even rows and 2 (i % H) on odd ones."""
-    h = size // 2
-    coords = [(i // h, 2 * (i % h) + 1 if (i // h) % 2 == 0 else 2 * (i % h)) for i in range(size * h)]
+    window's squares row by row, left to right)."""
+    coords = square_coords(size)
     return [[i for i, (r, c) in enumerate(coords) if r0 <= r < r0 + 4 and c0 <= c < c0 + 4]
             for r0 in range(0, size - 3, 2) for c0 in range(0, size - 3, 2)]
 
@@ -181,13 +187,11 @@ def classic_model(variant) -> Model:
     w = default_weights(v)
     lay = learned.layout(v)
     size = v.size
-    h = size // 2
-    n = size * h
+    coords = square_coords(size)
+    n = len(coords)
     advance = list(w.advance) + [0] * size
     worth = np.zeros(n)
-    for i in range(n):
-        r = i // h
-        c = 2 * (i % h) + 1 if r % 2 == 0 else 2 * (i % h)
+    for i, (r, c) in enumerate(coords):
         worth[i] = advance[size - 1 - r] + (w.back_guard if r == size - 1 else 0)
         if 2 <= c <= size - 3 and size // 2 - 2 <= r <= size // 2 + 1:
             worth[i] += w.centre
