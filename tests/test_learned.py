@@ -310,9 +310,9 @@ def test_shipped_weights_load_and_match_their_manifest(name):
     man = learned.manifest(path)
     with open(path, "rb") as f:
         assert hashlib.sha256(f.read()).hexdigest() == man["sha256"]
-    # (frysk plays frisian's file: learned.SHARED_WEIGHTS; killer's file is a
-    # copy of another variant's, which won in killer: its manifest says so)
-    source = learned.weights_variant(v)
+    # (killer's file is a copy of another variant's, which won in killer: its
+    # manifest says so)
+    source = name
     if "copy_of" in man:
         assert man["serves"] == name and man["copy_of"] == f"learned-{man['variant']}.npz"
         assert draughts.variant(man["variant"]).size == v.size
@@ -327,16 +327,33 @@ def test_shipped_weights_load_and_match_their_manifest(name):
     assert engine.evaluate(draughts.Board(variant=v)) == engine.evaluate(draughts.Board(variant=v))
 
 
-def test_frysk_plays_frisians_file():
-    """Frysk is frisian from the 5-against-5 start: the same rules and board,
-    so frisian's shipped file serves it (and won there in self-play)."""
+def test_frysk_has_its_own_file_fitted_from_frisians():
+    """Frysk is frisian from the 5-against-5 start (the same rules and board):
+    its file was fitted to frysk games starting from frisian's file, and an
+    engine of each variant plays its own."""
     frysk, frisian = draughts.variant("frysk"), draughts.variant("frisian")
-    assert learned.weights_path(frysk) == learned.weights_path(frisian)
     differ = {f.name for f in dataclasses.fields(frysk) if getattr(frysk, f.name) != getattr(frisian, f.name)}
     assert differ <= {"name", "gametype", "pdn_gametype", "start_fen", "aliases", "description"}
-    board = draughts.Board(variant=frysk)
-    explicit = Engine(frysk, eval="learned", weights_file=learned.weights_path(frisian), tt_mb=1)
-    assert Engine(frysk, eval="learned", tt_mb=1).evaluate(board) == explicit.evaluate(board)
+    path = learned.weights_path(frysk)
+    assert os.path.basename(path) == "learned-frysk.npz" and path != learned.weights_path(frisian)
+    man = learned.manifest(path)
+    assert man["variant"] == "frysk" and man["start"] == "learned-frisian.npz"
+    assert man["heldout_loss"] < man["heldout_loss_start"] < man["heldout_loss_classic"]
+    engine = Engine(frysk, eval="learned", tt_mb=1)
+    own = Engine(frysk, eval="learned", weights_file=path, tt_mb=1)
+    other = Engine(frysk, eval="learned", weights_file=learned.weights_path(frisian), tt_mb=1)
+    rng = random.Random(8)
+    differs = 0
+    for _ in range(50):
+        board = draughts.Board(variant=frysk)
+        for _ in range(rng.randrange(2, 30)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        assert engine.evaluate(board) == own.evaluate(board)
+        differs += engine.evaluate(board) != other.evaluate(board)
+    assert differs > 25
 
 
 def test_the_antidraughts_file_knows_what_winning_means():

@@ -208,21 +208,9 @@ def table(patterns: np.ndarray, lay: Optional[Layout] = None) -> np.ndarray:
     return out
 
 
-#: variants that play another variant's shipped file: frysk is frisian from
-#: the 5-against-5 start (the same rules), and frisian's file beat the classic
-#: evaluation there too (benchmarks/README.md, session 4)
-SHARED_WEIGHTS = {"frysk": "frisian"}
-
-
-def weights_variant(variant) -> str:
-    """The variant whose shipped weights file a variant plays."""
-    name = get_variant(variant).name
-    return SHARED_WEIGHTS.get(name, name)
-
-
 def weights_path(variant: Variant) -> str:
     return os.path.join(os.path.dirname(os.path.abspath(__file__)), "data",
-                        f"learned-{weights_variant(variant)}.npz")
+                        f"learned-{variant.name}.npz")
 
 
 def has_weights(variant) -> bool:
