@@ -205,19 +205,23 @@ def random_placements(v, count, seed):
     return out
 
 
-def played_positions(v, count, seed):
+def played_boards(v, count, seed, plies=100):
+    """`count` boards after up to `plies` random moves from the start."""
     rnd = random.Random(seed)
     out = []
     while len(out) < count:
         board = draughts.Board(variant=v)
-        for _ in range(rnd.randrange(0, 100)):
+        for _ in range(rnd.randrange(0, plies)):
             moves = list(board.legal_moves)
             if not moves:
                 break
             board.push(rnd.choice(moves))
-        white, black, kings = board.position.pieces()
-        out.append((white, black, kings, board.position.turn))
+        out.append(board)
     return out
+
+
+def played_positions(v, count, seed):
+    return [board.position.pieces() + (board.position.turn,) for board in played_boards(v, count, seed)]
 
 
 def positions(v, seed):
@@ -342,15 +346,8 @@ def test_frysk_has_its_own_file_fitted_from_frisians():
     engine = Engine(frysk, eval="learned", tt_mb=1)
     own = Engine(frysk, eval="learned", weights_file=path, tt_mb=1)
     other = Engine(frysk, eval="learned", weights_file=learned.weights_path(frisian), tt_mb=1)
-    rng = random.Random(8)
     differs = 0
-    for _ in range(50):
-        board = draughts.Board(variant=frysk)
-        for _ in range(rng.randrange(2, 30)):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            board.push(rng.choice(moves))
+    for board in played_boards(frysk, 50, 8, plies=30):
         assert engine.evaluate(board) == own.evaluate(board)
         differs += engine.evaluate(board) != other.evaluate(board)
     assert differs > 25
