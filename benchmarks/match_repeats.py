@@ -93,7 +93,8 @@ def combine(paths: List[str], engine: Optional[str] = None) -> None:
     points: List[float] = []
     me = other = "?"
     for path in paths:
-        me, other, n, repeats, first, part = distinct_part(path, engine or (me if points else None), seen)
+        me, other, n, repeats, first, part = distinct_part(path, engine, seen)
+        engine = me                       # later parts: the first part's engine
         where = f"the first is game {first}" if first else "none"
         print(f"{path}: {n} games, {repeats} repeat a game of this or an earlier part ({where}); "
               f"{len(part) // 2} distinct pairs")
@@ -109,7 +110,7 @@ def combine(paths: List[str], engine: Optional[str] = None) -> None:
     pairs = [points[i] + points[i + 1] for i in range(0, stop, 2)]
     s = summarise(points[:stop], pairs, sprt, paired=True)
     print(f"combined: {stop} of {len(points)} distinct games"
-          + (" (the test stops here)" if stop < len(points) or s.sprt["verdict"] else ""))
+          + (" (the test stops here)" if s.sprt["verdict"] else ""))
     for line in report_lines(me, other, s, paired=True):
         print("  " + line)
 
