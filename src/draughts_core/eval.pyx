@@ -30,10 +30,15 @@ cdef u64 CENTRE[2]
 cdef u64 CONE[2][2][64]
 cdef u64 LEFT[2]                 # squares of the left half (columns < size / 2)
 cdef u64 LONG_DIAG[2]            # the long diagonal (a1-h8; 46-5 on 10x10)
-cdef int REG_BASE[2][MAX_REGIONS]  # bit of each region's first square
 cdef int NREG[2]
 cdef u64 TEMPO_BIT[2][4]         # squares whose rows-advanced count (for White) has bit k set
 cdef int T3[256]                 # 8 bits -> the base-3 number with those digits 1
+# A 4x4 window is two row pairs' 2x2 blocks: the block at half-row index j
+# (0 .. h - 2) of a row pair holds that pair's bits j, j + 1, h + j, h + j + 1.
+# SUB[gi][j][bits] is the base-3 number of those four bits, lowest digit first,
+# for a row pair's bits (2h + 1 of them with the ghost square), so a window's
+# index is the lower pair's block plus 81 times the upper pair's.
+cdef uint8_t SUB[2][4][2048]
 
 # The orthogonal board's pattern regions (bit = row * 8 + column): first the
 # 2x4 blocks (two rows, four columns) at every row and the columns 0, 2, 4,
@@ -46,6 +51,10 @@ cdef enum:
     NREG_ORTHO = 33              # ... and the 4x2 blocks
     FULL_ORTHO = 32              # pieces at the start of turkish
 cdef int ORTHO_BASE[NREG_ORTHO]  # bit of each block's first (top left) square
+# A row's (8 bits') digits at its columns c .. c + 3 (R4[c // 2], c = 0, 2, 4) and
+# c, c + 1 (R2[c // 2], c = 0, 2, 4, 6), base 3, lowest column the lowest digit
+cdef uint8_t R4[3][256]
+cdef uint8_t R2[4][256]
 cdef u64 ORTHO_TEMPO[3]          # squares whose rows advanced (7 - row) has bit k set
 
 
@@ -93,16 +102,13 @@ cdef void _init_geo(geo_t* g, int gi, int size) noexcept nogil:
 
 
     # pattern regions: the 4x4 windows at even rows and columns, row by row;
-    # a window holds two squares of each of its rows, at the same half-row index
-    NREG[gi] = 0
-    for r in range(0, size - 3, 2):
-        for c in range(0, size - 3, 2):
-            REG_BASE[gi][NREG[gi]] = r * h + c // 2 + r // 2
-            NREG[gi] += 1
+    # a window holds two squares of each of its rows, at the same half-row
+    # index (features_g computes their indices from the row pairs' blocks)
+    NREG[gi] = (size // 2 - 1) * (size // 2 - 1)
 
 
 cdef void _init_t3() noexcept nogil:
-    cdef int x, k, v, p
+    cdef int x, k, v, p, gi, h, j
     for x in range(256):
         v = 0
         p = 1
@@ -111,6 +117,13 @@ cdef void _init_t3() noexcept nogil:
                 v += p
             p *= 3
         T3[x] = v
+    for gi in range(2):
+        h = 4 if gi == 0 else 5
+        for j in range(4):
+            for x in range(2048):
+                SUB[gi][j][x] = 0
+                if j <= h - 2 and x < (1 << (2 * h + 1)):
+                    SUB[gi][j][x] = T3[((x >> j) & 3) | (((x >> (h + j)) & 3) << 2)]
 
 
 cdef void _init_ortho() noexcept nogil:
@@ -123,6 +136,11 @@ cdef void _init_ortho() noexcept nogil:
         for c in range(0, 7, 2):
             ORTHO_BASE[n] = 8 * r + c
             n += 1
+    for c in range(256):
+        for k in range(3):
+            R4[k][c] = T3[(c >> (2 * k)) & 0xF]
+        for k in range(4):
+            R2[k][c] = T3[(c >> (2 * k)) & 3]
     for k in range(3):
         ORTHO_TEMPO[k] = 0
         for r in range(8):
@@ -312,17 +330,6 @@ cdef inline u64 turn_round(geo_t* g, u64 b) noexcept nogil:
         return rev64(b) >> 10
 
 
-cdef inline int region_index(geo_t* g, u64 wm, u64 bm, int b) noexcept nogil:
-    """Base-3 index of a region's eight squares (0 empty or king, 1 white man,
-    2 black man), its first square the lowest digit."""
-    cdef int h = half(g)
-    cdef unsigned xw = ((wm >> b) & 3) | (((wm >> (b + h)) & 3) << 2) \
-        | (((wm >> (b + 2 * h + 1)) & 3) << 4) | (((wm >> (b + 3 * h + 1)) & 3) << 6)
-    cdef unsigned xb = ((bm >> b) & 3) | (((bm >> (b + h)) & 3) << 2) \
-        | (((bm >> (b + 2 * h + 1)) & 3) << 4) | (((bm >> (b + 3 * h + 1)) & 3) << 6)
-    return T3[xw] + 2 * T3[xb]
-
-
 cdef inline void side_features(geo_t* g, const Rules* r, u64 om, u64 ok, u64 opp, u64 empty,
                                int* f) noexcept nogil:
     """One side's dense features, that side moving up the board (White's view)."""
@@ -377,9 +384,25 @@ cdef inline int features_g(geo_t* g, const Rules* r, const Pos* p, int* idx, int
     cdef u64 empty = ~(wp | bp) & board_mask(g)
     cdef int fw[NSIDE]
     cdef int fb[NSIDE]
-    cdef int i
-    for i in range(NREG[gi]):
-        idx[i] = region_index(g, wm, bm, REG_BASE[gi][i])
+    cdef int i, j, pr
+    cdef int h = half(g)
+    cdef int npairs = h                      # row pairs of the board
+    cdef int nblk = h - 1                    # 2x2 blocks in a row pair
+    cdef int stride = 2 * h + 1              # bits of a row pair, ghost included
+    cdef unsigned pmask = (<unsigned>1 << stride) - 1
+    cdef unsigned pw, pb
+    cdef int blk[5][4]
+    for pr in range(npairs):
+        pw = <unsigned>(wm >> (pr * stride)) & pmask
+        pb = <unsigned>(bm >> (pr * stride)) & pmask
+        for j in range(nblk):
+            blk[pr][j] = SUB[gi][j][pw] + 2 * SUB[gi][j][pb]
+    # the windows at even rows and columns, row by row (as NREG counts them)
+    i = 0
+    for pr in range(npairs - 1):
+        for j in range(nblk):
+            idx[i] = blk[pr][j] + 81 * blk[pr + 1][j]
+            i += 1
     side_features(g, r, wm, wp & p.kings, bp, empty, fw)
     side_features(g, r, turn_round(g, bm), turn_round(g, bp & p.kings), turn_round(g, wp),
                   turn_round(g, empty), fb)
@@ -455,26 +478,29 @@ cdef int learned_g(geo_t* g, const Rules* r, const EvalW* w, const Pos* p) noexc
 
 # --- the learned evaluation of the orthogonal board (turkish) -------------------
 
-cdef inline unsigned rows_bits(u64 x, int b) noexcept nogil:
-    """The eight squares of a 2x4 block at bit b, row by row."""
-    return ((x >> b) & 0xF) | (((x >> (b + 8)) & 0xF) << 4)
-
-
-cdef inline unsigned cols_bits(u64 x, int b) noexcept nogil:
-    """The eight squares of a 4x2 block at bit b, row by row."""
-    return ((x >> b) & 3) | (((x >> (b + 8)) & 3) << 2) | (((x >> (b + 16)) & 3) << 4) \
-        | (((x >> (b + 24)) & 3) << 6)
-
-
 cdef inline void ortho_indices(u64 wm, u64 bm, int* idx) noexcept nogil:
-    """Base-3 index of every block (0 empty or king, 1 white man, 2 black man)."""
-    cdef int i, b
-    for i in range(NREG_ROWS):
-        b = ORTHO_BASE[i]
-        idx[i] = T3[rows_bits(wm, b)] + 2 * T3[rows_bits(bm, b)]
-    for i in range(NREG_ROWS, NREG_ORTHO):
-        b = ORTHO_BASE[i]
-        idx[i] = T3[cols_bits(wm, b)] + 2 * T3[cols_bits(bm, b)]
+    """Base-3 index of every block (0 empty or king, 1 white man, 2 black man),
+    its squares row by row the digits, lowest first (as ORTHO_BASE orders the
+    blocks): from each row's digits at the blocks' columns."""
+    cdef int r, c, i = 0
+    cdef unsigned xw, xb
+    cdef int q4[8][3]
+    cdef int q2[8][4]
+    for r in range(8):
+        xw = <unsigned>(wm >> (8 * r)) & 0xFF
+        xb = <unsigned>(bm >> (8 * r)) & 0xFF
+        for c in range(3):
+            q4[r][c] = R4[c][xw] + 2 * R4[c][xb]
+        for c in range(4):
+            q2[r][c] = R2[c][xw] + 2 * R2[c][xb]
+    for r in range(7):
+        for c in range(3):
+            idx[i] = q4[r][c] + 81 * q4[r + 1][c]
+            i += 1
+    for r in range(0, 5, 2):
+        for c in range(4):
+            idx[i] = q2[r][c] + 9 * q2[r + 1][c] + 81 * q2[r + 2][c] + 729 * q2[r + 3][c]
+            i += 1
 
 
 cdef inline void side_features_ortho(const Rules* r, u64 om, u64 ok, u64 empty, int* f) noexcept nogil:
