@@ -288,6 +288,45 @@ def test_learned_score_equals_the_reference(name, random_weights):
         assert got == ref_score(v, patterns, dense, king_sq, white, black, kings, turn), (white, black, kings, turn)
 
 
+@pytest.fixture(scope="module")
+def large_weights(tmp_path_factory):
+    """Pattern weights too large to be summed packed in 16 bits a phase."""
+    rng = np.random.default_rng(6)
+    out = {}
+    for size in (8, 10):
+        patterns = rng.integers(-5000, 5000, size=(learned.regions(size), learned.NPAT, 2))
+        dense = rng.integers(-150, 150, size=(len(learned.DENSE), 2))
+        king_sq = rng.integers(-100, 100, size=(size * size // 2, 2))
+        path = str(tmp_path_factory.mktemp("w") / f"large-{size}.npz")
+        learned.write(path, patterns, dense, king_sq, {"test": True})
+        out[size] = (path, patterns, dense, king_sq)
+    return out
+
+
+@pytest.mark.parametrize("name", ["international", "american", "killer"])
+def test_large_pattern_weights_are_summed_unpacked_and_exactly(name, large_weights, random_weights):
+    """The core sums the patterns packed (opening and endgame in one int32)
+    only when no sum can leave 16 bits; larger weights take the plain sums
+    and still score exactly as the reference."""
+    v = draughts.variant(name)
+    path, patterns, dense, king_sq = large_weights[v.size]
+    assert not learned.load(v, path).packed
+    assert learned.load(v, random_weights[v.size][0]).packed
+    engine = Engine(v, eval="learned", weights_file=path, tt_mb=1)
+    big = 0
+    for white, black, kings, turn in positions(v, 15):
+        p = draughts_core_position(v, white, black, kings, turn)
+        want = ref_score(v, patterns, dense, king_sq, white, black, kings, turn)
+        assert engine._searcher.evaluate(p) == want, (white, black, kings, turn)
+        big += abs(want) > 3000
+    assert big > 20
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_shipped_files_are_summed_packed(name):
+    assert learned.load(name).packed
+
+
 @pytest.mark.parametrize("name,which", [(n, "shipped") for n in SHIPPED] + [(n, "random") for n in VARIANTS])
 def test_colour_flip_negates_the_score(name, which, random_weights):
     """The board turned round with the colours swapped: the same score for the

@@ -263,6 +263,28 @@ def test_learned_score_equals_the_reference(random_weights):
     assert nonzero > 150
 
 
+@pytest.mark.parametrize("scale,packed", [(3000, False), (100, True)])
+def test_pattern_sums_packed_or_not_score_exactly(tmp_path, scale, packed):
+    """The core sums the patterns packed (opening and endgame in one int32)
+    only when no sum can leave 16 bits, as for the shipped file; larger
+    weights take the plain sums; both score exactly as the reference."""
+    rng = np.random.default_rng(8)
+    patterns = rng.integers(-scale, scale, size=(len(BLOCKS), learned.NPAT, 2))
+    dense = rng.integers(-150, 150, size=(len(learned.DENSE_ORTHO), 2))
+    king_sq = rng.integers(-100, 100, size=(64, 2))
+    path = str(tmp_path / f"turkish-{scale}.npz")
+    learned.write(path, patterns, dense, king_sq, {"test": True})
+    assert learned.load(TURKISH, path).packed == packed
+    assert learned.load(TURKISH).packed
+    engine = Engine(TURKISH, eval="learned", weights_file=path, tt_mb=1)
+    big = 0
+    for white, black, kings, turn in positions(24):
+        want = ref_score(patterns, dense, king_sq, white, black, kings, turn)
+        assert engine._searcher.evaluate(position(white, black, kings, turn)) == want, (white, black, kings, turn)
+        big += abs(want) > 2 * scale
+    assert big > 20
+
+
 def _weights(which, random_weights):
     return random_weights[0] if which == "random" else None
 

@@ -1,4 +1,4 @@
-from libc.stdint cimport int16_t
+from libc.stdint cimport int16_t, int32_t
 from draughts_core.bitboard cimport u64
 from draughts_core.rules cimport Rules
 from draughts_core.movegen cimport Pos
@@ -20,7 +20,9 @@ ctypedef struct LearnedW:
     int full             # pieces at the start: the opening end of the phase
     int dense[NDENSE][2]
     int king_sq[MAX_SQUARES][2]   # per square of a king, seen from its own side
-    int16_t* pat         # nreg * NPAT * 2
+    int16_t* pat         # nreg * NPAT * 2, or NULL when pat32 holds them
+    int32_t* pat32       # nreg * NPAT: each pair packed as endgame * 65536 + opening
+                         # (used when no sum over the regions can leave int16)
 
 # Evaluation weights of a variant, in centi-men (100 = one man).  Filled from
 # draughts.engine.EvalWeights; the evaluation reads nothing else.  With
@@ -42,5 +44,6 @@ cdef class LearnedEval:
     cdef LearnedW lw
     cdef readonly int size
     cdef readonly int geometry
+    cdef _load_patterns(self, int nreg, bytes patterns)
 
 cdef int evaluate(const Rules* r, const EvalW* w, const Pos* p) noexcept nogil

@@ -13,7 +13,7 @@ evaluation (`learned_ortho`): 2x4 and 4x2 blocks of squares as its pattern
 regions and dense features of its own moves.
 """
 
-from libc.stdint cimport int8_t, int16_t, int32_t, uint16_t, uint8_t
+from libc.stdint cimport int8_t, int16_t, int32_t, uint16_t, uint32_t, uint8_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
 from draughts_core.bitboard cimport (u64, G8, G10, G64, geo_t, step, board_mask, popcount, lsb, ctz, half,
@@ -436,10 +436,20 @@ cdef inline int blend(const LearnedW* lw, int nreg, const int* idx, const int* d
     cdef int i, s, op = 0, eg = 0
     cdef int nsq = 64 if ortho else size * size // 2
     cdef const int16_t* t
-    for i in range(nreg):
-        t = lw.pat + (i * NPAT + idx[i]) * 2
-        op += t[0]
-        eg += t[1]
+    cdef const int32_t* t32 = lw.pat32
+    cdef int32_t acc = 0
+    if t32 != NULL:
+        # packed pairs: one add a region; the sums stay within int16 (checked
+        # when the weights were loaded), so both halves come back exactly
+        for i in range(nreg):
+            acc += t32[i * NPAT + idx[i]]
+        op = <int16_t>(<uint16_t>(<uint32_t>acc & 0xFFFF))
+        eg = (acc - op) // 65536
+    else:
+        for i in range(nreg):
+            t = lw.pat + (i * NPAT + idx[i]) * 2
+            op += t[0]
+            eg += t[1]
     for i in range(NDENSE):
         op += dense[i] * lw.dense[i][0]
         eg += dense[i] * lw.dense[i][1]
@@ -587,6 +597,7 @@ cdef class LearnedEval:
 
     def __cinit__(self):
         self.lw.pat = NULL
+        self.lw.pat32 = NULL
 
     def __init__(self, int size, bytes patterns, dense, king_sq, int geometry=0):
         cdef int nreg, nsq
@@ -609,10 +620,10 @@ cdef class LearnedEval:
         self.size = size
         self.geometry = geometry
         free(self.lw.pat)
-        self.lw.pat = <int16_t*>malloc(len(patterns))
-        if self.lw.pat == NULL:
-            raise MemoryError()
-        memcpy(self.lw.pat, <const char*>patterns, len(patterns))
+        free(self.lw.pat32)
+        self.lw.pat = NULL
+        self.lw.pat32 = NULL
+        self._load_patterns(nreg, patterns)
         self.lw.nreg = nreg
         self.lw.geometry = geometry
         self.lw.full = FULL_ORTHO if geometry else (24 if size == 8 else 40)
@@ -623,8 +634,41 @@ cdef class LearnedEval:
             self.lw.king_sq[i][0] = king_sq[i][0] if i < len(king_sq) else 0
             self.lw.king_sq[i][1] = king_sq[i][1] if i < len(king_sq) else 0
 
+    cdef _load_patterns(self, int nreg, bytes patterns):
+        """The pattern table, packed (pat32) when the largest possible sum of
+        one pattern a region fits int16 in both halves, else as given (pat)."""
+        cdef const int16_t* src = <const int16_t*><const char*>patterns
+        cdef int i, j, k, m
+        cdef long bound[2]
+        cdef size_t n = <size_t>nreg * NPAT
+        bound[0] = bound[1] = 0
+        for i in range(nreg):
+            for k in range(2):
+                m = 0
+                for j in range(NPAT):
+                    if abs(src[(i * NPAT + j) * 2 + k]) > m:
+                        m = abs(src[(i * NPAT + j) * 2 + k])
+                bound[k] += m
+        if bound[0] <= 32767 and bound[1] <= 32767:
+            self.lw.pat32 = <int32_t*>malloc(n * sizeof(int32_t))
+            if self.lw.pat32 == NULL:
+                raise MemoryError()
+            for j in range(<int>n):
+                self.lw.pat32[j] = <int32_t>src[2 * j + 1] * 65536 + src[2 * j]
+        else:
+            self.lw.pat = <int16_t*>malloc(len(patterns))
+            if self.lw.pat == NULL:
+                raise MemoryError()
+            memcpy(self.lw.pat, <const char*>patterns, len(patterns))
+
+    @property
+    def packed(self):
+        """Whether the pattern table is held packed (one int32 a pattern)."""
+        return self.lw.pat32 != NULL
+
     def __dealloc__(self):
         free(self.lw.pat)
+        free(self.lw.pat32)
 
 
 def regions(int size, int geometry=0):
