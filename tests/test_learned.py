@@ -353,15 +353,8 @@ def test_shipped_weights_load_and_match_their_manifest(name):
     man = learned.manifest(path)
     with open(path, "rb") as f:
         assert hashlib.sha256(f.read()).hexdigest() == man["sha256"]
-    # (killer's file is a copy of another variant's, which won in killer: its
-    # manifest says so)
-    source = name
-    if "copy_of" in man:
-        assert man["serves"] == name and man["copy_of"] == f"learned-{man['variant']}.npz"
-        assert draughts.variant(man["variant"]).size == v.size
-        source = man["variant"]
-    assert man["variant"] == source
-    assert man["command"].startswith("draughts train ") and f"-v {source}" in man["command"]
+    assert man["variant"] == name
+    assert man["command"].startswith("draughts train ") and f"-v {name} " in man["command"]
     assert man["heldout_loss"] < man["heldout_loss_start"]
     assert man["positions"] > 10000 and man["games"] >= 100 and man["generation"] >= 1
     patterns, dense, _ = learned.read(path, learned.layout(v))
@@ -389,6 +382,25 @@ def test_frysk_has_its_own_file_fitted_from_frisians():
     for board in played_boards(frysk, 50, 8, plies=30):
         assert engine.evaluate(board) == own.evaluate(board)
         differs += engine.evaluate(board) != other.evaluate(board)
+    assert differs > 25
+
+
+def test_killer_has_its_own_file_fitted_from_internationals():
+    """Killer (international but for where a capturing king stops) has its own
+    file, fitted to killer games played with international's file and from it;
+    it scores killer positions differently from international's."""
+    killer, international = draughts.variant("killer"), draughts.variant("international")
+    path = learned.weights_path(killer)
+    assert os.path.basename(path) == "learned-killer.npz"
+    man = learned.manifest(path)
+    assert man["variant"] == "killer" and man["start"] == "learned-international.npz"
+    assert "-v killer " in man["data_command"] and "--start-weights learned-international.npz" in man["data_command"]
+    assert man["heldout_loss"] < man["heldout_loss_start"] < man["heldout_loss_classic"]
+    own = Engine(killer, eval="learned", tt_mb=1)
+    other = Engine(killer, eval="learned", weights_file=learned.weights_path(international), tt_mb=1)
+    differs = 0
+    for board in played_boards(killer, 50, 9, plies=30):
+        differs += own.evaluate(board) != other.evaluate(board)
     assert differs > 25
 
 
