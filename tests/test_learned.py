@@ -238,19 +238,24 @@ def draughts_core_position(v, white, black, kings, turn):
     return Position(v.core_rules, white, black, kings, turn)
 
 
-@pytest.fixture(scope="module")
-def random_weights(tmp_path_factory):
-    """Weights files with random parameters, one per board size."""
-    rng = np.random.default_rng(5)
+def weights_files(tmp_path_factory, seed, pattern_scale, tag):
+    """Weights files with random parameters, one per board size: {size:
+    (path, patterns, dense, king squares)}, patterns within +/- pattern_scale."""
+    rng = np.random.default_rng(seed)
     out = {}
     for size in (8, 10):
-        patterns = rng.integers(-400, 400, size=(learned.regions(size), learned.NPAT, 2))
+        patterns = rng.integers(-pattern_scale, pattern_scale, size=(learned.regions(size), learned.NPAT, 2))
         dense = rng.integers(-150, 150, size=(len(learned.DENSE), 2))
         king_sq = rng.integers(-100, 100, size=(size * size // 2, 2))
-        path = str(tmp_path_factory.mktemp("w") / f"random-{size}.npz")
+        path = str(tmp_path_factory.mktemp("w") / f"{tag}-{size}.npz")
         learned.write(path, patterns, dense, king_sq, {"test": True})
         out[size] = (path, patterns, dense, king_sq)
     return out
+
+
+@pytest.fixture(scope="module")
+def random_weights(tmp_path_factory):
+    return weights_files(tmp_path_factory, 5, 400, "random")
 
 
 # --- tests --------------------------------------------------------------------
@@ -291,16 +296,7 @@ def test_learned_score_equals_the_reference(name, random_weights):
 @pytest.fixture(scope="module")
 def large_weights(tmp_path_factory):
     """Pattern weights too large to be summed packed in 16 bits a phase."""
-    rng = np.random.default_rng(6)
-    out = {}
-    for size in (8, 10):
-        patterns = rng.integers(-5000, 5000, size=(learned.regions(size), learned.NPAT, 2))
-        dense = rng.integers(-150, 150, size=(len(learned.DENSE), 2))
-        king_sq = rng.integers(-100, 100, size=(size * size // 2, 2))
-        path = str(tmp_path_factory.mktemp("w") / f"large-{size}.npz")
-        learned.write(path, patterns, dense, king_sq, {"test": True})
-        out[size] = (path, patterns, dense, king_sq)
-    return out
+    return weights_files(tmp_path_factory, 6, 5000, "large")
 
 
 @pytest.mark.parametrize("name", ["international", "american", "killer"])
