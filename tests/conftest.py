@@ -20,7 +20,7 @@ def _free_port():
 
 @contextlib.contextmanager
 def ray_head(num_cpus=2):
-    """A real local Ray runtime on loopback: `ray start --head --block` in a
+    """A real local Ray runtime on this machine: `ray start --head --block` in a
     child process of its own (stopping it stops only this cluster).  Yields
     (address, stop), where stop() kills the head at once."""
     import ray                      # the [cluster] extra; CI installs it
@@ -30,12 +30,16 @@ def ray_head(num_cpus=2):
     # Ray's socket paths must stay short: a temp dir under /tmp, not pytest's
     temp_dir = tempfile.mkdtemp(prefix="ray-", dir="/tmp" if os.path.isdir("/tmp") else None)
     log = open(os.path.join(temp_dir, "head.log"), "w")
+    # Ray turns a loopback address into this machine's own (the address it
+    # reaches other nodes from, where there is a route) before it connects, so
+    # the head must listen there, not on 127.0.0.1
+    ip = ray.util.get_node_ip_address()
     head = subprocess.Popen([ray_bin, "start", "--head", "--block", f"--port={port}",
-                             "--node-ip-address=127.0.0.1", f"--num-cpus={num_cpus}",
+                             f"--node-ip-address={ip}", f"--num-cpus={num_cpus}",
                              "--include-dashboard=false", "--disable-usage-stats",
                              f"--temp-dir={temp_dir}"],
                             stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
-    address = f"127.0.0.1:{port}"
+    address = f"{ip}:{port}"
 
     def stop():
         if head.poll() is None:
