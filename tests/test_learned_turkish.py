@@ -215,15 +215,20 @@ def key_of(white, black, kings, turn):
     return position(white, black, kings, turn).key()[:4]
 
 
-@pytest.fixture(scope="module")
-def random_weights(tmp_path_factory):
-    rng = np.random.default_rng(7)
-    patterns = rng.integers(-400, 400, size=(len(BLOCKS), learned.NPAT, 2))
+def weights_file(path, seed, pattern_scale):
+    """A weights file with random parameters at `path`, patterns within
+    +/- pattern_scale: (path, patterns, dense, king squares)."""
+    rng = np.random.default_rng(seed)
+    patterns = rng.integers(-pattern_scale, pattern_scale, size=(len(BLOCKS), learned.NPAT, 2))
     dense = rng.integers(-150, 150, size=(len(learned.DENSE_ORTHO), 2))
     king_sq = rng.integers(-100, 100, size=(64, 2))
-    path = str(tmp_path_factory.mktemp("w") / "random-turkish.npz")
-    learned.write(path, patterns, dense, king_sq, {"test": True})
-    return path, patterns, dense, king_sq
+    learned.write(str(path), patterns, dense, king_sq, {"test": True})
+    return str(path), patterns, dense, king_sq
+
+
+@pytest.fixture(scope="module")
+def random_weights(tmp_path_factory):
+    return weights_file(tmp_path_factory.mktemp("w") / "random-turkish.npz", 7, 400)
 
 
 # --- tests --------------------------------------------------------------------
@@ -268,12 +273,7 @@ def test_pattern_sums_packed_or_not_score_exactly(tmp_path, scale, packed):
     """The core sums the patterns packed (opening and endgame in one int32)
     only when no sum can leave 16 bits, as for the shipped file; larger
     weights take the plain sums; both score exactly as the reference."""
-    rng = np.random.default_rng(8)
-    patterns = rng.integers(-scale, scale, size=(len(BLOCKS), learned.NPAT, 2))
-    dense = rng.integers(-150, 150, size=(len(learned.DENSE_ORTHO), 2))
-    king_sq = rng.integers(-100, 100, size=(64, 2))
-    path = str(tmp_path / f"turkish-{scale}.npz")
-    learned.write(path, patterns, dense, king_sq, {"test": True})
+    path, patterns, dense, king_sq = weights_file(tmp_path / f"turkish-{scale}.npz", 8, scale)
     assert learned.load(TURKISH, path).packed == packed
     assert learned.load(TURKISH).packed
     engine = Engine(TURKISH, eval="learned", weights_file=path, tt_mb=1)
