@@ -400,6 +400,26 @@ def test_killer_has_its_own_file_fitted_from_internationals():
     assert differs > 25
 
 
+def test_the_breakthrough_file_is_fitted_to_deeper_self_play():
+    """Breakthrough's file is fitted to games of 20,000 nodes a move (the
+    first files' 3,000 were level with the classic evaluation at 0.1 s), to
+    the search's score, from the file those games' first part was played
+    with; it scores played positions unlike the classic evaluation, and its
+    held-out loss is below both the start's and the classic evaluation's."""
+    v = draughts.variant("breakthrough")
+    man = learned.manifest(learned.weights_path(v))
+    assert man["nodes"] == 20000 and man["score_weight"] == 1.0 and man["l2_toward"] == "start"
+    assert "--nodes 20000" in man["data_command"] and "--data bt-g2/games-0" in man["start_command"]
+    assert man["start"] == "bt-b2/weights-1.npz" and "--data bt-g2/games-0" in man["command"]
+    assert man["heldout_loss"] < man["heldout_loss_start"] < man["heldout_loss_classic"]
+    own = Engine(v, eval="learned", tt_mb=1)
+    classic = Engine(v, eval="classic", tt_mb=1)
+    differs = 0
+    for board in played_boards(v, 50, 10, plies=30):
+        differs += own.evaluate(board) != classic.evaluate(board)
+    assert differs > 25
+
+
 def test_the_antidraughts_file_knows_what_winning_means():
     """Antidraughts: the side with no move wins, so in an ending the side with
     one man against ten is winning, whichever colour it is and whoever moves."""
