@@ -220,6 +220,12 @@ def played_boards(v, count, seed, plies=100):
     return out
 
 
+def scored_differently(one, other, v, seed):
+    """Of 50 boards after up to 30 random moves, how many the two engines
+    evaluate differently."""
+    return sum(one.evaluate(board) != other.evaluate(board) for board in played_boards(v, 50, seed, plies=30))
+
+
 def played_positions(v, count, seed):
     return [board.position.pieces() + (board.position.turn,) for board in played_boards(v, count, seed)]
 
@@ -392,12 +398,8 @@ def test_killer_has_its_own_file_fitted_from_internationals():
     assert man["variant"] == "killer" and man["start"] == "learned-international.npz"
     assert "-v killer " in man["data_command"] and "--start-weights learned-international.npz" in man["data_command"]
     assert man["heldout_loss"] < man["heldout_loss_start"] < man["heldout_loss_classic"]
-    own = Engine(killer, eval="learned", tt_mb=1)
     other = Engine(killer, eval="learned", weights_file=learned.weights_path(international), tt_mb=1)
-    differs = 0
-    for board in played_boards(killer, 50, 9, plies=30):
-        differs += own.evaluate(board) != other.evaluate(board)
-    assert differs > 25
+    assert scored_differently(Engine(killer, eval="learned", tt_mb=1), other, killer, 9) > 25
 
 
 def test_the_breakthrough_file_is_fitted_to_deeper_self_play():
@@ -412,12 +414,8 @@ def test_the_breakthrough_file_is_fitted_to_deeper_self_play():
     assert "--nodes 20000" in man["data_command"] and "--data bt-g2/games-0" in man["start_command"]
     assert man["start"] == "bt-b2/weights-1.npz" and "--data bt-g2/games-0" in man["command"]
     assert man["heldout_loss"] < man["heldout_loss_start"] < man["heldout_loss_classic"]
-    own = Engine(v, eval="learned", tt_mb=1)
     classic = Engine(v, eval="classic", tt_mb=1)
-    differs = 0
-    for board in played_boards(v, 50, 10, plies=30):
-        differs += own.evaluate(board) != classic.evaluate(board)
-    assert differs > 25
+    assert scored_differently(Engine(v, eval="learned", tt_mb=1), classic, v, 10) > 25
 
 
 def test_the_antidraughts_file_knows_what_winning_means():
