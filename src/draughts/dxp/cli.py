@@ -5,8 +5,8 @@ from __future__ import annotations
 import sys
 
 from draughts import pdn
-from draughts.dxp.protocol import DEFAULT_PORT, Connection, DxpError
-from draughts.dxp.session import ENGINE_NAME, EngineMover, initiate, listen, parse_address, serve
+from draughts.dxp.protocol import DEFAULT_PORT, FRAME_TIMEOUT, Connection, DxpError
+from draughts.dxp.session import IDLE_TIMEOUT, ENGINE_NAME, EngineMover, initiate, listen, parse_address, serve
 from draughts.engine import LEVEL_MAX
 
 
@@ -26,7 +26,8 @@ def cmd_dxp(args) -> int:
         with server:
             bound = server.getsockname()
             print(f"listening {bound[0]}:{bound[1]}", flush=True)
-            games = serve(server, _mover(args), name=args.name, once=args.once, log=log)
+            games = serve(server, _mover(args), name=args.name, once=args.once, log=log,
+                          idle_timeout=args.idle_timeout, frame_timeout=args.frame_timeout)
         log(f"dxp: {games} games played")
         return 0
     host, port = parse_address(args.connect, DEFAULT_PORT)
@@ -69,8 +70,15 @@ def register(subparsers) -> None:
     role.add_argument("--connect", metavar="HOST:PORT", help="be the initiator")
     p.add_argument("--games", type=int, default=1, help="games to start as initiator (default 1)")
     p.add_argument("--time", type=int, default=5, help="minutes per player for the whole game (default 5)")
-    p.add_argument("--moves", type=int, default=0, help="moves in that time (default 0: the whole game)")
+    p.add_argument("--moves", type=int, default=0, help="the game's length in moves: at that many moves each, "
+                   "the side to move ends the game, scored a draw (default 0: no limit)")
     p.add_argument("--once", action="store_true", help="follower: exit when the first connection ends")
+    p.add_argument("--idle-timeout", type=float, default=IDLE_TIMEOUT, metavar="S",
+                   help=f"follower: close a connection that sends no GAMEREQ for S seconds, or no move "
+                        f"in a game without a clock (default {IDLE_TIMEOUT:g})")
+    p.add_argument("--frame-timeout", type=float, default=FRAME_TIMEOUT, metavar="S",
+                   help=f"close a connection that leaves a message half sent for S seconds "
+                        f"(default {FRAME_TIMEOUT:g})")
     p.add_argument("--name", default=ENGINE_NAME, help="the name sent in GAMEREQ/GAMEACC")
     p.add_argument("--depth", type=int, default=None, help="search to this depth instead of the clock")
     p.add_argument("--nodes", type=int, default=None, help="search this many nodes instead of the clock")

@@ -33,6 +33,10 @@ VERSION = 1
 NAME_LENGTH = 32
 MAX_LENGTH = 127
 INTERNATIONAL = get_variant("international")
+#: seconds a message, once begun, may take to arrive whole (its NUL)
+FRAME_TIMEOUT = 10.0
+#: seconds a send may wait for the peer to read
+SEND_TIMEOUT = 10.0
 
 
 class DxpError(DraughtsError):
@@ -292,15 +296,29 @@ def legal_move(board: Board, message: MoveMsg):
 
 # --- framing -------------------------------------------------------------------
 
+class DxpIncomplete(DxpError):
+    """A message begun and not finished (no NUL) within the frame timeout."""
+
+
 class Connection:
     """Messages over one TCP connection: `send(message)`, `recv(timeout)`.
     A frame is the message's characters and one NUL; a frame longer than 127
-    characters or not ASCII is a DxpError (the connection is not trusted again)."""
+    characters or not ASCII is a DxpError (the connection is not trusted again).
 
-    def __init__(self, sock: socket.socket, log=None):
+    The buffers are bounded: at most one read (4 KiB) past the longest frame.
+    A frame once begun must end within `frame_timeout` seconds (DxpIncomplete:
+    a peer cannot hold the other side with half a message), and a send that
+    cannot go out within `send_timeout` seconds (the peer reads nothing) is a
+    broken connection (DxpClosed)."""
+
+    def __init__(self, sock: socket.socket, log=None, *, frame_timeout: float = FRAME_TIMEOUT,
+                 send_timeout: float = SEND_TIMEOUT):
         self.sock = sock
         self._buffer = b""
+        self._begun: Optional[float] = None      # when the first byte of the pending frame came
         self._log = log
+        self.frame_timeout = frame_timeout
+        self.send_timeout = send_timeout
         self.closed = False
 
     @classmethod
@@ -321,37 +339,53 @@ class Connection:
         text = message if isinstance(message, str) else format(message)
         if self._log:
             self._log(f"> {text}")
+        if self.closed:
+            raise DxpClosed("the connection is closed")
         try:
+            self.sock.settimeout(self.send_timeout)
             self.sock.sendall(text.encode("ascii", "replace") + b"\0")
+        except socket.timeout:
+            self.closed = True               # part of a frame may have gone: the stream is lost
+            raise DxpClosed(f"the peer reads nothing: a send blocked {self.send_timeout:.1f} s") from None
         except OSError as e:
             self.closed = True
             raise DxpClosed(f"the connection is closed: {e}") from None
 
     def recv_text(self, timeout: Optional[float]) -> str:
-        """The next frame's text; DxpTimeout, DxpClosed or DxpError."""
+        """The next frame's text; DxpTimeout, DxpClosed, DxpIncomplete or DxpError."""
         end = None if timeout is None else time.monotonic() + timeout
         while b"\0" not in self._buffer:
             if len(self._buffer) > MAX_LENGTH:
                 raise DxpError(f"a message longer than {MAX_LENGTH} characters: {self._buffer[:40]!r}...")
-            if end is not None:
-                left = end - time.monotonic()
-                if left <= 0:
-                    raise DxpTimeout(f"no message within {timeout:.1f} s")
-                self.sock.settimeout(left)
-            else:
-                self.sock.settimeout(None)
+            now = time.monotonic()
+            until, half = end, False
+            if self._buffer:
+                if self._begun is None:
+                    self._begun = now
+                frame_end = self._begun + self.frame_timeout
+                if until is None or frame_end < until:
+                    until, half = frame_end, True
+            if until is not None and until - now <= 0:
+                raise self._late(timeout, half)
+            if self.closed:
+                raise DxpClosed("the connection is closed")
             try:
+                self.sock.settimeout(None if until is None else until - now)
                 data = self.sock.recv(4096)
             except socket.timeout:
-                raise DxpTimeout(f"no message within {timeout:.1f} s") from None
+                raise self._late(timeout, half) from None
             except OSError as e:
                 self.closed = True
                 raise DxpClosed(f"the connection broke: {e}") from None
             if not data:
                 self.closed = True
-                raise DxpClosed("the peer closed the connection")
+                raise DxpClosed("the peer closed the connection"
+                                + (f" in the middle of a message ({self._buffer[:40]!r})" if self._buffer else ""))
             self._buffer += data
         raw, self._buffer = self._buffer.split(b"\0", 1)
+        self._begun = None
+        if len(raw) > MAX_LENGTH:
+            raise DxpError(f"a message longer than {MAX_LENGTH} characters: {raw[:40]!r}...")
         try:
             text = raw.decode("ascii")
         except UnicodeDecodeError:
@@ -359,6 +393,12 @@ class Connection:
         if self._log:
             self._log(f"< {text}")
         return text
+
+    def _late(self, timeout: Optional[float], half: bool) -> DxpError:
+        if half:
+            return DxpIncomplete(f"half a message ({len(self._buffer)} bytes, no NUL) for "
+                                 f"{self.frame_timeout:.1f} s: {self._buffer[:40]!r}")
+        return DxpTimeout(f"no message within {timeout or 0.0:.1f} s")
 
     def recv(self, timeout: Optional[float]) -> Message:
         return parse(self.recv_text(timeout))
@@ -371,7 +411,7 @@ class Connection:
             pass
 
 
-__all__ = ["DEFAULT_PORT", "DxpError", "DxpClosed", "DxpTimeout", "GameReq", "GameAcc", "MoveMsg",
+__all__ = ["DEFAULT_PORT", "DxpError", "DxpClosed", "DxpTimeout", "DxpIncomplete", "GameReq", "GameAcc", "MoveMsg",
            "GameEnd", "Chat", "BackReq", "BackAcc", "Message", "parse", "format", "Connection",
            "position_of", "board_of", "legal_move", "move_message", "colour_letter", "colour_of",
            "REASONS"]

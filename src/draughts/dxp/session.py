@@ -16,6 +16,17 @@ sides, always with a CHAT saying what happened and then a GAMEEND:
   result: 3 won, 2 draw, 1 lost, 0 unknown), as DXP asks;
 * CHAT is logged; a BACKREQ is accepted (BACKACC 0) when it names a
   position of this game, and declined (BACKACC 2) otherwise.
+
+The move count of a GAMEREQ is the length of the game, as Scan and Moby Dam
+read it: once both sides have made that many moves from the GAMEREQ's
+position, the side to move sends GAMEEND (with a CHAT saying why) instead of
+a move, and the game is scored a draw unless the board says otherwise.  The
+minutes are for the whole game; there is no second period.
+
+The follower outlives its peers: nothing a peer sends ends `serve`.  A broken
+connection is logged and the next one taken; a peer that sends no GAMEREQ for
+`idle_timeout` seconds (or, in a game without a clock, no move), or leaves a
+message half sent for the connection's frame timeout, is disconnected.
 """
 
 from __future__ import annotations
@@ -27,8 +38,8 @@ from dataclasses import dataclass, field
 from typing import Callable, List, Optional, Tuple
 
 from draughts.board import Board, Move
-from draughts.dxp.protocol import (BackAcc, BackReq, Chat, Connection, DxpClosed, DxpError, DxpTimeout,
-                                   GameAcc, GameEnd, GameReq, MoveMsg, REASONS, board_of, colour_letter,
+from draughts.dxp.protocol import (FRAME_TIMEOUT, BackAcc, BackReq, Chat, Connection, DxpClosed, DxpError,
+                                   DxpTimeout, GameAcc, GameEnd, GameReq, MoveMsg, REASONS, board_of, colour_letter,
                                    colour_of, legal_move, move_message, position_of)
 from draughts.engine import LEVEL_MAX, Engine
 from draughts.errors import DraughtsError
@@ -42,6 +53,10 @@ TIME_GRACE = 2.0
 GAMEEND_WAIT = 5.0
 #: the per-move limit when a GAMEREQ gives no time (minutes 000)
 NO_CLOCK_MOVETIME = 1.0
+#: seconds a peer may leave the follower waiting for a GAMEREQ, or for a move in a game with no clock
+IDLE_TIMEOUT = 300.0
+#: take-backs accepted in one game (more are declined: a peer cannot hold a game forever)
+MAX_TAKEBACKS = 100
 
 Log = Callable[[str], None]
 
@@ -115,27 +130,37 @@ class DxpGame:
     """One game on a connection: our engine plays `our_colour` from `board`."""
 
     def __init__(self, conn: Connection, board: Board, our_colour: Color, minutes: int, moves: int,
-                 mover: EngineMover, *, stop_after: bool = False, log: Log = _stderr):
+                 mover: EngineMover, *, stop_after: bool = False, log: Log = _stderr,
+                 idle_timeout: float = IDLE_TIMEOUT):
         self.conn = conn
         self.board = board
         self.start_ply = len(board.move_stack)
         self.start_turn = board.turn
         self.ours = our_colour
-        self.moves_per_period = moves
+        self.length = moves                    # moves each of the game (0: no limit)
         clock = minutes * 60.0 if minutes else None
-        self.period_time = clock or 0.0
         self.remaining = {Color.WHITE: clock, Color.BLACK: clock}
-        self.moves_made = {Color.WHITE: 0, Color.BLACK: 0}
         self.mover = mover
         self.stop_after = stop_after
         self.log = log
+        self.idle_timeout = idle_timeout
+        self.takebacks = 0
         self.result = GameResult(board, our_colour)
+
+    def _made(self, colour: Color) -> int:
+        """Moves `colour` has made since the GAMEREQ's position."""
+        plies = len(self.board.move_stack) - self.start_ply
+        return (plies + (1 if colour == self.start_turn else 0)) // 2
+
+    def at_length(self) -> bool:
+        """Both sides have made the GAMEREQ's number of moves."""
+        return bool(self.length) and len(self.board.move_stack) - self.start_ply >= 2 * self.length
 
     # --- ending -------------------------------------------------------------------
     def _moves_to_go(self, colour: Color) -> Optional[int]:
-        if not self.moves_per_period:
+        if not self.length:
             return None
-        return max(1, self.moves_per_period - self.moves_made[colour])
+        return max(1, self.length - self._made(colour))
 
     def _end(self, winner: Optional[Color], finished: bool, reason: str, *, stop: bool = False) -> GameResult:
         r = self.result
@@ -193,21 +218,33 @@ class DxpGame:
         self._send_end(GameEnd.UNKNOWN, True, text)
         return self._end(None, False, text, stop=True)
 
+    def _length_words(self) -> str:
+        return f"the game length of {self.length} moves is reached"
+
+    def _at_length_ours(self) -> GameResult:
+        # DXP's convention (Scan, Moby Dam): the side to move ends the game
+        # with a GAMEEND instead of a move, and says why
+        words = self._length_words()
+        self._send_end(GameEnd.UNKNOWN, False, words)
+        return self._end(None, True, f"a draw: {words}")
+
     # --- the game -----------------------------------------------------------------
     def play(self) -> GameResult:
         while True:
             if self.board.outcome() is not None:
                 return self._over_on_board()
-            if self.board.turn == self.ours:
-                try:
+            try:
+                if self.board.turn == self.ours:
+                    if self.at_length():
+                        return self._at_length_ours()
                     self._our_move()
-                except DxpClosed as e:
-                    self.result.connection_lost = True
-                    return self._end(None, False, f"the peer disconnected ({e})", stop=True)
-            else:
-                done = self._their_turn()
-                if done is not None:
-                    return done
+                else:
+                    done = self._their_turn()
+                    if done is not None:
+                        return done
+            except DxpClosed as e:
+                self.result.connection_lost = True
+                return self._end(None, False, f"the peer disconnected ({e})", stop=True)
 
     def _our_move(self) -> None:
         t0 = time.monotonic()
@@ -220,24 +257,21 @@ class DxpGame:
     def _charge(self, colour: Color, elapsed: float) -> None:
         left = self.remaining[colour]
         if left is not None:
-            left -= elapsed
-        self.moves_made[colour] += 1
-        if self.moves_per_period and self.moves_made[colour] >= self.moves_per_period:
-            self.moves_made[colour] = 0        # a new period: the game's time again
-            if left is not None:
-                left += self.period_time
-        self.remaining[colour] = left
+            self.remaining[colour] = left - elapsed
 
     def _their_turn(self) -> Optional[GameResult]:
         theirs = ~self.ours
         t0 = time.monotonic()
         budget = self.remaining[theirs]
-        deadline = None if budget is None else t0 + max(0.0, budget) + TIME_GRACE
+        # with no clock, a peer may still not keep the game waiting forever
+        deadline = t0 + (self.idle_timeout if budget is None else max(0.0, budget) + TIME_GRACE)
         while True:
-            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+            wait = max(0.0, deadline - time.monotonic())
             try:
                 msg = self.conn.recv(wait)
             except DxpTimeout:
+                if budget is None:
+                    return self._protocol_fault(f"no move in {time.monotonic() - t0:.1f} s (no clock)")
                 return self._peer_fault(f"{colour_letter(theirs)} lost on time: no move in "
                                         f"{time.monotonic() - t0:.1f} s")
             except DxpClosed as e:
@@ -258,8 +292,11 @@ class DxpGame:
             if isinstance(msg, Chat):
                 self._chat(msg)
             elif isinstance(msg, BackReq):
-                self._back(msg)
-                if self.board.turn == self.ours:
+                self._charge(theirs, time.monotonic() - t0)    # its thinking time is its own
+                t0 = time.monotonic()
+                budget = self.remaining[theirs]
+                deadline = t0 + (self.idle_timeout if budget is None else max(0.0, budget) + TIME_GRACE)
+                if self._back(msg) and self.board.turn == self.ours:
                     return None
             elif isinstance(msg, BackAcc):
                 self.log(f"dxp: ignoring a BACKACC {msg.code} that answers no request")
@@ -275,6 +312,8 @@ class DxpGame:
             winner, finished, why = None, True, "a draw by agreement"
         elif outcome is not None:
             winner, finished, why = outcome.winner, True, outcome.reason
+        elif self.at_length():
+            winner, finished, why = None, True, f"a draw: {self._length_words()}"
         else:
             winner, finished, why = None, False, f"the peer ended the game ({REASONS[msg.reason]})"
         ours = GameEnd.DRAW if (finished and winner is None) else (
@@ -287,65 +326,86 @@ class DxpGame:
             self.result.connection_lost = True
         return self._end(winner, finished, why, stop=stop)
 
-    def _back(self, msg: BackReq) -> None:
+    def _back(self, msg: BackReq) -> bool:
+        """Take back as asked (True) or decline (False)."""
         first = self.start_turn
         ply = self.start_ply + 2 * (msg.move_number - 1) + (0 if colour_of(msg.color) == first else 1)
-        if msg.move_number < 1 or not self.start_ply <= ply <= len(self.board.move_stack):
+        if (msg.move_number < 1 or not self.start_ply <= ply <= len(self.board.move_stack)
+                or self.takebacks >= MAX_TAKEBACKS):
             self.conn.send(BackAcc(BackAcc.DECLINE))
-            return
+            return False
+        self.takebacks += 1
         while len(self.board.move_stack) > ply:
             self.board.pop()
         self.conn.send(BackAcc(BackAcc.ACCEPT))
+        return True
 
 
 # --- the follower ----------------------------------------------------------------------
 
 def follow(conn: Connection, mover: EngineMover, *, name: str = ENGINE_NAME, log: Log = _stderr,
-           on_game: Optional[Callable[[GameResult], None]] = None, idle_timeout: Optional[float] = None) -> int:
-    """Answer GAMEREQs on one connection and play the games; returns the games played."""
+           on_game: Optional[Callable[[GameResult], None]] = None,
+           idle_timeout: Optional[float] = IDLE_TIMEOUT) -> int:
+    """Answer GAMEREQs on one connection and play the games; returns the games
+    played.  The peer has `idle_timeout` seconds (None: no limit) from the
+    start and from the end of each game to begin the next; a connection that
+    breaks ends the call, never with an error."""
     games = 0
-    while True:
-        try:
-            msg = conn.recv(idle_timeout)
-        except (DxpClosed, DxpTimeout):
-            return games
-        except DxpError as e:
-            _say_and_close(conn, f"cannot read the message: {e}")
-            return games
-        if isinstance(msg, GameReq):
-            if msg.version != 1:
-                conn.send(GameAcc(name, GameAcc.WRONG_VERSION))
-                continue
+    idle = idle_timeout if idle_timeout is not None else IDLE_TIMEOUT
+    deadline = None if idle_timeout is None else time.monotonic() + idle_timeout
+    try:
+        while True:
             try:
-                board = board_of(msg.position)
-                if board.outcome() is not None:
-                    raise DxpError(f"no game to play: the game is over in {board.fen()}")
+                msg = conn.recv(None if deadline is None else max(0.0, deadline - time.monotonic()))
+            except DxpClosed:
+                return games
+            except DxpTimeout:
+                log(f"dxp: no GAMEREQ in {idle_timeout:.1f} s: closing the connection")
+                _say_and_close(conn, f"no GAMEREQ in {idle_timeout:.1f} s")
+                return games
             except DxpError as e:
-                conn.send(Chat(str(e)))
-                conn.send(GameAcc(name, GameAcc.NOT_THIS_GAME))
-                continue
-            conn.send(GameAcc(name, GameAcc.ACCEPT))
-            mover.new_game()
-            result = DxpGame(conn, board, colour_of(msg.follower), msg.minutes, msg.moves, mover,
-                             log=log).play()
-            games += 1
-            log(f"dxp: game {games}: {result.result_token()} ({result.reason})")
-            if on_game is not None:
-                on_game(result)
-            if result.stop or result.connection_lost:
-                conn.close()
+                log(f"dxp: cannot read the message: {e}")
+                _say_and_close(conn, f"cannot read the message: {e}")
                 return games
-        elif isinstance(msg, Chat):
-            log(f"dxp: peer says: {msg.text}")
-        elif isinstance(msg, BackReq):
-            conn.send(BackAcc(BackAcc.DECLINE))
-        elif isinstance(msg, GameEnd):
-            conn.send(GameEnd(GameEnd.UNKNOWN, msg.stop))   # no game: answered all the same
-            if msg.stop:
-                conn.close()
-                return games
-        else:                                  # MOVE, GAMEACC, BACKACC with no game
-            conn.send(Chat(f"no game in progress: {type(msg).__name__} ignored"))
+            if isinstance(msg, GameReq):
+                if msg.version != 1:
+                    conn.send(GameAcc(name, GameAcc.WRONG_VERSION))
+                    continue
+                try:
+                    board = board_of(msg.position)
+                    if board.outcome() is not None:
+                        raise DxpError(f"no game to play: the game is over in {board.fen()}")
+                except DxpError as e:
+                    conn.send(Chat(str(e)))
+                    conn.send(GameAcc(name, GameAcc.NOT_THIS_GAME))
+                    continue
+                conn.send(GameAcc(name, GameAcc.ACCEPT))
+                mover.new_game()
+                result = DxpGame(conn, board, colour_of(msg.follower), msg.minutes, msg.moves, mover,
+                                 log=log, idle_timeout=idle).play()
+                games += 1
+                log(f"dxp: game {games}: {result.result_token()} ({result.reason})")
+                if on_game is not None:
+                    on_game(result)
+                if result.stop or result.connection_lost:
+                    conn.close()
+                    return games
+                if deadline is not None:
+                    deadline = time.monotonic() + idle
+            elif isinstance(msg, Chat):
+                log(f"dxp: peer says: {msg.text}")
+            elif isinstance(msg, BackReq):
+                conn.send(BackAcc(BackAcc.DECLINE))
+            elif isinstance(msg, GameEnd):
+                conn.send(GameEnd(GameEnd.UNKNOWN, msg.stop))   # no game: answered all the same
+                if msg.stop:
+                    conn.close()
+                    return games
+            else:                                  # MOVE, GAMEACC, BACKACC with no game
+                conn.send(Chat(f"no game in progress: {type(msg).__name__} ignored"))
+    except DxpClosed as e:
+        log(f"dxp: the connection broke: {e}")
+        return games
 
 
 def _say_and_close(conn: Connection, text: str) -> None:
@@ -361,22 +421,36 @@ def listen(host: str, port: int) -> socket.socket:
     server = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
     server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     server.bind((host, port))
-    server.listen(1)
+    server.listen(8)
     return server
 
 
 def serve(server: socket.socket, mover: EngineMover, *, name: str = ENGINE_NAME, once: bool = False,
-          log: Log = _stderr) -> int:
+          log: Log = _stderr, idle_timeout: Optional[float] = IDLE_TIMEOUT,
+          frame_timeout: float = FRAME_TIMEOUT) -> int:
     """Accept connections one after the other and follow on each; with `once`,
-    return after the first."""
+    return after the first.  Nothing a peer does ends the loop: a connection
+    that breaks, or fails in any way, is logged and closed, and the next one
+    taken.  Returns (the games played) when the server socket is closed."""
     total = 0
     while True:
-        sock, address = server.accept()
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        log(f"dxp: connection from {address[0]}:{address[1]}")
-        conn = Connection(sock)
         try:
-            total += follow(conn, mover, name=name, log=log)
+            sock, address = server.accept()
+        except OSError as e:
+            if server.fileno() == -1:
+                return total                    # closed under us: the server is over
+            log(f"dxp: cannot accept a connection: {e}")
+            time.sleep(0.1)                     # (out of file descriptors, say): try again
+            continue
+        conn = Connection(sock, frame_timeout=frame_timeout)
+        try:
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            log(f"dxp: connection from {address[0]}:{address[1]}")
+            total += follow(conn, mover, name=name, log=log, idle_timeout=idle_timeout)
+        except (DxpError, OSError) as e:
+            log(f"dxp: the connection failed: {e}")
+        except Exception as e:                  # a fault of ours: log it, keep serving
+            log(f"dxp: the connection failed: {type(e).__name__}: {e}")
         finally:
             conn.close()
         if once:
