@@ -335,6 +335,34 @@ def test_time_controls_answer_in_time(hub):
         assert time.monotonic() - t0 < limit + 1.0, level
 
 
+@pytest.mark.parametrize("level", ["move-time=5", "time=600 inc=5", "moves=40 time=600"])
+def test_a_forced_move_is_answered_at_once(hub, level):
+    # one legal move (the capture 28x19) in a full board with seconds or
+    # minutes on the clock: the answer comes before any search could run
+    board = draughts.Board()
+    for text in ("32-28", "19-23"):
+        board.push(board.parse_move(text))
+    assert [m.hub() for m in board.legal_moves] == ["28x19x23"]
+    hub.send("init")
+    assert hub.read() == "ready"                         # the table is there
+    hub.send('pos start moves="32-28 19-23"', f"level {level}", "ping")
+    hub.until("pong")
+    t0 = time.monotonic()
+    hub.send("go think")
+    done = hub.until("done", timeout=10)[-1]
+    assert time.monotonic() - t0 < 0.25, level
+    assert args_of(done)["move"] == "28x19x23"
+
+
+def test_a_forced_move_still_waits_for_stop_when_infinite(hub):
+    hub.send('pos start moves="32-28 19-23"', "level infinite", "go think")
+    time.sleep(0.3)
+    hub.send("ping")
+    assert parse_line(hub.until("pong", timeout=2)[-1])[0] == "pong"   # no done before the stop
+    hub.send("stop")
+    assert args_of(hub.until("done", timeout=2)[-1])["move"] == "28x19x23"
+
+
 def test_analyze_waits_for_stop(hub):
     hub.send("pos fen=W:WK46:BK5", "level depth=1", "go analyze")   # ends its search at once
     time.sleep(0.3)

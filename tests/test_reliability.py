@@ -132,6 +132,30 @@ def test_a_move_time_keeps_the_overhead_back():
     assert Engine("american", tt_mb=1).move_overhead == DEFAULT_MOVE_OVERHEAD
 
 
+def test_a_late_answer_is_kept_back_from_the_next_moves():
+    # a search held up past its hard limit (here by its own info callback,
+    # as a busy machine would hold up the process) makes the engine keep
+    # that much more back from the next timed moves, less and less after
+    engine = Engine("international", tt_mb=1, move_overhead=0.01)
+    assert engine.lateness == 0.0
+    held = []
+
+    def hold_up(info):
+        if not held:
+            held.append(info)
+            time.sleep(0.15)
+
+    engine.search(draughts.Board(), movetime=0.1, on_info=hold_up)
+    late = engine.lateness
+    assert 0.05 <= late <= 0.5
+    soft, hard = engine.move_budget(Limit(movetime=0.3))
+    assert hard == pytest.approx(0.3 - 0.01 - late)
+    engine.search(draughts.Board(), movetime=0.05)          # on time: the mark decays
+    assert engine.lateness == pytest.approx(late * 0.9, rel=0.2)
+    engine.search(draughts.Board(), depth=2)                 # untimed searches leave it alone
+    assert engine.lateness == pytest.approx(late * 0.9, rel=0.2)
+
+
 def test_the_search_counts_from_the_moment_its_clock_started():
     engine = Engine("international", tt_mb=1, move_overhead=0)
     board = draughts.Board()

@@ -38,6 +38,10 @@ LEVEL_MAX = 20
 #: machine, the Python work before and after the search.  Chosen from the
 #: latencies measured in benchmarks/README.md ("Time losses").
 DEFAULT_MOVE_OVERHEAD = 0.020
+#: the engine's measured lateness (see Engine.lateness): its high-water mark
+#: keeps this share a move, and is never taken above LATENESS_MAX seconds
+LATENESS_DECAY = 0.9
+LATENESS_MAX = 0.5
 EVALS = ("classic", "learned")
 #: variants whose default evaluation is the learned one (it won in self-play)
 LEARNED_DEFAULT = frozenset({
@@ -222,6 +226,11 @@ class Engine:
         self._tt_mb = self._check_tt(tt_mb)
         #: seconds kept back from every timed move (see DEFAULT_MOVE_OVERHEAD)
         self.move_overhead = self._check_overhead(move_overhead)
+        #: seconds by which timed searches have lately returned past their
+        #: hard limit (the process not scheduled in time on a busy machine, a
+        #: slow answer path): a high-water mark that decays by LATENESS_DECAY
+        #: a move, kept back from timed moves on top of `move_overhead`
+        self.lateness = 0.0
         try:
             self._searcher = Searcher(self.variant.core_rules, self._weights().packed(), self._tt_mb)
         except MemoryError:
@@ -436,8 +445,14 @@ class Engine:
 
     def move_budget(self, limit: Limit) -> Tuple[float, float]:
         """(soft, hard) seconds of search under the limit's move time or
-        clock, less this engine's move overhead; (0, 0) when neither is given."""
-        return search_budget(limit, self.move_overhead)
+        clock, less this engine's move overhead and its recent lateness; (0,
+        0) when neither is given."""
+        return search_budget(limit, self.move_overhead + self.lateness)
+
+    def _note_lateness(self, begun: float, hard: float) -> None:
+        """Record how far past `begun + hard` (seconds) this timed search answers."""
+        late = clock() - begun - hard
+        self.lateness = min(LATENESS_MAX, max(late, self.lateness * LATENESS_DECAY, 0.0))
 
     @staticmethod
     def clock() -> float:
@@ -474,7 +489,9 @@ class Engine:
         if arm:
             self.arm()
         self.set_variant(board.variant)
+        begun = start if start is not None else clock()
         soft, hard = self.move_budget(limit)
+        timed = hard > 0 and not limit.infinite
         soft, hard = soft * 1000.0, hard * 1000.0
         depth, nodes = limit.depth, limit.nodes
         max_depth = depth or 0
@@ -483,6 +500,11 @@ class Engine:
             max_depth = min(max_depth, cap) if max_depth else cap
         if limit.empty and not cap:
             max_depth = 12
+        if (limit.budget() is not None and not limit.infinite and limit.depth is None
+                and limit.nodes is None and board.legal_moves.count() == 1):
+            # one legal move on a clock: nothing to choose, so no time to
+            # spend; a one-ply search still gives the score and the reply
+            max_depth, soft, hard, timed = 1, 0.0, 0.0, False
         state = board.search_state()
 
         def info_cb(d, sel, score, n, ms, pv):
@@ -510,8 +532,11 @@ class Engine:
                 pv_moves = [mv_obj]
         men, win = _score_men(score)
         t = ms / 1000.0
-        return SearchResult(mv_obj, men, pv_moves, d, sel, n, t, n / t if t > 0 else 0.0, win,
-                            pv_moves[1] if len(pv_moves) > 1 else None, self._searcher.egdb_hits)
+        out = SearchResult(mv_obj, men, pv_moves, d, sel, n, t, n / t if t > 0 else 0.0, win,
+                           pv_moves[1] if len(pv_moves) > 1 else None, self._searcher.egdb_hits)
+        if timed:
+            self._note_lateness(begun, hard / 1000.0)
+        return out
 
     def _pv_moves(self, board: Board, pv) -> List[Move]:
         out = []

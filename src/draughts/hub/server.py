@@ -9,6 +9,7 @@ flushes it; nothing else is written there (stray prints go to stderr).
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 import threading
@@ -401,6 +402,11 @@ class HubServer:
 
     def _work(self, job: _Job, target) -> None:
         lines: List[str] = []
+        # no cyclic garbage collection between `go` and the answer: a full
+        # collection's pause would be charged to the move's clock
+        collect = job.kind in ("think", "ponder", "analyze") and gc.isenabled()
+        if collect:
+            gc.disable()
         try:
             lines = target(job)
         except Exception as e:                       # a bug: say so, and still answer a go
@@ -416,6 +422,8 @@ class HubServer:
                 self._job = None
             for line in lines:
                 self._write(line)
+        if collect:
+            gc.enable()
 
     def _request_stop(self, job: _Job) -> None:
         job.stop_requested = True
@@ -557,6 +565,8 @@ def serve(stdin=None, stdout=None) -> int:
     saved = sys.stdout
     sys.stdout = sys.stderr                          # stray prints must not reach the protocol
     server = HubServer(write)
+    # what the start-up made lives to the end: no collection walks it again
+    gc.freeze()
     try:
         source = getattr(stdin, "buffer", stdin)
         while True:
