@@ -429,7 +429,7 @@ class ScriptedDxpEngine:
 DXP_FAULTS = {
     "illegal": ("illegal move", "makes an illegal move: M0000010100"),
     "nonsense": ("illegal move", "makes an illegal move: Mbanana"),
-    "resign": ("illegal move", "makes an illegal move: E10"),
+    "resign": ("normal", "resigns"),
     "crash": ("abandoned", "disconnects"),
     "stall": ("stalled connection", "'s connection stalls"),
 }

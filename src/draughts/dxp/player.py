@@ -1,17 +1,24 @@
 """A DXP engine as a player of the match runner (`-engine proto=dxp host=H port=P [cmd=...]`).
 
 The runner is the DXP initiator: at an engine's first move of a game it sends
-a GAMEREQ with the game's first position (the normal start or the opening's
-set-up position), the engine's colour, and the time of the
-engine's `tc=` in whole minutes (rounded up; `moves` from `tc=MOVES/TIME`;
-DXP has no increment, and a depth or node limit is sent as no clock, 000).
-The moves played so far (an opening's, the opponent's) follow as MOVE messages.  The runner's Board and clocks
-referee: an illegal or unreadable move, a GAMEEND instead of a move, a
+a GAMEREQ with the position the game starts from (the normal start, or the
+position at the end of the opening, `B`, the side to move and the 50
+squares: the opening's moves are never sent), the engine's colour, the time
+of the engine's `tc=` in whole minutes (rounded up; DXP has no increment,
+and a depth or node limit is sent as no clock, 000) and the move count of
+`tc=MOVES/TIME`, which DXP engines (Scan, Moby Dam) read as the length of
+the game.  The moves played since that position (the opponent's) follow as
+MOVE messages.
+
+The runner's Board and clocks referee: an illegal or unreadable move, a
 disconnection or silence past the clock lose the game as for any engine.  A
-game is closed with a GAMEEND when the next one begins, and the connection
-with a GAMEEND asking to stop when the match ends.  With `cmd=` the program
-is started first (and stopped at the end), and the connection is tried until
-it listens.
+GAMEEND instead of a move is the engine's claim (`draughts.match.game.
+EngineClaim`, with what it said in CHAT since its last move), which the
+referee decides: a resignation loses, a draw or a win is checked.  A game is
+closed with a GAMEEND when the next one begins, and the connection with a
+GAMEEND asking to stop when the match ends.  With `cmd=` the program is
+started first (and stopped at the end), and the connection is tried until it
+listens.
 """
 
 from __future__ import annotations
@@ -24,11 +31,12 @@ from typing import Optional
 
 from draughts.board import Board
 from draughts.dxp.protocol import (DEFAULT_PORT, BackAcc, BackReq, Chat, Connection, DxpClosed, DxpError,
-                                   DxpTimeout, GameAcc, GameEnd, GameReq, MoveMsg, REASONS, colour_letter,
+                                   DxpTimeout, GameAcc, GameEnd, GameReq, MoveMsg, colour_letter,
                                    format, legal_move, move_message, parse, position_of)
 from draughts.errors import DraughtsError
 from draughts.limits import Limit
 from draughts.match.engines import EngineCrashed, EngineIllegal, EngineStalled, Reply
+from draughts.match.game import EngineClaim
 from draughts.variants import Variant
 
 #: seconds a started program may take before it accepts the connection
@@ -50,6 +58,7 @@ class DxpPlayer:
         self._conn: Optional[Connection] = None
         self._open = False              # a game is going on
         self._sent = 0                  # plies of the board the follower knows
+        self._start = 0                 # plies of the opening (the GAMEREQ's position is after them)
         host = config.host or "127.0.0.1"
         port = config.port or DEFAULT_PORT
         if config.cmd:
@@ -68,6 +77,12 @@ class DxpPlayer:
     # --- the player interface ----------------------------------------------------------
     def new_game(self, variant: Variant) -> None:
         self._end_game(stop=False)
+        self._start = 0
+
+    def start_at(self, plies: int) -> None:
+        """The game starts after the first `plies` of the board (an opening's
+        moves): the GAMEREQ carries that position and they are not sent."""
+        self._start = plies
 
     def _connected(self) -> Connection:
         if self._conn is None:
@@ -84,6 +99,7 @@ class DxpPlayer:
             self._sent = len(board.move_stack)
             t0 = time.perf_counter()
             deadline = t0 + self._available(limit) + grace
+            said: list = []
             while True:
                 text = conn.recv_text(max(0.0, deadline - time.perf_counter()))
                 try:
@@ -98,10 +114,12 @@ class DxpPlayer:
                     self._sent += 1
                     return Reply(move, elapsed, None, None, str(move))
                 if isinstance(msg, GameEnd):
+                    # the side to move ends the game: a claim the referee decides
                     self._open = False
                     conn.send(GameEnd(GameEnd.UNKNOWN, 0))
-                    raise EngineIllegal(f"GAMEEND ({REASONS[msg.reason]}) instead of a move", text)
+                    raise EngineClaim(msg.reason, "; ".join(said), text)
                 if isinstance(msg, Chat):
+                    said.append(msg.text.strip())
                     print(f"{self.name}: {msg.text}", file=sys.stderr, flush=True)
                 elif isinstance(msg, BackReq):
                     conn.send(BackAcc(BackAcc.NOT_SUPPORTED))      # the referee takes nothing back
@@ -140,7 +158,9 @@ class DxpPlayer:
     def _request(self, board: Board, grace: float) -> None:
         tc = self.config.tc
         minutes = math.ceil(tc.time / 60.0) if tc.has_clock else 0
-        start = board.root()                # the game from its first position, its moves to follow
+        start = board.copy()                # the game from the opening's end, its moves to follow
+        while len(start.move_stack) > self._start:
+            start.pop()
         request = GameReq("draughts match", colour_letter(board.turn), min(999, minutes), min(999, tc.moves or 0),
                           position_of(start))
         conn = self._connected()
@@ -160,7 +180,7 @@ class DxpPlayer:
             why = {1: "wrong version", 2: "not this game", 3: "no games"}.get(msg.code, f"code {msg.code}")
             raise EngineCrashed(f"{self.name} refused the game ({why})")
         self._open = True
-        self._sent = 0
+        self._sent = len(start.move_stack)
 
     def _end_game(self, stop: bool) -> None:
         """Close the game going on (GAMEEND 0) or, with `stop`, the match."""

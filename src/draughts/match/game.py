@@ -5,17 +5,29 @@ variant's rules (no pieces, no move, repetition, move-count and endgame
 rules), by adjudication (`-draw`, `-resign`, `-maxmoves`), or by a fault: an
 illegal or unreadable move, a crash, a stall or a late move loses.  The record
 keeps the moves played up to the end whatever ended it.
+
+A DXP engine may end the game instead of moving (its GAMEEND, an
+`EngineClaim`), and by DXP's convention does so once the game has lasted the
+move count of its `tc=` (counted from the opening's end; the referee ends
+the game there itself when the other side is to move).  A resignation loses;
+a draw, a win or no verdict is decided by an endgame database where one
+holds the position (`draughts.egdb`'s default directory), else by the
+`-resign`/`-draw` score thresholds on the engines' last scores, else scored a
+draw (Termination `game length`, or `unverified claim` before the length).
+What was claimed is the PDN comment after the last move.
 """
 
 from __future__ import annotations
 
 import datetime
+import threading
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from draughts import pdn
+from draughts import egdb, pdn
 from draughts.board import Board
+from draughts.errors import DraughtsError
 from draughts.hub.protocol import parse_line
 from draughts.match.engines import (EngineConfig, EngineCrashed, EngineFailure, EngineNoMove,
                                     EngineOvertime, EngineStalled, stall_grace)
@@ -30,10 +42,53 @@ TIME_FORFEIT = "time forfeit"
 ILLEGAL_MOVE = "illegal move"
 ABANDONED = "abandoned"
 STALLED = "stalled connection"
+GAME_LENGTH = "game length"             # a DXP engine's move count reached, no verdict: a draw
+UNVERIFIED_CLAIM = "unverified claim"   # a GAMEEND nothing could check: a draw
 
 #: result tokens of cutechess-cli's `Finished game` lines: the first-named
 #: player (the one who moves first) wins, draws, loses
 CUTE_RESULTS = ("1-0", "1/2-1/2", "0-1")
+
+
+class EngineClaim(Exception):
+    """The engine to move ended the game instead of moving (DXP's GAMEEND):
+    `kind` is NONE (no verdict), RESIGN, DRAW or WIN, from its side; `said` is
+    what it said about it (its CHAT), `line` what it sent."""
+
+    NONE, RESIGN, DRAW, WIN = 0, 1, 2, 3
+
+    def __init__(self, kind: int, said: str = "", line: str = ""):
+        super().__init__(f"GAMEEND {kind}")
+        self.kind, self.said, self.line = kind, said, line
+
+
+def game_length(configs: Sequence[EngineConfig]) -> int:
+    """The game's length in moves each by DXP's convention: the move count of
+    a DXP engine's `tc=` (the least of two); 0: no length."""
+    return min((c.tc.moves for c in configs if c.proto == "dxp" and c.tc.moves), default=0)
+
+
+_databases: Dict[str, Optional[egdb.Database]] = {}
+_databases_lock = threading.Lock()
+
+
+def database_verdict(board: Board) -> Optional[str]:
+    """'win', 'draw' or 'loss' for the side to move from the endgame database
+    of the default directory, or None where none holds the position."""
+    v = board.variant
+    try:
+        if not egdb.supported(v):
+            return None
+        where = egdb.rules_dir(v)
+        with _databases_lock:
+            if where not in _databases:
+                _databases[where] = egdb.Database.open(v) if egdb.complete_pieces(v) >= 2 else None
+            db = _databases[where]
+        if db is None or len(board.pieces()) > db.pieces:
+            return None
+        return db.probe(board)
+    except DraughtsError:
+        return None
 
 
 @dataclass(frozen=True)
@@ -181,6 +236,7 @@ def play_game(job: GameJob, players: Sequence, configs: Sequence[EngineConfig], 
     last_score: Dict[Color, Optional[float]] = {Color.WHITE: None, Color.BLACK: None}
     resign_run = {Color.WHITE: 0, Color.BLACK: 0}
     draw_run = 0
+    length = game_length(configs)
 
     def finish(winner_colour: Optional[Color], termination: str, reason: str) -> GameRecord:
         if winner_colour is None:
@@ -208,9 +264,33 @@ def play_game(job: GameJob, players: Sequence, configs: Sequence[EngineConfig], 
             return finish(~colour, ILLEGAL_MOVE, f"{name} sends no move (a done without a move)")
         return finish(~colour, ILLEGAL_MOVE, f"{name} makes an illegal move: {_move_word(exc)}")
 
+    def claim(colour: Color, exc: Optional[EngineClaim]) -> GameRecord:
+        """The side to move ends the game (exc None: the referee, at the game's length)."""
+        name = _colour(colour)
+        at_length = bool(length) and len(record.moves) >= 2 * length
+        if exc is None:
+            head = f"the game length of {length} moves is reached"
+            kind = EngineClaim.NONE
+        else:
+            kind = exc.kind
+            what = {EngineClaim.RESIGN: "resigns", EngineClaim.DRAW: "claims a draw",
+                    EngineClaim.WIN: "claims the win"}.get(kind, "ends the game")
+            head = (f"{name} {what}" + (f" at the game length of {length} moves" if at_length else "")
+                    + (f" ({exc.said})" if exc.said else ""))
+        if kind == EngineClaim.RESIGN:
+            verdict: Tuple[Optional[Color], str, str] = (~colour, NORMAL, head)
+        else:
+            verdict = _claim_verdict(board, colour, rules, last_score, head, at_length)
+        ply = len(record.moves) - 1
+        record.comments[ply] = " ".join(t for t in (record.comments.get(ply), verdict[2]) if t)
+        return finish(*verdict)
+
     for colour in (first_colour, ~first_colour):
         try:
             players[seat[colour]].new_game(variant)
+            start_at = getattr(players[seat[colour]], "start_at", None)
+            if start_at is not None:             # a DXP engine: the GAMEREQ's position is the opening's end
+                start_at(len(job.opening.moves))
         except EngineFailure as e:
             return fault(colour, e)
 
@@ -229,10 +309,15 @@ def play_game(job: GameJob, players: Sequence, configs: Sequence[EngineConfig], 
         colour = board.turn
         seat_no = seat[colour]
         player, config, clock = players[seat_no], configs[seat_no], clocks[colour]
+        if length and len(record.moves) >= 2 * length and (config.proto != "dxp"
+                                                           or len(record.moves) > 2 * length):
+            return claim(colour, None)           # a DXP engine to move there has been asked
         limit = clock.limit()
         available = clock.available()
         try:
             reply = player.play(board.copy(), limit, stall_grace(clock.tc, available, config))
+        except EngineClaim as e:
+            return claim(colour, e)
         except EngineFailure as e:
             return fault(colour, e)
         if reply.latency is not None:
@@ -266,6 +351,31 @@ def play_game(job: GameJob, players: Sequence, configs: Sequence[EngineConfig], 
                 draw_run = 0
             if board.ply >= 2 * d.movenumber and draw_run >= 2 * d.movecount:
                 return finish(None, ADJUDICATION, "Draw by adjudication")
+
+
+def _claim_verdict(board: Board, colour: Color, rules: Rules, last_score: Dict[Color, Optional[float]],
+                   head: str, at_length: bool) -> Tuple[Optional[Color], str, str]:
+    """(winner, termination, reason) of a draw or win claim, or of none, by
+    `colour` (to move): the endgame database, else the match's score
+    thresholds, else a draw."""
+    found = database_verdict(board)
+    if found is not None:
+        winner = {"win": colour, "loss": ~colour}.get(found)
+        words = "a draw" if winner is None else f"a win for {_colour(winner)}"
+        return winner, ADJUDICATION, f"{head}; the endgame database says {words}"
+    if rules.resign is not None:
+        r = rules.resign
+        for side in (colour, ~colour):
+            score, other = last_score[side], last_score[~side]
+            if score is not None and score <= -r.score / 100.0 and (
+                    not r.twosided or (other is not None and other >= r.score / 100.0)):
+                return ~side, ADJUDICATION, f"{head}; {_colour(~side)} wins by adjudication"
+    if rules.draw is not None:
+        d = rules.draw
+        scores = [s for s in last_score.values() if s is not None]
+        if scores and board.ply >= 2 * d.movenumber and all(abs(s) * 100.0 <= d.score for s in scores):
+            return None, ADJUDICATION, f"{head}; a draw by adjudication"
+    return None, GAME_LENGTH if at_length else UNVERIFIED_CLAIM, f"{head}: scored a draw"
 
 
 def record_board(record: GameRecord, variant: Variant) -> Board:
