@@ -95,13 +95,16 @@ class HubEngine:
     set them.
     """
 
+    #: the asyncio client this one runs (a subclass speaks another dialect)
+    _async_class = AsyncHubEngine
+
     def __init__(self, command: Union[str, Sequence[str]], *, cwd=None, env=None,
                  params: Optional[Mapping[str, Any]] = None, startup_timeout: float = 10.0,
                  timeout: float = 10.0, time_margin: float = 0.05, stderr_path: Optional[str] = None,
                  defaults: Optional[Mapping[str, Any]] = None):
         self._thread = _LoopThread()
         try:
-            self._engine: AsyncHubEngine = self._thread.run(AsyncHubEngine.popen(
+            self._engine: AsyncHubEngine = self._thread.run(self._async_class.popen(
                 command, cwd=cwd, env=env, params=params, startup_timeout=startup_timeout,
                 timeout=timeout, time_margin=time_margin, stderr_path=stderr_path, defaults=defaults))
         except BaseException:
@@ -117,7 +120,7 @@ class HubEngine:
         self = cls.__new__(cls)
         self._thread = _LoopThread()
         try:
-            self._engine = self._thread.run(AsyncHubEngine.over(
+            self._engine = self._thread.run(cls._async_class.over(
                 transport, params=params, startup_timeout=startup_timeout, timeout=timeout,
                 time_margin=time_margin, defaults=defaults))
         except BaseException:

@@ -18,6 +18,8 @@ Players:
   * `InProcessPlayer`: our own engine in the runner's process
     (`proto=builtin`), with no process to start: quick, for tests and for
     the built-in default pairing.
+  * `Hub1Player`: a Hub version 1 program such as Scan 2.0 (`proto=hub1`),
+    through `draughts.hub.hub1.Hub1Engine`; international draughts only.
   * `draughts.dxp.player.DxpPlayer`: a DXP (DamExchange) engine over TCP
     (`proto=dxp host=H port=P`, `cmd=` to start it), 10x10 only.
 """
@@ -35,6 +37,7 @@ from draughts._args import parse_bool, parse_int
 from draughts import hub
 from draughts.board import Board, Move
 from draughts.engine import LEVEL_MAX, Engine, ProbCutFit
+from draughts.hub.hub1 import Hub1Engine
 from draughts.hub.errors import (EngineError, EngineNoMoveError, EngineOvertimeError,
                                  EngineProtocolError, EngineTerminatedError, EngineTimeoutError)
 from draughts.hub.protocol import engine_variant_name
@@ -43,7 +46,7 @@ from draughts.errors import DraughtsError
 from draughts.match.timecontrol import TimeControl, parse_seconds, parse_tc
 from draughts.variants import Variant
 
-PROTOCOLS = ("hub", "builtin", "dxp")
+PROTOCOLS = ("hub", "hub1", "builtin", "dxp")
 #: seconds to wait past the time available before an engine counts as stalled
 STALL_GRACE = 2.0
 #: seconds to wait for a move when nothing bounds the search in time (depth/nodes only)
@@ -185,6 +188,10 @@ def parse_engine(tokens: Sequence[str], each: Sequence[str] = ()) -> EngineConfi
     cmd = values.get("cmd", "")
     if proto == "hub" and not cmd:
         raise DraughtsError("an engine needs cmd= (our own engine: cmd=draughts arg=hub)")
+    if proto == "hub1" and not cmd:
+        raise DraughtsError("a proto=hub1 engine needs cmd= (Scan 2.0: cmd=./scan arg=hub dir=SCAN_DIR)")
+    if proto == "hub1" and "nodes" in values:
+        raise DraughtsError("nodes= is not for proto=hub1 engines (Hub version 1 has no node limit)")
     tc_fields: Dict = {}
     if "tc" in values:
         tc_fields.update(parse_tc(values["tc"]))
@@ -338,6 +345,9 @@ class HubPlayer:
     so is `threads` (the processors the runner gives each engine, see
     make_player) when the engine declares it and no option sets it."""
 
+    #: the client class that drives the engine
+    _client = hub.HubEngine
+
     def __init__(self, config: EngineConfig, variant: Variant, threads: Optional[int] = None):
         self.name = config.name
         self.config = config
@@ -345,10 +355,10 @@ class HubPlayer:
         command = config.command()
         params = config.option_dict()
         try:
-            self._engine = hub.HubEngine(command, cwd=config.dir, params=params,
-                                         startup_timeout=STARTUP_TIMEOUT, timeout=10.0,
-                                         time_margin=config.tc.margin,
-                                         defaults={"threads": threads} if threads else None)
+            self._engine = self._client(command, cwd=config.dir, params=params,
+                                        startup_timeout=STARTUP_TIMEOUT, timeout=10.0,
+                                        time_margin=config.tc.margin,
+                                        defaults={"threads": threads} if threads else None)
         except hub.EngineTerminatedError as e:
             raise EngineCrashed(f"cannot start {' '.join(command)}: {e}") from None
         except hub.EngineTimeoutError as e:
@@ -412,6 +422,25 @@ class HubPlayer:
             pass
 
 
+class Hub1Player(HubPlayer):
+    """A Hub version 1 engine (`proto=hub1`) in its own process, driven by
+    `draughts.hub.hub1.Hub1Engine`: the `option.NAME=VALUE` settings are sent
+    as `set NAME VALUE` before `init` (Scan 2.0: `option.book=false`,
+    `option.threads=1`); the runner's `threads` is not (a version-1 engine
+    declares no settings: give it with option.threads=).  A move time is
+    sent as `time`, a clock as `level`, a depth as `depth`, and the client
+    sends `stop` when the move's time is up (see `draughts.hub.hub1`).  The
+    referee, the clocks and the fault labels are those of proto=hub."""
+
+    _client = Hub1Engine
+
+    def _check_variant(self, variant: Variant) -> None:
+        if variant.name != "international":
+            self.close()
+            raise DraughtsError(f"engine {self.name}: a Hub version 1 engine plays international draughts "
+                                f"only, not {variant.name}")
+
+
 def make_player(config: EngineConfig, variant: Variant, threads: Optional[int] = None):
     """A player for the engine; `threads` is how many processors it may
     search on (None: the engine's own default), set unless its options say.
@@ -425,4 +454,6 @@ def make_player(config: EngineConfig, variant: Variant, threads: Optional[int] =
     if config.proto == "dxp":
         from draughts.dxp.player import DxpPlayer
         return DxpPlayer(config, variant)
+    if config.proto == "hub1":
+        return Hub1Player(config, variant, threads)
     return HubPlayer(config, variant, threads)
