@@ -77,7 +77,7 @@ def register(subparsers) -> None:
                    help=f"follower: close a connection that sends no GAMEREQ for S seconds, or no move "
                         f"in a game without a clock (default {IDLE_TIMEOUT:g})")
     p.add_argument("--frame-timeout", type=float, default=FRAME_TIMEOUT, metavar="S",
-                   help=f"close a connection that leaves a message half sent for S seconds "
+                   help=f"follower: close a connection that leaves a message half sent for S seconds "
                         f"(default {FRAME_TIMEOUT:g})")
     p.add_argument("--name", default=ENGINE_NAME, help="the name sent in GAMEREQ/GAMEACC")
     p.add_argument("--depth", type=int, default=None, help="search to this depth instead of the clock")

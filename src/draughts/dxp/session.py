@@ -54,7 +54,7 @@ GAMEEND_WAIT = 5.0
 #: the per-move limit when a GAMEREQ gives no time (minutes 000)
 NO_CLOCK_MOVETIME = 1.0
 #: seconds a peer may leave the follower waiting for a GAMEREQ, or for a move in a game with no clock
-IDLE_TIMEOUT = 300.0
+IDLE_TIMEOUT = 900.0
 #: take-backs accepted in one game (more are declined: a peer cannot hold a game forever)
 MAX_TAKEBACKS = 100
 
