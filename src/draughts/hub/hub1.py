@@ -33,8 +33,9 @@ policy cannot stop a search before depth 12, so the client sends `stop`
 itself: with a move time when the `time` it sent is up, with a clock once
 half of what is left (with one move to the time control: 0.8 of it), less
 the margin, has gone; then it takes the `move` that follows.  The `stop`
-goes earlier by the time the engine recently took from a `stop` to its move
-(`lag`: a loaded machine's delays), so that the move still comes in time.
+goes earlier by the time the move recently took to come after the planned
+stop (`lag`: a loaded machine's delays on either side), so that it still
+comes in time.
 A depth is sent as `depth`; version 1 has no node limit.
 """
 
@@ -160,8 +161,9 @@ class AsyncHub1Engine(AsyncHubEngine):
         super().__init__(transport, timeout=timeout, time_margin=time_margin)
         #: seconds before the end of a move's time at which `stop` is sent
         self.stop_margin = STOP_MARGIN
-        #: the recent high-water mark of the seconds from `stop` to the move (a
-        #: loaded machine's); the stop is sent that much earlier
+        #: the recent high-water mark of the seconds from the planned `stop` to
+        #: the move (a late wake-up of this side, the engine's answer); the stop
+        #: is planned that much earlier (by at most a quarter of the time)
         self.lag = 0.0
         self.settings: Dict[str, str] = {}
 
@@ -321,9 +323,12 @@ class AsyncHub1Engine(AsyncHubEngine):
         move, ponder = _read_move(board, words, line)
         late = budget is not None and elapsed > budget + self.time_margin
         if stopped:
-            lag = loop.time() - stop_sent
+            # the delay from the planned stop to the move: this side's (a late
+            # wake-up on a loaded machine) and the engine's
+            lag = max(0.0, loop.time() - stop_at)
             self.lag = min(LAG_MAX, max(lag, self.lag * LAG_DECAY))
-            LOG.debug("stopped the search %.3f s after go; the move came %.3f s later", stop_sent - t0, lag)
+            LOG.debug("stopped the search %.3f s after go (planned: %.3f s); the move came %.3f s after "
+                      "the planned stop", stop_sent - t0, stop_at - t0, lag)
         return PlayResult(move, ponder, info, elapsed, late)
 
     async def analysis(self, board: Board, limit: Optional[Limit] = None, *,
@@ -368,7 +373,7 @@ class Hub1Engine(HubEngine):
 
     @property
     def lag(self) -> float:
-        """The recent seconds from a `stop` to the move (see AsyncHub1Engine)."""
+        """The recent seconds from a planned `stop` to the move (see AsyncHub1Engine)."""
         return self._engine.lag
 
     @property
