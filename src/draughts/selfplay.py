@@ -10,21 +10,26 @@ definition can be computed from them later.
 Output is a directory of chunk files (``games-NNNNN.npz``, one per block of
 games): a run that is interrupted resumes at the first missing chunk, and a
 seeded run writes the same games again (each game's seed is the run seed and
-its number).
+its number).  With `cluster` the chunks are Ray tasks on an existing cluster
+(`generate_on_cluster`): each task plays its chunk as a local worker would,
+and this process writes the files, so a run may be resumed either way.
 """
 
 from __future__ import annotations
 
 import glob
+import hashlib
 import multiprocessing
 import os
 import random
 import sys
-from dataclasses import dataclass
+import tempfile
+from dataclasses import dataclass, replace
 from typing import Any, Dict, List, Optional
 
 import numpy as np
 
+from draughts import cluster as ray_cluster
 from draughts._progress import Progress
 from draughts.board import Board, Color
 from draughts.engine import Engine
@@ -122,23 +127,34 @@ def _init_worker(cfg: SelfPlayConfig, niceness: int) -> None:
     _WORKER["engine"] = _engine(cfg, cfg.seed)
 
 
+def play_chunk(cfg: SelfPlayConfig, chunk: int, engine: Engine, chunk_games: int = CHUNK_GAMES) -> Dict[str, np.ndarray]:
+    """The arrays of chunk `chunk`: games chunk * chunk_games onward, one after another with `engine`."""
+    games = [play_game(cfg, chunk * chunk_games + i, engine) for i in range(chunk_games)]
+    return {f: np.concatenate([g[f] for g in games]) for f in FIELDS}
+
+
 def _play_chunk(chunk: int) -> tuple:
-    cfg: SelfPlayConfig = _WORKER["cfg"]
-    engine: Engine = _WORKER["engine"]
-    games = [play_game(cfg, chunk * CHUNK_GAMES + i, engine) for i in range(CHUNK_GAMES)]
-    merged = {f: np.concatenate([g[f] for g in games]) for f in FIELDS}
-    return chunk, merged
+    return chunk, play_chunk(_WORKER["cfg"], chunk, _WORKER["engine"])
 
 
 def chunk_path(out_dir: str, chunk: int) -> str:
     return os.path.join(out_dir, f"games-{chunk:05d}.npz")
 
 
+def _write_chunk(out_dir: str, chunk: int, arrays: Dict[str, np.ndarray]) -> None:
+    """The chunk's file, whole or not at all (written aside, then renamed)."""
+    tmp = chunk_path(out_dir, chunk) + ".tmp.npz"
+    np.savez_compressed(tmp, **arrays)
+    os.replace(tmp, chunk_path(out_dir, chunk))
+
+
 def generate(cfg: SelfPlayConfig, games: int, out_dir: str, *, workers: int = 0, niceness: int = 10,
-             progress: Optional[bool] = None, label: str = "games") -> int:
+             progress: Optional[bool] = None, label: str = "games", cluster: Optional[str] = None) -> int:
     """Play `games` games (rounded up to whole chunks) into out_dir, skipping
     chunks already there, with a progress bar (default: on a terminal);
-    returns the number of positions in out_dir's first chunks."""
+    returns the number of positions in out_dir's first chunks.  With
+    `cluster` (a Ray address) the chunks are played on that cluster
+    (`generate_on_cluster`; workers and niceness are then not used)."""
     if games < 1:
         raise DraughtsError(f"games must be at least 1, not {games}")
     os.makedirs(out_dir, exist_ok=True)
@@ -146,16 +162,16 @@ def generate(cfg: SelfPlayConfig, games: int, out_dir: str, *, workers: int = 0,
     todo = [c for c in range(chunks) if not os.path.exists(chunk_path(out_dir, c))]
     done = chunks - len(todo)
     workers = workers or os.cpu_count() or 1
-    if todo:
+    if todo and cluster:
+        generate_on_cluster(cfg, chunks, todo, out_dir, cluster, progress=progress, label=label)
+    elif todo:
         ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
         played = 0
         with Progress(chunks * CHUNK_GAMES, "game", enabled=progress, initial=done * CHUNK_GAMES,
                       desc=label) as bar, \
                 ctx.Pool(min(workers, len(todo)), initializer=_init_worker, initargs=(cfg, niceness)) as pool:
             for chunk, arrays in pool.imap_unordered(_play_chunk, todo):
-                tmp = chunk_path(out_dir, chunk) + ".tmp.npz"
-                np.savez_compressed(tmp, **arrays)
-                os.replace(tmp, chunk_path(out_dir, chunk))
+                _write_chunk(out_dir, chunk, arrays)
                 done += 1
                 played += len(arrays["white"])
                 bar.update_to(done * CHUNK_GAMES, f"{played} positions")
@@ -164,6 +180,94 @@ def generate(cfg: SelfPlayConfig, games: int, out_dir: str, *, workers: int = 0,
         with np.load(path) as d:
             total += len(d["white"])
     return total
+
+
+#: Ray tasks kept in flight per processor of the cluster (the next chunk waits when one ends)
+TASKS_PER_CPU = 2
+#: times Ray plays a chunk again whose worker or node died
+RAY_RETRIES = 3
+
+
+def generate_on_cluster(cfg: SelfPlayConfig, chunks: int, todo: List[int], out_dir: str, address: str, *,
+                        progress: Optional[bool] = None, label: str = "games") -> None:
+    """Play the chunks `todo` (of `chunks`) as Ray tasks on the cluster at
+    `address`, writing each one's file here as it comes back (as `generate`
+    does).  A bad address is an error before any game; a cluster lost on the
+    way is a ClusterLost naming what is saved (a rerun plays the rest)."""
+    ray = ray_cluster.connect(address)
+    watch = ray_cluster.Watch(address)
+    cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+    weights = None
+    if cfg.weights:                 # the workers' nodes need not share this file system
+        try:
+            with open(cfg.weights, "rb") as f:
+                weights = ray.put(f.read())
+        except OSError as e:
+            raise DraughtsError(f"cannot read learned weights {cfg.weights!r}: {e}") from None
+    remote = ray.remote(num_cpus=1, max_retries=RAY_RETRIES)(_cluster_chunk)
+    queue = list(todo)
+    pending: Dict[Any, int] = {}
+    done = chunks - len(todo)
+    played = 0
+    try:
+        with Progress(chunks * CHUNK_GAMES, "game", enabled=progress, initial=done * CHUNK_GAMES,
+                      desc=label) as bar:
+            while queue or pending:
+                while queue and len(pending) < cpus * TASKS_PER_CPU:
+                    chunk = queue.pop(0)
+                    pending[remote.remote(cfg, weights, chunk, CHUNK_GAMES)] = chunk
+                try:
+                    ready, _ = ray.wait(list(pending), num_returns=1, timeout=0.5)
+                except Exception as e:
+                    raise ray_cluster.ClusterLost(f"lost the Ray cluster at {address!r}: {e}") from None
+                for ref in ready:
+                    chunk = pending.pop(ref)
+                    try:
+                        got, arrays = ray.get(ref, timeout=60)
+                    except Exception as e:          # the task, its node or the head died
+                        raise ray_cluster.ClusterLost(f"chunk {chunk} failed on the Ray cluster at "
+                                                      f"{address!r}: {e}") from None
+                    assert got == chunk, (got, chunk)
+                    _write_chunk(out_dir, chunk, arrays)
+                    done += 1
+                    played += len(arrays["white"])
+                    bar.update_to(done * CHUNK_GAMES, f"{played} positions")
+                if not ready:
+                    watch.check()           # a head that has gone ends the run
+    except ray_cluster.ClusterLost as e:
+        saved = len(chunk_files(out_dir, chunks))
+        raise ray_cluster.ClusterLost(
+            f"{e}; {saved} of {chunks} chunks ({saved * CHUNK_GAMES} games) are saved in {out_dir}: "
+            f"the same command again plays only the rest") from None
+    except BaseException:
+        for ref in pending:                 # an interrupt or an error here: stop the cluster's work
+            try:
+                ray.cancel(ref, force=True)
+            except Exception:
+                pass
+        raise
+
+
+def _cluster_chunk(cfg: SelfPlayConfig, weights: Optional[bytes], chunk: int, chunk_games: int) -> tuple:
+    """A Ray task: chunk `chunk`, played as a local worker plays it (one
+    engine of the run's seed, kept in this worker process for the run's next
+    chunks); `weights`: the contents of cfg.weights."""
+    if weights is not None:
+        cfg = replace(cfg, weights=_weights_here(weights))
+    if _WORKER.get("cfg") != cfg:
+        _init_worker(cfg, 0)
+    return chunk, play_chunk(cfg, chunk, _WORKER["engine"], chunk_games)
+
+
+def _weights_here(data: bytes) -> str:
+    """A weights file with the contents `data` on this node, named by its digest (written once)."""
+    path = os.path.join(tempfile.gettempdir(), f"draughts-weights-{hashlib.sha256(data).hexdigest()[:20]}.npz")
+    if not os.path.exists(path):
+        fd, tmp = tempfile.mkstemp(prefix="draughts-weights-", suffix=".tmp", dir=os.path.dirname(path))
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    return path
 
 
 def chunk_files(out_dir: str, chunks: Optional[int] = None) -> List[str]:

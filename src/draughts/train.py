@@ -23,6 +23,15 @@ written to the manifest with the command, seed and counts.
 `--data DIR` adds the games of earlier runs (their `games-N` directories) to
 every fit; with `--games 0` nothing is played and one fit to those games is
 made (trying other labels or regularisation on games already played).
+
+`--cluster ADDRESS` plays the games as Ray tasks on an existing cluster
+(`pip install ".[cluster]"`, the package installed on its nodes), a chunk
+of games a task, at most two a processor at once: each task plays its chunk
+as a local worker would and this process writes the same chunk files, so a
+run started here resumes there and the other way round, and the fit is the
+same.  A cluster that goes away ends the run, keeping the chunks written.
+The manifest records where the games were played (`played_on`), not the
+address (the command shows it as ADDRESS).
 """
 
 from __future__ import annotations
@@ -37,7 +46,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from draughts import learned, selfplay
+from draughts import cluster as ray_cluster, learned, selfplay
 from draughts._args import int_at_least, positive_int
 from draughts._progress import shown_by_default
 from draughts.engine import default_weights
@@ -311,7 +320,8 @@ def fit(model: Model, data: Data, scale: float, *, epochs: int = 10, batch: int 
 def run(args, report: Callable[[str], None]) -> Dict:
     """The generations of one `draughts train` run; returns the last manifest."""
     v = get_variant(args.variant)
-    command = "draughts " + " ".join(shlex.quote(a) for a in args.command_line)
+    command = "draughts " + " ".join(shlex.quote(a) for a in _without_address(args.command_line))
+    cluster = getattr(args, "cluster", None)
     out = args.out
     os.makedirs(out, exist_ok=True)
     weights = args.start_weights
@@ -338,15 +348,19 @@ def run(args, report: Callable[[str], None]) -> Dict:
         data_files.extend(found)
     if args.games == 0 and (not data_files or args.generations != 1):
         raise DraughtsError("--games 0 fits the --data games once: give --data and no --generations")
+    if cluster and args.games:
+        ray_cluster.connect(cluster)            # a bad address: an error before any game or fit
     for gen in range(args.generations):
         if args.games:
             games_dir = os.path.join(out, f"games-{gen}")
             cfg = selfplay.SelfPlayConfig(v.name, nodes=args.nodes, eval="learned" if weights else "classic",
                                           weights=weights, seed=args.seed + gen)
             npos = selfplay.generate(cfg, args.games, games_dir, workers=args.workers, niceness=args.nice,
-                                     progress=args.progress, label=f"{v.name} generation {gen} games")
+                                     progress=args.progress, label=f"{v.name} generation {gen} games",
+                                     cluster=cluster)
             dirs.append(games_dir)
-            report(f"generation {gen}: {npos} positions in {games_dir} (played with {weights or 'classic'})")
+            where = " on the Ray cluster" if cluster else ""
+            report(f"generation {gen}: {npos} positions in {games_dir} (played with {weights or 'classic'}{where})")
         chunks = (args.games + selfplay.CHUNK_GAMES - 1) // selfplay.CHUNK_GAMES
         raw = selfplay.load(data_files + [f for d in dirs for f in selfplay.chunk_files(d, chunks)])
         data = prepare(v, raw)
@@ -367,12 +381,25 @@ def run(args, report: Callable[[str], None]) -> Dict:
                         nodes=args.nodes, scale=scale, epochs=args.epochs, l2=args.l2, lr=args.lr,
                         score_weight=args.score_weight, start=start, l2_toward=args.l2_toward,
                         batch=args.batch, data=list(args.data),
-                        played_with=(os.path.basename(weights) if weights else "classic") if args.games else "none")
+                        played_with=(os.path.basename(weights) if weights else "classic") if args.games else "none",
+                        played_on=("cluster" if cluster else "local") if args.games else "none")
         learned.write(path, model.patterns, model.dense, model.king_sq, manifest)
         report(f"wrote {path}: held-out log-loss {losses['heldout_loss']:.5f} "
                f"(start {losses['heldout_loss_start']:.5f})")
         weights = path
     return manifest
+
+
+def _without_address(argv: List[str]) -> List[str]:
+    """The command line with --cluster's address (this network's) shown as ADDRESS."""
+    out = list(argv)
+    for i, a in enumerate(out):
+        if a.startswith("--cl"):                # --cluster, as argparse takes it abbreviated
+            if "=" in a:
+                out[i] = a.split("=", 1)[0] + "=ADDRESS"
+            elif i + 1 < len(out):
+                out[i + 1] = "ADDRESS"
+    return out
 
 
 def register(sub) -> None:
@@ -403,6 +430,9 @@ def register(sub) -> None:
     p.add_argument("--workers", type=positive_int, default=os.cpu_count() or 1,
                    help="self-play processes (default: all cores)")
     p.add_argument("--nice", type=int, default=10, help="niceness of the self-play processes (default 10)")
+    p.add_argument("--cluster", metavar="ADDRESS", default=None,
+                   help="play the games as Ray tasks on the cluster at ADDRESS (HOST:PORT, ray://HOST:PORT "
+                        "or auto; needs the [cluster] extra); --workers and --nice are then unused")
     p.add_argument("--progress", choices=("on", "off"), default=None,
                    help="progress bar on stderr (default: on a terminal, not under CI=true)")
     p.set_defaults(func=cmd_train)
