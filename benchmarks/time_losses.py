@@ -9,6 +9,7 @@ time losses (per 1,000 games), other faults, and the runner's latency figures
     python benchmarks/time_losses.py                          # the three settings of the issue
     python benchmarks/time_losses.py --games 40 --settings st0.05-c2
     python benchmarks/time_losses.py --json losses.json
+    python benchmarks/time_losses.py --games 200 --settings st0.2-c2 --busy 1   # beside a busy process
 
 Setting names: `st<S>-c<N>` (S seconds a move), `tc<T>+<I>-c<N>` (a clock),
 with `-tt<M>` for M MiB tables; `-o<MS>` sets the engines' move overhead;
@@ -87,8 +88,24 @@ def _prioritise(proc: subprocess.Popen, nice: int, done: threading.Event) -> Non
                 pass
 
 
+BUSY_LOOP = "while True: pass"
+
+
 def run(setting: str, games: int, variant: str, maxmoves: int = 0,
-        priority: Optional[int] = None, srand: int = 1) -> Dict:
+        priority: Optional[int] = None, srand: int = 1, busy: int = 0) -> Dict:
+    # `busy` CPU-bound processes beside the match for its whole length (a
+    # machine that is not idle), ended with it
+    hogs = [subprocess.Popen([sys.executable, "-c", BUSY_LOOP], start_new_session=True) for _ in range(busy)]
+    try:
+        return _run(setting, games, variant, maxmoves, priority, srand, busy)
+    finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
+
+
+def _run(setting: str, games: int, variant: str, maxmoves: int, priority: Optional[int],
+         srand: int, busy: int) -> Dict:
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "match.json")
         argv = [sys.executable, "-m", "draughts", "match", *match_args(setting, games, variant, maxmoves, srand),
@@ -115,7 +132,7 @@ def run(setting: str, games: int, variant: str, maxmoves: int = 0,
             "per_1000": 1000.0 * losses / played if played else 0.0, "plies": moves,
             "other_faults": {k: v for k, v in terms.items()
                              if k not in ("normal", "adjudication", "time forfeit")},
-            "latency": lat, "seconds": time.time() - t0,
+            "latency": lat, "seconds": time.time() - t0, "busy": busy,
             "load_before": load0, "load_after": os.getloadavg()[0]}
 
 
@@ -130,12 +147,14 @@ def main() -> None:
     ap.add_argument("--srand", type=int, default=1, help="seed of the opening order")
     ap.add_argument("--priority", type=int, default=None,
                     help="run the match and its engines at this nice value (Linux, root)")
+    ap.add_argument("--busy", type=int, default=0,
+                    help="CPU-bound processes (python -c 'while True: pass') beside each match")
     args = ap.parse_args()
     rows = []
     print(f"{'setting':<22} {'games':>6} {'lost on time':>13} {'per 1000':>9} "
           f"{'latency p50/p99/max ms':>24} {'load':>10} {'s':>6}")
     for setting in args.settings:
-        r = run(setting, args.games, args.variant, args.maxmoves, args.priority, args.srand)
+        r = run(setting, args.games, args.variant, args.maxmoves, args.priority, args.srand, args.busy)
         rows.append(r)
         lat = list(r["latency"].values())
         moves = sum(x["moves"] for x in lat)
