@@ -144,7 +144,8 @@ def chunk_path(out_dir: str, chunk: int) -> str:
 def _write_chunk(out_dir: str, chunk: int, arrays: Dict[str, np.ndarray]) -> None:
     """The chunk's file, whole or not at all (written aside, then renamed)."""
     tmp = chunk_path(out_dir, chunk) + ".tmp.npz"
-    np.savez_compressed(tmp, **arrays)
+    save: Any = np.savez_compressed           # (its stub types the keywords as its own options)
+    save(tmp, **arrays)
     os.replace(tmp, chunk_path(out_dir, chunk))
 
 

@@ -139,21 +139,29 @@ class AsyncHubEngine:
         await self.transport.wait(1.0)
         return self._terminated(doing)
 
+    async def _next_line(self, timeout: Optional[float], doing: str) -> Optional[str]:
+        """The next line the engine wrote, or None after `timeout` seconds
+        (None: no limit); EngineTerminatedError once its output has ended."""
+        if self._eof:
+            raise self._terminated(doing)
+        if timeout is None:
+            item = await self._queue.get()
+        else:
+            try:
+                item = await asyncio.wait_for(self._queue.get(), max(0.0, timeout))
+            except asyncio.TimeoutError:
+                return None
+        if item is _EOF:
+            raise await self._eof_error(doing)
+        return item
+
     async def _next(self, timeout: Optional[float], doing: str):
         """(command, args, line) of the next readable engine line, or None after
         `timeout` seconds (None: no limit)."""
         while True:
-            if self._eof:
-                raise self._terminated(doing)
-            if timeout is None:
-                item = await self._queue.get()
-            else:
-                try:
-                    item = await asyncio.wait_for(self._queue.get(), max(0.0, timeout))
-                except asyncio.TimeoutError:
-                    return None
-            if item is _EOF:
-                raise await self._eof_error(doing)
+            item = await self._next_line(timeout, doing)
+            if item is None:
+                return None
             try:
                 command, args = parse_line(item)
             except HubError as e:

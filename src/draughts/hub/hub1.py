@@ -46,7 +46,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from draughts.board import Board
 from draughts.errors import DraughtsError
-from draughts.hub.async_client import _EOF, LOG, AsyncHubEngine
+from draughts.hub.async_client import LOG, AsyncHubEngine
 from draughts.hub.client import HubEngine
 from draughts.hub.errors import (EngineCommandError, EngineError, EngineNoMoveError,
                                  EngineOvertimeError, EngineProtocolError, EngineTimeoutError)
@@ -171,17 +171,9 @@ class AsyncHub1Engine(AsyncHubEngine):
         """(command, words, line) of the next non-blank engine line, or None
         after `timeout` seconds (None: no limit)."""
         while True:
-            if self._eof:
-                raise self._terminated(doing)
-            if timeout is None:
-                item = await self._queue.get()
-            else:
-                try:
-                    item = await asyncio.wait_for(self._queue.get(), max(0.0, timeout))
-                except asyncio.TimeoutError:
-                    return None
-            if item is _EOF:
-                raise await self._eof_error(doing)
+            item = await self._next_line(timeout, doing)
+            if item is None:
+                return None
             words = item.split()
             if words:
                 return words[0], words[1:], item
@@ -322,7 +314,7 @@ class AsyncHub1Engine(AsyncHubEngine):
         info = read_info(info_words, board) if info_words is not None else {}
         move, ponder = _read_move(board, words, line)
         late = budget is not None and elapsed > budget + self.time_margin
-        if stopped:
+        if stopped and stop_at is not None:
             # the delay from the planned stop to the move: this side's (a late
             # wake-up on a loaded machine) and the engine's
             lag = max(0.0, loop.time() - stop_at)
@@ -367,19 +359,25 @@ class Hub1Engine(HubEngine):
     _async_class = AsyncHub1Engine
 
     @property
+    def _v1(self) -> AsyncHub1Engine:
+        engine = self._engine
+        assert isinstance(engine, AsyncHub1Engine)
+        return engine
+
+    @property
     def settings(self) -> Dict[str, str]:
         """The settings sent with `set`."""
-        return self._engine.settings
+        return self._v1.settings
 
     @property
     def lag(self) -> float:
         """The recent seconds from a planned `stop` to the move (see AsyncHub1Engine)."""
-        return self._engine.lag
+        return self._v1.lag
 
     @property
     def stop_margin(self) -> float:
-        return self._engine.stop_margin
+        return self._v1.stop_margin
 
     @stop_margin.setter
     def stop_margin(self, value: float) -> None:
-        self._engine.stop_margin = float(value)
+        self._v1.stop_margin = float(value)
