@@ -23,6 +23,7 @@ _COMMAND_MODULES = (
     "draughts.dxp.cli",         # draughts dxp
     "draughts.train",           # draughts train
     "draughts.egdb",            # draughts egdb build, draughts egdb probe
+    "draughts.gui",             # draughts gui
 )
 
 

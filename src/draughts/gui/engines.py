@@ -1,0 +1,305 @@
+"""The GUI's one door to the engines: every engine call of `draughts gui` is
+made here, so that a change of the engine API is a change of this module.
+
+An `EngineSpec` names an engine the page may pick: our own engine in this
+process (`builtin`), or a Hub program named on the command line or in the
+config file.  `GuiEngine` plays moves and analyses positions with either,
+blocking (the server calls it on a worker thread) and reporting what the
+search finds through a callback as it goes.
+
+Multi-PV: the engine API has no multi-PV search yet, so `analyse` with
+multipv > 1 uses the adapter's fallback, `_multipv_fallback`: at each depth
+every root move's resulting position is searched one ply less deep and the
+N best (score = - the child's score) are reported.
+"""
+
+from __future__ import annotations
+
+import shlex
+import threading
+from dataclasses import dataclass, field
+from typing import Callable, List, Optional, Sequence, Tuple
+
+from draughts.board import Board, Move
+from draughts.engine import LEVEL_MAX, Engine
+from draughts.errors import DraughtsError
+from draughts.limits import Limit
+from draughts.variants import Variant
+
+#: the deepest an analysis goes before it ends by itself
+ANALYSIS_DEPTH_MAX = 40
+#: MiB of transposition table of an in-process engine
+TT_MB = 16
+PROTOS = ("builtin", "hub")
+
+
+@dataclass(frozen=True)
+class EngineSpec:
+    """An engine the page may pick."""
+
+    name: str
+    proto: str = "builtin"
+    command: Tuple[str, ...] = ()
+    dir: Optional[str] = None
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "proto": self.proto}
+
+
+BUILTIN = EngineSpec("draughts", "builtin")
+
+
+def parse_engine_arg(text: str) -> EngineSpec:
+    """`NAME=CMD` of the command line (CMD split like a shell): a Hub engine."""
+    if "=" not in text:
+        raise DraughtsError(f"--engine takes NAME=COMMAND, not {text!r}")
+    name, cmd = text.split("=", 1)
+    name = name.strip()
+    try:
+        argv = tuple(shlex.split(cmd))
+    except ValueError as e:
+        raise DraughtsError(f"--engine {name}: {e}") from None
+    if not name or not argv:
+        raise DraughtsError(f"--engine takes NAME=COMMAND, not {text!r}")
+    return EngineSpec(name, "hub", argv)
+
+
+def specs_from_config(data) -> List[EngineSpec]:
+    """The engines of a config file: {"engines": [{"name", "cmd", "dir"?, "proto"?}]}
+    where cmd is a list of arguments or a string split like a shell would."""
+    if not isinstance(data, dict) or not isinstance(data.get("engines", []), list):
+        raise DraughtsError('the config file holds {"engines": [{"name": ..., "cmd": ...}, ...]}')
+    out = []
+    for item in data.get("engines", []):
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str) or not item.get("cmd"):
+            raise DraughtsError(f"config: an engine needs a name and a cmd, not {item!r}")
+        cmd = item["cmd"]
+        argv = tuple(shlex.split(cmd)) if isinstance(cmd, str) else tuple(str(a) for a in cmd)
+        proto = item.get("proto", "hub")
+        if proto != "hub":
+            raise DraughtsError(f"config: engine {item['name']}: proto {proto!r} is not one the GUI drives (hub)")
+        out.append(EngineSpec(item["name"], "hub", argv, item.get("dir")))
+    return out
+
+
+@dataclass
+class Line:
+    """One of the best lines: its rank (1 = best), score (men, side to move) and moves."""
+
+    multipv: int
+    score: float
+    pv: List[Move]
+    win_in: Optional[int] = None
+
+
+@dataclass
+class Report:
+    """What a search has found so far."""
+
+    depth: int
+    nodes: int
+    nps: float
+    time: float
+    lines: List[Line] = field(default_factory=list)
+
+
+@dataclass
+class Played:
+    move: Move
+    score: Optional[float]
+    depth: Optional[int]
+    pv: List[Move]
+
+
+OnReport = Callable[[Report], None]
+
+
+class GuiEngine:
+    """One engine for one page: our own in-process engine or a Hub program.
+    Calls block; `stop()` may be called from another thread."""
+
+    def __init__(self, spec: EngineSpec, variant: Variant, *, level: int = LEVEL_MAX):
+        self.spec = spec
+        self.level = level
+        self._stopped = threading.Event()
+        self._hub = None
+        self._analysis = None
+        self._engine: Optional[Engine] = None
+        if spec.proto == "builtin":
+            self._engine = Engine(variant, tt_mb=TT_MB, level=level)
+        elif spec.proto == "hub":
+            from draughts.hub import HubEngine
+            self._hub = HubEngine(list(spec.command), cwd=spec.dir)
+        else:
+            raise DraughtsError(f"unknown engine kind {spec.proto!r}")
+
+    @property
+    def pid(self) -> Optional[int]:
+        return self._hub.pid if self._hub is not None else None
+
+    def set_level(self, level: int) -> None:
+        """Strength 1-20 (our engine; a Hub engine plays at its own)."""
+        self.level = level
+        if self._engine is not None:
+            self._engine.set_level(level)
+
+    def new_game(self) -> None:
+        if self._engine is not None:
+            self._engine.new_game()
+        elif self._hub is not None:
+            self._hub.new_game()
+
+    # --- playing -------------------------------------------------------------
+    def play(self, board: Board, limit: Limit, on_report: Optional[OnReport] = None) -> Played:
+        """The engine's move in the board's position."""
+        self._stopped.clear()
+        if self._engine is not None:
+            def info(i):
+                if on_report is not None:
+                    on_report(Report(i.depth, i.nodes, i.nps, i.time, [Line(1, i.score, list(i.pv), i.win_in)]))
+            self._engine.arm()
+            if self._stopped.is_set():
+                self._engine.stop()
+            r = self._engine.search(board, limit, on_info=info, arm=False)
+            if r.move is None:
+                raise DraughtsError("the engine found no move")
+            return Played(r.move, r.score, r.depth, list(r.pv))
+        res = self._hub.play(board, limit)
+        info = res.info or {}
+        score = info.get("score")
+        pv = info.get("pv") if isinstance(info.get("pv"), list) else [res.move]
+        if on_report is not None and isinstance(score, (int, float)):
+            on_report(Report(int(info.get("depth") or 0), int(info.get("nodes") or 0),
+                             float(info.get("nps") or 0.0), float(info.get("time") or 0.0),
+                             [Line(1, float(score), pv, info.get("win_in"))]))
+        return Played(res.move, float(score) if isinstance(score, (int, float)) else None,
+                      info.get("depth") if isinstance(info.get("depth"), int) else None, pv)
+
+    # --- analysing -----------------------------------------------------------
+    def analyse(self, board: Board, multipv: int, on_report: OnReport,
+                max_depth: int = ANALYSIS_DEPTH_MAX) -> None:
+        """Analyse until stop() or max_depth, reporting each depth's best lines."""
+        self._stopped.clear()
+        if not board.legal_moves:
+            return
+        n = max(1, min(multipv, board.legal_moves.count()))
+        if n > 1:
+            self._multipv_fallback(board, n, on_report, max_depth)
+            return
+        if self._engine is not None:
+            def info(i):
+                on_report(Report(i.depth, i.nodes, i.nps, i.time, [Line(1, i.score, list(i.pv), i.win_in)]))
+            self._engine.set_level(LEVEL_MAX)
+            self._engine.arm()
+            if self._stopped.is_set():
+                return
+            try:
+                self._engine.search(board, Limit(depth=max_depth), on_info=info, arm=False)
+            finally:
+                self._engine.set_level(self.level)
+            return
+        self._analysis = self._hub.analyse(board, Limit(depth=max_depth))
+        try:
+            for info in self._analysis:
+                if self._stopped.is_set():
+                    break
+                score = info.get("score")
+                if not isinstance(score, (int, float)) or not info.get("pv"):
+                    continue
+                on_report(Report(int(info.get("depth") or 0), int(info.get("nodes") or 0),
+                                 float(info.get("nps") or 0.0), float(info.get("time") or 0.0),
+                                 [Line(1, float(score), list(info["pv"]), info.get("win_in"))]))
+        finally:
+            a, self._analysis = self._analysis, None
+            a.stop()
+            try:
+                a.wait()
+            except Exception:
+                pass
+
+    def _child_search(self, child: Board, depth: int) -> Tuple[float, List[Move], int, Optional[int]]:
+        """(score for the side to move in `child`, its line, nodes, plies to the end)."""
+        if self._engine is not None:
+            self._engine.arm()
+            if self._stopped.is_set():
+                return 0.0, [], 0, None
+            r = self._engine.search(child, Limit(depth=depth), arm=False)
+            return r.score, list(r.pv), r.nodes, r.win_in
+        res = self._hub.play(child, Limit(depth=depth))
+        info = res.info or {}
+        score = info.get("score")
+        pv = info.get("pv") if isinstance(info.get("pv"), list) else [res.move]
+        return (float(score) if isinstance(score, (int, float)) else 0.0, pv,
+                int(info.get("nodes") or 0), info.get("win_in"))
+
+    def _multipv_fallback(self, board: Board, n: int, on_report: OnReport, max_depth: int) -> None:
+        """The adapter's multi-PV until the engine has its own: every root
+        move's position searched at depth - 1, the n best reported."""
+        clock = Engine.clock
+        t0 = clock()
+        nodes = 0
+        if self._engine is not None:
+            self._engine.set_level(LEVEL_MAX)
+        try:
+            for depth in range(2, max_depth + 1):
+                scored = []
+                for move in board.legal_moves:
+                    if self._stopped.is_set():
+                        return
+                    child = board.copy()
+                    child.push(move)
+                    outcome = child.outcome()
+                    if outcome is not None:
+                        if outcome.winner is None:
+                            score, pv, win = 0.0, [], None
+                        else:
+                            won = outcome.winner == board.turn
+                            score, pv, win = (99.99, [], 1) if won else (-99.99, [], -1)
+                        scored.append(Line(0, score, [move] + pv, win))
+                        continue
+                    s, pv, k, win = self._child_search(child, depth - 1)
+                    if self._stopped.is_set():
+                        return
+                    nodes += k
+                    scored.append(Line(0, -s, [move] + pv, None if win is None else -win))
+                scored.sort(key=lambda line: -line.score)
+                best = scored[:n]
+                for rank, line in enumerate(best, start=1):
+                    line.multipv = rank
+                t = clock() - t0
+                on_report(Report(depth, nodes, nodes / t if t > 0 else 0.0, t, best))
+        finally:
+            if self._engine is not None:
+                self._engine.set_level(self.level)
+
+    def stop(self) -> None:
+        """Stop the running search or analysis (from another thread)."""
+        self._stopped.set()
+        if self._engine is not None:
+            self._engine.stop()
+        elif self._analysis is not None:
+            try:
+                self._analysis.stop()
+            except Exception:
+                pass
+
+    def close(self) -> None:
+        """End the engine: a Hub program is told to quit and killed if it does not."""
+        self.stop()
+        if self._hub is not None:
+            try:
+                self._hub.quit(timeout=1.0)
+            except Exception:
+                pass
+            self._hub = None
+
+
+def start_engine(spec: EngineSpec, variant: Variant, level: int = LEVEL_MAX) -> GuiEngine:
+    return GuiEngine(spec, variant, level=level)
+
+
+def by_name(specs: Sequence[EngineSpec], name: str) -> EngineSpec:
+    for s in specs:
+        if s.name == name:
+            return s
+    raise DraughtsError(f"no engine named {name!r} (known: {', '.join(s.name for s in specs)})")

@@ -1,0 +1,503 @@
+"""One page's game: the board, the players, the engine and the analysis.
+
+A `Session` takes the page's messages (dicts read from JSON) and answers with
+messages through its `send` coroutine.  Every message is checked: a bad one
+is answered with an `error` message and the session goes on.  The engine
+works on a worker thread; its reports come back to the event loop.
+
+Messages from the page (`type` and its fields):
+  new       variant, house (bool), fen (optional), side ("white", "black", "both")
+  settings  engine (a name the server offers), level (1-20), movetime (seconds)
+  move      start, end, captured (the squares of one of the state's legal moves)
+  undo      take back (against the engine: to the player's previous turn)
+  goto      ply (0 .. the number of moves): show that position
+  set_fen   fen
+  setup     pieces ({square: "w" | "W" | "b" | "B"}), turn ("white"/"black") -> a FEN
+  load_pdn  text (a PDN file, at most MAX_PDN bytes); several games: a `games` list
+  pick_game index
+  save_pdn  -> `pdn` with the game's text
+  analyse   on (bool), multipv (1-MAX_MULTIPV)
+Messages to the page: state, analysis, games, pdn, setup, error, engines.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, Awaitable, Callable, Dict, List, Optional, Sequence
+
+from draughts import pdn
+from draughts.board import Board, Move
+from draughts.engine import LEVEL_MAX
+from draughts.errors import DraughtsError
+from draughts.gui.engines import BUILTIN, EngineSpec, GuiEngine, Report, by_name, start_engine
+from draughts.limits import Limit
+from draughts.notation import format_fen, square_text, squares_of
+from draughts.variants import BLACK, VARIANTS, WHITE, Color, Variant, variant as get_variant
+
+LOG = logging.getLogger("draughts.gui")
+
+#: the largest PDN text the page may send (bytes)
+MAX_PDN = 1 << 20
+MAX_MULTIPV = 10
+#: games of one PDN file offered to pick from
+MAX_GAMES = 2000
+MOVETIME_MAX = 600.0
+Send = Callable[[Dict[str, Any]], Awaitable[None]]
+
+
+class BadMessage(DraughtsError):
+    """A message from the page that cannot be taken."""
+
+
+def _colour_name(c: Color) -> str:
+    return "white" if c == WHITE else "black"
+
+
+def _int(msg: Dict, key: str, low: int, high: int) -> int:
+    v = msg.get(key)
+    if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
+        raise BadMessage(f"{key} must be a whole number from {low} to {high}, not {v!r}")
+    return v
+
+
+def _str(msg: Dict, key: str, limit: int = 1000) -> str:
+    v = msg.get(key)
+    if not isinstance(v, str) or len(v) > limit:
+        raise BadMessage(f"{key} must be a text of at most {limit} characters")
+    return v
+
+
+def variant_info(v: Variant) -> Dict[str, Any]:
+    """What the page needs to draw the board: every playing square's number,
+    row, column and label (as the variant writes it)."""
+    sq = squares_of(v)
+    return {"name": v.name, "house": not v.mandatory_capture, "size": v.size, "geometry": v.geometry,
+            "first": _colour_name(v.first), "description": v.description,
+            "squares": [[sq.number[i], r, c, square_text(v, i)] for i, (r, c) in enumerate(sq.coords)]}
+
+
+def variant_list() -> List[Dict[str, Any]]:
+    return [{"name": v.name, "size": v.size, "description": v.description} for v in VARIANTS.values()]
+
+
+def _pieces(board: Board) -> Dict[str, str]:
+    return {str(n): p.symbol() for n, p in board.pieces().items()}
+
+
+class Session:
+    def __init__(self, send: Send, specs: Sequence[EngineSpec] = (BUILTIN,)):
+        self._send = send
+        self.specs = list(specs) or [BUILTIN]
+        self.spec = self.specs[0]
+        self.level = LEVEL_MAX
+        self.movetime = 1.0
+        self.variant: Variant = get_variant("international")
+        self.start = Board(variant=self.variant)
+        self.moves: List[Move] = []
+        self.texts: List[str] = []
+        #: white's score per position (index = ply), where an engine gave one
+        self.scores: Dict[int, float] = {}
+        self.cursor = 0
+        self.side: Optional[Color] = WHITE       # None: the human plays both sides
+        self.engine: Optional[GuiEngine] = None
+        self._engine_variant: Optional[Variant] = None
+        self._job: Optional[asyncio.Task] = None
+        self._job_kind = ""
+        self._generation = 0
+        self.analysing = False
+        self.multipv = 1
+        self.games: List[pdn.Game] = []
+        self.loop: Optional[asyncio.AbstractEventLoop] = None
+        self.closed = False
+        self.headers: Dict[str, str] = {}
+
+    # --- the board at the cursor ------------------------------------------------
+    def board(self, ply: Optional[int] = None) -> Board:
+        b = self.start.copy()
+        for m in self.moves[:self.cursor if ply is None else ply]:
+            b.push(m)
+        return b
+
+    def _engine_turn(self, board: Board) -> bool:
+        return (self.side is not None and self.cursor == len(self.moves) and board.turn != self.side
+                and board.outcome() is None)
+
+    def state(self) -> Dict[str, Any]:
+        board = self.board()
+        outcome = board.outcome()
+        thinking = self._job_kind == "play"
+        legal = []
+        if outcome is None and not thinking and not self._engine_turn(board):
+            legal = [{"start": m.start, "end": m.end, "path": list(m.path), "captured": list(m.captured),
+                      "text": board.move_text(m)} for m in board.legal_moves]
+        end = self.board(len(self.moves))
+        end_outcome = end.outcome()
+        result = end_outcome.result(self.variant) if end_outcome else "*"
+        reason = ""
+        if end_outcome is not None:
+            if end_outcome.winner is None:
+                reason = f"Draw: {end_outcome.reason}"
+            else:
+                reason = f"{_colour_name(end_outcome.winner).capitalize()} wins: {end_outcome.reason}"
+        last = self.moves[self.cursor - 1] if self.cursor else None
+        return {
+            "type": "state", "variant": variant_info(self.variant), "fen": board.fen(),
+            "start_fen": self.start.fen(), "pieces": _pieces(board), "turn": _colour_name(board.turn),
+            "legal": legal, "moves": self.texts, "cursor": self.cursor,
+            "lastmove": list(last.path) if last else None,
+            "first": _colour_name(self.start.turn), "result": result, "reason": reason,
+            "side": _colour_name(self.side) if self.side is not None else "both",
+            "engine": self.spec.name, "level": self.level, "movetime": self.movetime,
+            "thinking": thinking, "analysing": self.analysing, "multipv": self.multipv,
+            "scores": [[p, s] for p, s in sorted(self.scores.items())],
+        }
+
+    async def send(self, msg: Dict[str, Any]) -> None:
+        if not self.closed:
+            await self._send(msg)
+
+    async def send_state(self) -> None:
+        await self.send(self.state())
+
+    async def hello(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        await self.send({"type": "engines", "engines": [s.to_json() for s in self.specs],
+                         "variants": variant_list(), "max_multipv": MAX_MULTIPV, "max_pdn": MAX_PDN})
+        await self.send_state()
+
+    # --- messages -----------------------------------------------------------------
+    async def handle(self, msg: Any) -> None:
+        """Take one message; a bad one is answered with an error."""
+        self.loop = asyncio.get_running_loop()
+        try:
+            if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+                raise BadMessage("a message is a JSON object with a type")
+            handler = getattr(self, "on_" + msg["type"], None) if msg["type"].isidentifier() else None
+            if handler is None:
+                raise BadMessage(f"unknown message type {msg['type'][:40]!r}")
+            await handler(msg)
+        except (DraughtsError, ValueError) as e:
+            await self.send({"type": "error", "message": str(e)})
+
+    async def on_new(self, msg: Dict) -> None:
+        name = _str(msg, "variant", 60)
+        house = msg.get("house", False)
+        if not isinstance(house, bool):
+            raise BadMessage("house must be true or false")
+        v = get_variant(name)
+        if house:
+            if v.size != 8:
+                raise BadMessage("the house rule (capturing is optional) is for 8x8 variants")
+            v = v.replace(mandatory_capture=False)
+        fen = msg.get("fen")
+        start = Board(_str(msg, "fen"), variant=v) if fen else Board(variant=v)
+        side = self._side(msg.get("side", "white"))
+        await self._stop_job()
+        self.variant, self.side = v, side
+        self._set_game(start, [])
+        self.headers = {}
+        if self.engine is not None:
+            await asyncio.to_thread(self.engine.new_game)
+        await self._after_change()
+
+    def _side(self, text) -> Optional[Color]:
+        if text not in ("white", "black", "both"):
+            raise BadMessage(f"side must be white, black or both, not {text!r}")
+        return None if text == "both" else (WHITE if text == "white" else BLACK)
+
+    def _set_game(self, start: Board, moves: List[Move]) -> None:
+        self.start = start.copy(stack=False)
+        self.moves, self.texts = [], []
+        self.scores = {}
+        b = self.start.copy()
+        for m in moves:
+            self.texts.append(b.move_text(m))
+            b.push(m)
+            self.moves.append(m)
+        self.cursor = len(self.moves)
+
+    async def on_settings(self, msg: Dict) -> None:
+        if "engine" in msg:
+            spec = by_name(self.specs, _str(msg, "engine", 200))
+        else:
+            spec = self.spec
+        level = _int(msg, "level", 1, LEVEL_MAX) if "level" in msg else self.level
+        movetime = self.movetime
+        if "movetime" in msg:
+            t = msg["movetime"]
+            if isinstance(t, bool) or not isinstance(t, (int, float)) or not 0.05 <= t <= MOVETIME_MAX:
+                raise BadMessage(f"movetime must be from 0.05 to {MOVETIME_MAX:g} seconds, not {t!r}")
+            movetime = float(t)
+        if "side" in msg:
+            self.side = self._side(msg["side"])
+        if spec != self.spec:
+            await self._stop_job()
+            await self._close_engine()
+        self.spec, self.level, self.movetime = spec, level, movetime
+        if self.engine is not None:
+            self.engine.set_level(level)
+        await self._after_change()
+
+    async def on_move(self, msg: Dict) -> None:
+        board = self.board()
+        if self._job_kind == "play" or self._engine_turn(board):
+            raise BadMessage("it is the engine's turn")
+        if board.outcome() is not None:
+            raise BadMessage("the game is over")
+        start = _int(msg, "start", 1, 64)
+        end = _int(msg, "end", 1, 64)
+        captured = msg.get("captured", [])
+        if not isinstance(captured, list) or len(captured) > 64 or not all(
+                isinstance(c, int) and not isinstance(c, bool) for c in captured):
+            raise BadMessage("captured must be a list of square numbers")
+        wanted = (start, end, frozenset(captured))
+        found = [m for m in board.legal_moves if (m.start, m.end, frozenset(m.captured)) == wanted]
+        if not found:
+            raise BadMessage(f"illegal move {start}-{end} in {board.fen()}")
+        await self._play_move(board, found[0])
+
+    async def _play_move(self, board: Board, move: Move) -> None:
+        await self._stop_job()
+        del self.moves[self.cursor:]
+        del self.texts[self.cursor:]
+        for p in [p for p in self.scores if p > self.cursor]:
+            del self.scores[p]
+        self.texts.append(board.move_text(move))
+        self.moves.append(move)
+        self.cursor += 1
+        await self._after_change()
+
+    async def on_undo(self, msg: Dict) -> None:
+        await self._stop_job()
+        if self.cursor == 0:
+            raise BadMessage("no move to take back")
+        self.cursor -= 1
+        if self.side is not None:
+            # back to a position where the player is to move
+            while self.cursor > 0 and self.board().turn != self.side:
+                self.cursor -= 1
+        del self.moves[self.cursor:]
+        del self.texts[self.cursor:]
+        for p in [p for p in self.scores if p > self.cursor]:
+            del self.scores[p]
+        await self._after_change(engine_moves=False)
+
+    async def on_goto(self, msg: Dict) -> None:
+        ply = _int(msg, "ply", 0, len(self.moves))
+        await self._stop_job()
+        self.cursor = ply
+        await self._after_change(engine_moves=False)
+
+    async def on_set_fen(self, msg: Dict) -> None:
+        fen = _str(msg, "fen", 2000).strip()
+        start = Board(fen, variant=self.variant)
+        await self._stop_job()
+        self._set_game(start, [])
+        self.headers = {}
+        await self._after_change(engine_moves=False)
+
+    async def on_setup(self, msg: Dict) -> None:
+        """A board editor's pieces -> the FEN (checked by setting it up)."""
+        pieces = msg.get("pieces")
+        if not isinstance(pieces, dict) or len(pieces) > 64:
+            raise BadMessage("pieces must map squares to w, W, b or B")
+        turn = msg.get("turn", "white")
+        if turn not in ("white", "black"):
+            raise BadMessage("turn must be white or black")
+        sq = squares_of(self.variant)
+        white, black, kings = [], [], []
+        for key, kind in pieces.items():
+            try:
+                number = int(key)
+            except (TypeError, ValueError):
+                raise BadMessage(f"{key!r} is not a square number") from None
+            if number not in sq.internal or kind not in ("w", "W", "b", "B"):
+                raise BadMessage(f"bad piece {kind!r} on square {key!r}")
+            i = sq.internal[number]
+            (white if kind in "wW" else black).append(i)
+            if kind.isupper():
+                kings.append(i)
+        fen = format_fen(self.variant, sorted(white), sorted(black), sorted(kings),
+                         WHITE if turn == "white" else BLACK)
+        Board(fen, variant=self.variant)              # a position the rules take
+        await self.send({"type": "setup", "fen": fen})
+
+    async def on_load_pdn(self, msg: Dict) -> None:
+        text = msg.get("text")
+        if not isinstance(text, str):
+            raise BadMessage("text must be the PDN file's text")
+        if len(text.encode("utf-8", "replace")) > MAX_PDN:
+            raise BadMessage(f"the PDN file is larger than {MAX_PDN // 1024} KiB")
+        reader = pdn.read_games(text, variant=self.variant, errors="skip")
+        games = []
+        for g in reader:
+            games.append(g)
+            if len(games) >= MAX_GAMES:
+                break
+        if not games:
+            why = f": {reader.errors[0]}" if reader.errors else ""
+            raise BadMessage(f"no game could be read from the PDN file{why}")
+        self.games = games
+        if len(games) == 1:
+            await self._load_game(games[0])
+            return
+        await self.send({"type": "games", "skipped": len(reader.errors), "games": [
+            {"index": i, "white": g.headers.get("White", "?"), "black": g.headers.get("Black", "?"),
+             "event": g.headers.get("Event", "?"), "date": g.headers.get("Date", "?"),
+             "result": g.result, "plies": len(g.moves), "variant": g.variant.name}
+            for i, g in enumerate(games)]})
+
+    async def on_pick_game(self, msg: Dict) -> None:
+        if not self.games:
+            raise BadMessage("no PDN file is loaded")
+        i = _int(msg, "index", 0, len(self.games) - 1)
+        await self._load_game(self.games[i])
+
+    async def _load_game(self, game: pdn.Game) -> None:
+        await self._stop_job()
+        self.variant = game.variant
+        self._set_game(game.board(), list(game.moves))
+        self.cursor = 0
+        self.side = None                               # a game to look through, both sides by hand
+        self.headers = {k: v for k, v in game.headers.items() if k not in ("GameType", "FEN", "Result")}
+        await self._after_change(engine_moves=False)
+
+    async def on_save_pdn(self, msg: Dict) -> None:
+        board = self.board(len(self.moves))
+        headers = dict(self.headers)
+        if not headers:
+            me, it = "Player", self.spec.name
+            if self.side is None:
+                headers = {"White": "?", "Black": "?"}
+            else:
+                headers = {"White": me if self.side == WHITE else it, "Black": me if self.side == BLACK else it}
+        game = pdn.Game.from_board(board, headers)
+        for ply, score in self.scores.items():
+            if 0 < ply <= len(self.moves):
+                game.comments[ply - 1] = f"{score:+.2f}"
+        await self.send({"type": "pdn", "text": pdn.write_game(game),
+                         "filename": f"{self.variant.name}-game.pdn"})
+
+    async def on_analyse(self, msg: Dict) -> None:
+        on = msg.get("on", True)
+        if not isinstance(on, bool):
+            raise BadMessage("on must be true or false")
+        multipv = _int(msg, "multipv", 1, MAX_MULTIPV) if "multipv" in msg else self.multipv
+        if self._job_kind == "analyse":
+            await self._stop_job()
+        self.analysing, self.multipv = on, multipv
+        await self._after_change(engine_moves=False)
+
+    # --- the engine's work ------------------------------------------------------------
+    async def _ensure_engine(self) -> GuiEngine:
+        if self.engine is None:
+            self.engine = await asyncio.to_thread(start_engine, self.spec, self.variant, self.level)
+        return self.engine
+
+    async def _close_engine(self) -> None:
+        e, self.engine = self.engine, None
+        if e is not None:
+            await asyncio.to_thread(e.close)
+
+    async def _stop_job(self) -> None:
+        job = self._job
+        self._generation += 1
+        if job is not None and not job.done():
+            if self.engine is not None:
+                self.engine.stop()
+            try:
+                await asyncio.wait_for(asyncio.shield(job), 10.0)
+            except Exception:
+                pass
+        self._job, self._job_kind = None, ""
+
+    async def _after_change(self, engine_moves: bool = True) -> None:
+        """Send the new state, then set the engine to work: its move when it
+        is to move, else the analysis when it is on."""
+        board = self.board()
+        if engine_moves and self._engine_turn(board):
+            self._start_job("play", self._engine_play(board, self._generation))
+        elif self.analysing and board.outcome() is None:
+            self._start_job("analyse", self._engine_analyse(board, self._generation))
+        await self.send_state()
+
+    def _start_job(self, kind: str, coro) -> None:
+        self._job_kind = kind
+        self._job = asyncio.ensure_future(coro)
+
+    def _reporter(self, generation: int, board: Board, ply: int):
+        loop = self.loop
+        assert loop is not None
+        white = board.turn == WHITE
+
+        def report(r: Report) -> None:
+            msg = {"type": "analysis", "ply": ply, "depth": r.depth, "nodes": r.nodes,
+                   "nps": round(r.nps), "time": round(r.time, 3), "lines": [
+                       {"multipv": line.multipv, "score": line.score, "win_in": line.win_in,
+                        "pv": _pv_texts(board, line.pv)} for line in r.lines]}
+
+            def deliver():
+                if generation == self._generation and not self.closed:
+                    if r.lines:
+                        best = r.lines[0].score
+                        self.scores[ply] = best if white else -best
+                    asyncio.ensure_future(self.send(msg))
+            loop.call_soon_threadsafe(deliver)
+        return report
+
+    async def _engine_play(self, board: Board, generation: int) -> None:
+        try:
+            engine = await self._ensure_engine()
+            limit = Limit(movetime=self.movetime)
+            played = await asyncio.to_thread(engine.play, board.copy(), limit,
+                                             self._reporter(generation, board, self.cursor))
+        except Exception as e:                     # the engine failed: tell the page, go on
+            if generation == self._generation:
+                self._job_kind = ""
+                await self.send({"type": "error", "message": f"engine {self.spec.name}: {e}"})
+                await self._close_engine()
+                await self.send_state()
+            return
+        if generation != self._generation or self.closed:
+            return
+        if played.score is not None:
+            self.scores[self.cursor] = played.score if board.turn == WHITE else -played.score
+        self._job, self._job_kind = None, ""
+        if played.move not in board.legal_moves:
+            await self.send({"type": "error", "message": f"engine {self.spec.name} played an illegal move"})
+            return
+        self.texts.append(board.move_text(played.move))
+        self.moves.append(played.move)
+        self.cursor += 1
+        await self._after_change()
+
+    async def _engine_analyse(self, board: Board, generation: int) -> None:
+        try:
+            engine = await self._ensure_engine()
+            await asyncio.to_thread(engine.analyse, board.copy(), self.multipv,
+                                    self._reporter(generation, board, self.cursor))
+        except Exception as e:
+            if generation == self._generation:
+                await self.send({"type": "error", "message": f"analysis: {e}"})
+        if generation == self._generation:
+            self._job, self._job_kind = None, ""
+
+    async def close(self) -> None:
+        """The page has gone: stop the engine's work and end the engine."""
+        self.closed = True
+        try:
+            await self._stop_job()
+        finally:
+            await self._close_engine()
+
+
+def _pv_texts(board: Board, pv: Sequence[Move]) -> List[str]:
+    out = []
+    b = board.copy(stack=False)
+    for m in pv:
+        if m not in b.legal_moves:
+            break
+        out.append(b.move_text(m))
+        b.push(m)
+    return out

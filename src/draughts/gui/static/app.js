@@ -1,0 +1,370 @@
+// The page: draws what the server says and sends what the player does.  The
+// rules live on the server: legal moves, notation, FEN and PDN come from it.
+import { BoardView } from "./board.js";
+
+const $ = (id) => document.getElementById(id);
+const view = new BoardView($("board"));
+let ws = null;
+let state = null;          // the server's last state message
+let pick = null;           // {start, clicks: []} while a move is being entered
+let drag = null;           // {from, at, moved}
+let editing = null;        // {pieces, turn} in the board editor
+let analysis = null;       // the last analysis message of the shown position
+let pendingMove = null;    // performance.now() of the last move sent (round trip)
+window.draughtsTimes = []; // round trips (ms) of moves, read by the benchmarks
+
+// --- the connection ------------------------------------------------------------
+function connect() {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  ws = new WebSocket(`${proto}//${location.host}/ws`);
+  ws.onopen = () => status("Connected");
+  ws.onclose = () => { status("Disconnected from the server — reload the page to reconnect"); };
+  ws.onmessage = (ev) => receive(JSON.parse(ev.data));
+}
+
+function send(msg) {
+  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
+  else toast("Not connected to the server");
+}
+
+function status(text) { $("status").textContent = text; }
+
+let toastTimer = null;
+function toast(text) {
+  const t = $("toast");
+  t.textContent = text;
+  t.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { t.hidden = true; }, 5000);
+}
+
+function receive(msg) {
+  switch (msg.type) {
+    case "engines": return setLists(msg);
+    case "state": return setState(msg);
+    case "analysis": return setAnalysis(msg);
+    case "error": return toast(msg.message);
+    case "games": return chooseGame(msg);
+    case "pdn": return download(msg.filename, msg.text);
+    case "setup": editing && (editing.fen = msg.fen, $("edit-fen").textContent = msg.fen); return;
+  }
+}
+
+function setLists(msg) {
+  $("variant").replaceChildren(...msg.variants.map((v) => new Option(`${v.name} (${v.size}×${v.size})`, v.name)));
+  $("engine").replaceChildren(...msg.engines.map((e) => new Option(e.proto === "builtin" ? `${e.name} (built in)` : e.name, e.name)));
+  $("multipv").max = msg.max_multipv;
+}
+
+// --- the state -------------------------------------------------------------------
+function setState(s) {
+  const variantChanged = !state || state.variant.name !== s.variant.name || state.variant.house !== s.variant.house;
+  const posChanged = !state || state.fen !== s.fen || state.cursor !== s.cursor;
+  state = s;
+  if (variantChanged) view.setVariant(s.variant);
+  if (posChanged) { pick = null; analysis = null; showAnalysis(); }
+  $("variant").value = s.variant.name;
+  $("house").checked = s.variant.house;
+  $("side").value = s.side;
+  $("engine").value = s.engine;
+  $("level").value = s.level;
+  $("movetime").value = s.movetime;
+  $("analyse").checked = s.analysing;
+  $("multipv").value = s.multipv;
+  if (document.activeElement !== $("fen")) $("fen").value = s.fen;
+  if (!editing) draw();
+  moveList();
+  graph();
+  const turn = s.turn[0].toUpperCase() + s.turn.slice(1);
+  let text = `${s.variant.name}${s.variant.house ? " (house rule)" : ""}: `;
+  if (s.result !== "*" && s.cursor === s.moves.length) text += "game over";
+  else if (s.thinking) text += `${s.engine} is thinking…`;
+  else text += `${turn} to move`;
+  status(text);
+  $("result").textContent = s.result !== "*" ? `${s.result} — ${s.reason}` : "";
+  if (pendingMove !== null) {
+    requestAnimationFrame(() => {
+      window.draughtsTimes.push(performance.now() - pendingMove);
+      pendingMove = null;
+    });
+  }
+}
+
+function movesFrom(start) { return state.legal.filter((m) => m.start === start); }
+
+function draw() {
+  if (!state) return;
+  const marks = { last: state.lastmove ? [state.lastmove[0], state.lastmove[state.lastmove.length - 1]] : [] };
+  if (pick) {
+    marks.selected = pick.start;
+    marks.targets = [...new Set(candidates().flatMap((m) => {
+      const next = m.path[pick.clicks.length + 1];
+      return next === m.end ? [m.end] : [next, m.end];
+    }))];
+  }
+  if (drag && drag.moved) { marks.dragFrom = drag.from; marks.dragAt = drag.at; }
+  view.draw(state.pieces, marks);
+}
+
+// the legal moves that fit the squares clicked so far
+function candidates() {
+  const k = pick.clicks.length;
+  return movesFrom(pick.start).filter((m) => pick.clicks.every((sq, i) => m.path[i + 1] === sq) && m.path.length > k + 1);
+}
+
+// --- entering a move ---------------------------------------------------------
+function clickSquare(sq) {
+  if (editing) return editSquare(sq);
+  if (!state || sq == null) return;
+  if (!pick) {
+    if (movesFrom(sq).length) { pick = { start: sq, clicks: [] }; draw(); }
+    else if (state.pieces[sq]) refuse(state.legal.length ? "That piece has no legal move" : "Not your move");
+    return;
+  }
+  if (sq === pick.start && pick.clicks.length === 0) { pick = null; draw(); return; }
+  const cands = candidates();
+  const k = pick.clicks.length;
+  const along = cands.filter((m) => m.path[k + 1] === sq);
+  if (along.length) {
+    const done = along.filter((m) => m.path.length === k + 2);
+    if (done.length === along.length) return choose(done);
+    pick.clicks.push(sq);
+    draw();
+    return;
+  }
+  const ends = cands.filter((m) => m.end === sq);
+  if (ends.length) return choose(ends);
+  if (movesFrom(sq).length && k === 0) { pick = { start: sq, clicks: [] }; draw(); return; }
+  refuse("Not a legal move");
+}
+
+function refuse(text) {
+  pick = null;
+  draw();
+  toast(text);
+}
+
+function choose(moves) {
+  if (moves.length === 1) return play(moves[0]);
+  const list = $("choose-list");
+  list.replaceChildren(...moves.map((m) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "choice";
+    b.textContent = `${m.text}  (takes ${m.captured.map((c) => view.labels.get(c)).join(", ")})`;
+    b.onclick = () => { $("choose").close(); play(m); };
+    return b;
+  }));
+  $("choose-title").textContent = "Two captures share this start and end: which one?";
+  $("choose").showModal();
+}
+
+function play(m) {
+  pick = null;
+  pendingMove = performance.now();
+  send({ type: "move", start: m.start, end: m.end, captured: m.captured });
+}
+
+// pointer: a click, or a drag from a piece to a square
+const wrap = $("board-wrap");
+wrap.addEventListener("pointerdown", (ev) => {
+  if (!state) return;
+  const sq = view.squareAt(ev.clientX, ev.clientY);
+  if (!editing && sq != null && movesFrom(sq).length && (!pick || pick.clicks.length === 0) && sq !== pick?.start) {
+    pick = { start: sq, clicks: [] };
+    drag = { from: sq, at: view.toBoard(ev.clientX, ev.clientY), moved: false, x: ev.clientX, y: ev.clientY, fresh: true };
+    wrap.setPointerCapture(ev.pointerId);
+    draw();
+    return;
+  }
+  drag = null;
+  clickSquare(sq);
+});
+wrap.addEventListener("pointermove", (ev) => {
+  if (!drag) return;
+  if (Math.hypot(ev.clientX - drag.x, ev.clientY - drag.y) > 6) drag.moved = true;
+  drag.at = view.toBoard(ev.clientX, ev.clientY);
+  if (drag.moved) draw();
+});
+wrap.addEventListener("pointerup", (ev) => {
+  if (!drag) return;
+  const d = drag;
+  drag = null;
+  const sq = view.squareAt(ev.clientX, ev.clientY);
+  if (d.moved && sq != null && sq !== d.from) clickSquare(sq);
+  else draw();
+});
+
+// --- the move list, the analysis and the graph ---------------------------------
+function moveList() {
+  const ol = $("moves");
+  ol.replaceChildren();
+  const s = state;
+  const secondFirst = s.first !== s.variant.first;   // the game starts with the second player
+  const offset = secondFirst ? 1 : 0;
+  let li = null;
+  for (let ply = -offset; ply < s.moves.length; ply++) {
+    const slot = ply + offset;
+    if (slot % 2 === 0) {
+      li = document.createElement("li");
+      const num = document.createElement("span");
+      num.className = "num";
+      num.textContent = `${slot / 2 + 1}.`;
+      li.appendChild(num);
+      ol.appendChild(li);
+    }
+    const span = document.createElement("span");
+    span.className = "mv";
+    if (ply >= 0) {
+      span.textContent = s.moves[ply];
+      span.dataset.ply = ply + 1;
+      if (ply + 1 === s.cursor) span.classList.add("current");
+      span.onclick = () => send({ type: "goto", ply: ply + 1 });
+    } else span.textContent = "…";
+    li.appendChild(span);
+  }
+  const cur = ol.querySelector(".current");
+  if (cur) cur.scrollIntoView({ block: "nearest" });
+}
+
+function fmtScore(line) {
+  if (line.win_in != null) return line.win_in > 0 ? `win ${line.win_in}` : `loss ${-line.win_in}`;
+  return (line.score > 0 ? "+" : "") + line.score.toFixed(2);
+}
+
+function setAnalysis(msg) {
+  if (!state || msg.ply !== state.cursor) return;
+  analysis = msg;
+  showAnalysis();
+}
+
+function showAnalysis() {
+  const a = analysis;
+  if (!a) { $("search-info").textContent = "depth – · score – · – nodes/s"; $("lines").replaceChildren(); return; }
+  const best = a.lines[0];
+  $("search-info").textContent = `depth ${a.depth} · score ${best ? fmtScore(best) : "–"} · ${Math.round(a.nps).toLocaleString("en")} nodes/s · ${a.nodes.toLocaleString("en")} nodes`;
+  $("lines").replaceChildren(...a.lines.map((line) => {
+    const li = document.createElement("li");
+    const sc = document.createElement("span");
+    sc.className = "score";
+    sc.textContent = fmtScore(line);
+    li.append(sc, " " + line.pv.join(" "));
+    return li;
+  }));
+}
+
+function graph() {
+  const g = $("graph");
+  const NS = "http://www.w3.org/2000/svg";
+  g.replaceChildren();
+  const n = Math.max(state.moves.length, 1);
+  const x = (p) => (p / n) * 300;
+  const y = (s) => 45 - Math.max(-5, Math.min(5, s)) * 8.5;
+  const mk = (name, attrs) => { const e = document.createElementNS(NS, name); for (const k in attrs) e.setAttribute(k, attrs[k]); g.appendChild(e); return e; };
+  mk("line", { x1: 0, x2: 300, y1: 45, y2: 45, stroke: "#888", "stroke-width": 0.5 });
+  mk("line", { x1: x(state.cursor), x2: x(state.cursor), y1: 0, y2: 90, stroke: "#d9a400", "stroke-width": 1.5 });
+  const pts = state.scores.map(([p, s]) => `${x(p)},${y(s)}`).join(" ");
+  if (pts) mk("polyline", { points: pts, fill: "none", stroke: "currentColor", "stroke-width": 1.5, class: "curve" });
+}
+
+$("graph").addEventListener("click", (ev) => {
+  if (!state) return;
+  const box = $("graph").getBoundingClientRect();
+  const ply = Math.round((ev.clientX - box.left) / box.width * Math.max(state.moves.length, 1));
+  send({ type: "goto", ply: Math.max(0, Math.min(state.moves.length, ply)) });
+});
+
+// --- the controls ------------------------------------------------------------------
+function goto(ply) { if (state) send({ type: "goto", ply: Math.max(0, Math.min(state.moves.length, ply)) }); }
+$("first").onclick = () => goto(0);
+$("prev").onclick = () => goto(state.cursor - 1);
+$("next").onclick = () => goto(state.cursor + 1);
+$("last").onclick = () => goto(state.moves.length);
+$("undo").onclick = () => send({ type: "undo" });
+$("flip").onclick = () => { view.flipped = !view.flipped; draw(); };
+$("new").onclick = () => send({ type: "new", variant: $("variant").value, house: $("house").checked, side: $("side").value });
+function settings() {
+  send({ type: "settings", engine: $("engine").value, level: Number($("level").value),
+         movetime: Number($("movetime").value), side: $("side").value });
+}
+for (const id of ["engine", "level", "movetime", "side"]) $(id).addEventListener("change", settings);
+$("analyse").addEventListener("change", () => send({ type: "analyse", on: $("analyse").checked, multipv: Number($("multipv").value) }));
+$("multipv").addEventListener("change", () => send({ type: "analyse", on: $("analyse").checked, multipv: Number($("multipv").value) }));
+$("fen-form").addEventListener("submit", (ev) => { ev.preventDefault(); send({ type: "set_fen", fen: $("fen").value }); $("fen").blur(); });
+$("save").onclick = () => send({ type: "save_pdn" });
+$("pdn-file").addEventListener("change", async () => {
+  const file = $("pdn-file").files[0];
+  if (!file) return;
+  if (file.size > (1 << 20)) { toast("The PDN file is larger than 1024 KiB"); $("pdn-file").value = ""; return; }
+  send({ type: "load_pdn", text: await file.text() });
+  $("pdn-file").value = "";
+});
+$("theme").onclick = () => {
+  const root = document.documentElement;
+  const dark = root.dataset.theme ? root.dataset.theme === "dark" : matchMedia("(prefers-color-scheme: dark)").matches;
+  root.dataset.theme = dark ? "light" : "dark";
+  localStorage.setItem("draughts-theme", root.dataset.theme);
+};
+const savedTheme = localStorage.getItem("draughts-theme");
+if (savedTheme) document.documentElement.dataset.theme = savedTheme;
+
+document.addEventListener("keydown", (ev) => {
+  if (!state || ev.target.closest("input, select, textarea") || $("choose").open) return;
+  const keys = { ArrowLeft: state.cursor - 1, ArrowRight: state.cursor + 1, Home: 0, End: state.moves.length };
+  if (ev.key in keys) { ev.preventDefault(); goto(keys[ev.key]); }
+  else if (ev.key === "Escape" && pick) { pick = null; draw(); }
+});
+
+function chooseGame(msg) {
+  const list = $("choose-list");
+  list.replaceChildren(...msg.games.map((g) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "choice";
+    b.textContent = `${g.index + 1}. ${g.white} – ${g.black}  ${g.result}  (${g.event}, ${g.date}, ${g.variant}, ${g.plies} plies)`;
+    b.onclick = () => { $("choose").close(); send({ type: "pick_game", index: g.index }); };
+    return b;
+  }));
+  $("choose-title").textContent = `${msg.games.length} games in the file${msg.skipped ? ` (${msg.skipped} unreadable left out)` : ""}: pick one`;
+  $("choose").showModal();
+}
+
+function download(name, text) {
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(new Blob([text], { type: "application/x-pdn" }));
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+}
+
+// --- the board editor ---------------------------------------------------------------
+$("edit").onclick = () => {
+  if (!state) return;
+  editing = { pieces: { ...state.pieces }, turn: state.turn, fen: state.fen };
+  pick = null;
+  $("edit-turn").value = state.turn;
+  $("edit-fen").textContent = state.fen;
+  $("editor").hidden = false;
+  $("nav").hidden = true;
+  view.draw(editing.pieces);
+};
+function editSquare(sq) {
+  if (sq == null) return;
+  const kind = document.querySelector('input[name="piece"]:checked').value;
+  if (kind && editing.pieces[sq] !== kind) editing.pieces[sq] = kind;
+  else delete editing.pieces[sq];
+  view.draw(editing.pieces);
+  send({ type: "setup", pieces: editing.pieces, turn: editing.turn });
+}
+$("edit-turn").addEventListener("change", () => { editing.turn = $("edit-turn").value; send({ type: "setup", pieces: editing.pieces, turn: editing.turn }); });
+$("edit-clear").onclick = () => { editing.pieces = {}; view.draw(editing.pieces); send({ type: "setup", pieces: {}, turn: editing.turn }); };
+function endEditing() { editing = null; $("editor").hidden = true; $("nav").hidden = false; draw(); }
+$("edit-cancel").onclick = endEditing;
+$("edit-done").onclick = () => {
+  const fen = editing.fen;
+  endEditing();
+  send({ type: "set_fen", fen });
+};
+
+connect();
