@@ -106,7 +106,7 @@ class Session:
         self._job_kind = ""
         self._generation = 0
         self.analysing = False
-        self.multipv = 1
+        self.multipv = 3
         self.games: List[pdn.Game] = []
         self.loop: Optional[asyncio.AbstractEventLoop] = None
         self.closed = False
@@ -287,7 +287,7 @@ class Session:
         ply = _int(msg, "ply", 0, len(self.moves))
         await self._stop_job()
         self.cursor = ply
-        await self._after_change(engine_moves=False)
+        await self._after_change()
 
     async def on_set_fen(self, msg: Dict) -> None:
         fen = _str(msg, "fen", 2000).strip()
@@ -295,7 +295,7 @@ class Session:
         await self._stop_job()
         self._set_game(start, [])
         self.headers = {}
-        await self._after_change(engine_moves=False)
+        await self._after_change()
 
     async def on_setup(self, msg: Dict) -> None:
         """A board editor's pieces -> the FEN (checked by setting it up)."""

@@ -61,10 +61,13 @@ function setState(s) {
   const variantChanged = !state || state.variant.name !== s.variant.name || state.variant.house !== s.variant.house;
   const posChanged = !state || state.fen !== s.fen || state.cursor !== s.cursor;
   state = s;
-  if (variantChanged) view.setVariant(s.variant);
+  if (variantChanged) {
+    view.setVariant(s.variant);
+    // the game's variant (the fields keep a choice made for the next new game otherwise)
+    $("variant").value = s.variant.name;
+    $("house").checked = s.variant.house;
+  }
   if (posChanged) { pick = null; analysis = null; showAnalysis(); }
-  $("variant").value = s.variant.name;
-  $("house").checked = s.variant.house;
   $("side").value = s.side;
   $("engine").value = s.engine;
   $("level").value = s.level;
