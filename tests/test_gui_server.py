@@ -1,0 +1,403 @@
+"""The GUI's server without a browser (Starlette's TestClient): every message
+type, every kind of bad input (answered with an error, the session goes on),
+the origin check, Hub engines named on the command line and their ends."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+from starlette.testclient import TestClient  # noqa: E402
+from starlette.websockets import WebSocketDisconnect  # noqa: E402
+
+import draughts  # noqa: E402
+from draughts import Board  # noqa: E402
+from draughts.errors import DraughtsError  # noqa: E402
+from draughts.gui import engines as ge  # noqa: E402
+from draughts.gui.server import create_app, origin_allowed  # noqa: E402
+from draughts.gui.session import MAX_PDN  # noqa: E402
+
+HUB = ge.EngineSpec("hub-ours", "hub", (sys.executable, "-m", "draughts", "hub"))
+
+
+def until(ws, kind, pred=lambda m: True, limit=400):
+    """The next message of type `kind` that satisfies pred (others are read past)."""
+    for _ in range(limit):
+        m = ws.receive_json()
+        if m["type"] == kind and pred(m):
+            return m
+    raise AssertionError(f"no {kind} message")
+
+
+def settled(ws):
+    """The next state in which the engine is not thinking."""
+    return until(ws, "state", lambda m: not m["thinking"])
+
+
+@pytest.fixture
+def client():
+    with TestClient(create_app([HUB])) as c:
+        yield c
+
+
+@pytest.fixture
+def ws(client):
+    with client.websocket_connect("/ws") as w:
+        hello = w.receive_json()
+        assert hello["type"] == "engines"
+        assert [e["name"] for e in hello["engines"]] == ["draughts", "hub-ours"]
+        assert len(hello["variants"]) == 15
+        first = w.receive_json()
+        assert first["type"] == "state" and first["variant"]["name"] == "international"
+        yield w
+
+
+def error(ws, msg):
+    ws.send_json(msg)
+    return until(ws, "error")["message"]
+
+
+def test_page_and_static_files(client):
+    r = client.get("/")
+    assert r.status_code == 200 and "app.js" in r.text
+    for name in ("app.js", "board.js", "style.css"):
+        assert client.get(f"/static/{name}").status_code == 200
+    assert client.get("/static/../session.py").status_code == 404
+    assert client.get("/engines").json() == [{"name": "draughts", "proto": "builtin"},
+                                            {"name": "hub-ours", "proto": "hub"}]
+
+
+def test_new_game_in_every_variant_and_the_house_rule(ws):
+    for name, v in draughts.VARIANTS.items():
+        ws.send_json({"type": "new", "variant": name, "side": "both"})
+        s = until(ws, "state")
+        assert s["variant"]["name"] == name
+        assert s["fen"] == Board(variant=name).fen()
+        assert len(s["variant"]["squares"]) == v.squares
+        assert {m["text"] for m in s["legal"]} == {Board(variant=name).move_text(m) for m in Board(variant=name).legal_moves}
+    ws.send_json({"type": "new", "variant": "american", "house": True, "side": "both",
+                  "fen": "B:W18:B14"})
+    s = until(ws, "state")
+    assert s["variant"]["house"] and {m["text"] for m in s["legal"]} >= {"14x23", "14-17"}
+    assert "8x8" in error(ws, {"type": "new", "variant": "international", "house": True})
+
+
+def test_moves_undo_goto_and_the_engine_reply(ws):
+    ws.send_json({"type": "settings", "movetime": 0.05, "level": 5})
+    s = until(ws, "state")
+    assert s["level"] == 5 and s["movetime"] == 0.05
+    ws.send_json({"type": "new", "variant": "international", "side": "white"})
+    until(ws, "state")
+    ws.send_json({"type": "move", "start": 32, "end": 28, "captured": []})
+    thinking = until(ws, "state")
+    assert thinking["thinking"] and thinking["legal"] == []
+    s = settled(ws)
+    assert s["moves"][0] == "32-28" and len(s["moves"]) == 2 and s["cursor"] == 2
+    assert s["lastmove"] is not None and s["turn"] == "white"
+    ws.send_json({"type": "goto", "ply": 1})
+    s = until(ws, "state")
+    assert s["cursor"] == 1 and s["legal"] and s["fen"].startswith("B:")
+    ws.send_json({"type": "goto", "ply": 2})
+    assert until(ws, "state")["cursor"] == 2
+    ws.send_json({"type": "undo"})
+    s = until(ws, "state")
+    assert s["moves"] == [] and s["cursor"] == 0
+    # the score graph's points come with the engine's moves
+    ws.send_json({"type": "move", "start": 32, "end": 28, "captured": []})
+    s = settled(ws)
+    assert s["scores"] and all(isinstance(p, int) and isinstance(v, float) for p, v in s["scores"])
+
+
+def test_a_move_from_an_earlier_position_cuts_the_line(ws):
+    ws.send_json({"type": "new", "variant": "american", "side": "both"})
+    until(ws, "state")
+    for a, b in ((11, 15), (23, 19), (8, 11)):
+        ws.send_json({"type": "move", "start": a, "end": b, "captured": []})
+        until(ws, "state")
+    ws.send_json({"type": "goto", "ply": 1})
+    until(ws, "state")
+    ws.send_json({"type": "move", "start": 22, "end": 18, "captured": []})
+    s = until(ws, "state")
+    assert s["moves"] == ["11-15", "22-18"] and s["cursor"] == 2
+
+
+def test_a_game_ends_with_its_result_and_reason(ws):
+    ws.send_json({"type": "new", "variant": "american", "side": "both", "fen": "W:W18:B14"})
+    until(ws, "state")
+    ws.send_json({"type": "move", "start": 18, "end": 9, "captured": [14]})
+    s = until(ws, "state")
+    assert s["result"] == "0-1" and s["reason"] == "White wins: no pieces left" and s["legal"] == []
+    assert "over" in error(ws, {"type": "move", "start": 9, "end": 5, "captured": []})
+
+
+def test_bad_messages_are_answered_and_the_session_goes_on(ws):
+    ws.send_text("not json")
+    assert "JSON" in until(ws, "error")["message"]
+    for bad, words in [
+        ([1, 2], "JSON object"),
+        ({"no": "type"}, "JSON object"),
+        ({"type": "nonsense"}, "unknown message type"),
+        ({"type": "__init__"}, "unknown message type"),
+        ({"type": "new", "variant": "chess"}, "unknown variant"),
+        ({"type": "new", "variant": 7}, "variant"),
+        ({"type": "new", "variant": "american", "side": "green"}, "side"),
+        ({"type": "new", "variant": "american", "house": "yes"}, "house"),
+        ({"type": "new", "variant": "american", "fen": "W:W99:B1"}, "99"),
+        ({"type": "settings", "engine": "/bin/sh"}, "no engine named"),
+        ({"type": "settings", "level": 0}, "level"),
+        ({"type": "settings", "level": True}, "level"),
+        ({"type": "settings", "movetime": 1e9}, "movetime"),
+        ({"type": "settings", "movetime": "1"}, "movetime"),
+        ({"type": "move", "start": 32, "end": 23, "captured": []}, "illegal move"),
+        ({"type": "move", "start": "32", "end": 28}, "start"),
+        ({"type": "move", "start": 32, "end": 28, "captured": "x"}, "captured"),
+        ({"type": "move", "start": 320, "end": 28}, "start"),
+        ({"type": "undo"}, "no move"),
+        ({"type": "goto", "ply": 5}, "ply"),
+        ({"type": "goto", "ply": -1}, "ply"),
+        ({"type": "set_fen", "fen": "nonsense"}, "FEN"),
+        ({"type": "set_fen", "fen": None}, "fen"),
+        ({"type": "set_fen", "fen": "W:W" + "1," * 5000}, "fen"),
+        ({"type": "setup", "pieces": "all"}, "pieces"),
+        ({"type": "setup", "pieces": {"99": "w"}}, "square"),
+        ({"type": "setup", "pieces": {"x": "w"}}, "square"),
+        ({"type": "setup", "pieces": {"5": "q"}}, "piece"),
+        ({"type": "setup", "pieces": {"1": "w"}}, "crowned"),
+        ({"type": "setup", "pieces": {"5": "w"}, "turn": "red"}, "turn"),
+        ({"type": "load_pdn", "text": 5}, "text"),
+        ({"type": "load_pdn", "text": "[GameType \"20\"]\n\n1. 32-27 99-98 *"}, "no game"),
+        ({"type": "load_pdn", "text": "x" * (MAX_PDN + 1)}, "larger"),
+        ({"type": "pick_game", "index": 0}, "no PDN"),
+        ({"type": "analyse", "on": "yes"}, "on"),
+        ({"type": "analyse", "on": True, "multipv": 0}, "multipv"),
+        ({"type": "analyse", "on": True, "multipv": 11}, "multipv"),
+    ]:
+        assert words in error(ws, bad), bad
+    ws.send_json({"type": "move", "start": 32, "end": 28, "captured": []})
+    s = until(ws, "state")
+    assert s["moves"] == ["32-28"]
+
+
+def test_a_message_over_the_limit_is_refused(client):
+    with TestClient(create_app(max_message=1000)) as c, c.websocket_connect("/ws") as w:
+        until(w, "state")
+        w.send_text(json.dumps({"type": "load_pdn", "text": "x" * 2000}))
+        assert "too large" in until(w, "error")["message"]
+        w.send_json({"type": "goto", "ply": 0})
+        until(w, "state")
+
+
+def test_fen_and_the_board_editor(ws):
+    ws.send_json({"type": "new", "variant": "russian", "side": "both"})
+    until(ws, "state")
+    ws.send_json({"type": "setup", "pieces": {"29": "W", "10": "b"}, "turn": "black"})
+    fen = until(ws, "setup")["fen"]
+    assert fen == "B:WKa1:Bd6"
+    ws.send_json({"type": "set_fen", "fen": fen})
+    s = until(ws, "state")
+    assert s["fen"] == fen and s["pieces"] == {"10": "b", "29": "W"} and s["turn"] == "black"
+
+
+PDN = """[White "A"]\n[Black "B"]\n[GameType "20"]\n\n1. 32-28 19-23 2. 28x19 14x23 *\n
+[White "C"]\n[Black "D"]\n[GameType "21"]\n\n1. 11-15 23-19 *\n
+[GameType "20"]\n\n1. 32-27 99-98 *\n"""
+
+
+def test_pdn_load_pick_and_save(ws):
+    ws.send_json({"type": "load_pdn", "text": PDN})
+    g = until(ws, "games")
+    assert [x["white"] for x in g["games"]] == ["A", "C"] and g["skipped"] == 1
+    assert "index" in error(ws, {"type": "pick_game", "index": 2})
+    ws.send_json({"type": "pick_game", "index": 1})
+    s = until(ws, "state")
+    assert s["variant"]["name"] == "american" and s["moves"] == ["11-15", "23-19"] and s["cursor"] == 0
+    assert s["side"] == "both"
+    ws.send_json({"type": "save_pdn"})
+    saved = until(ws, "pdn")
+    game = draughts.pdn.read_game(saved["text"])
+    assert game.headers["White"] == "C" and [str(m) for m in game.moves] == ["11-15", "23-19"]
+    # one game loads at once
+    ws.send_json({"type": "load_pdn", "text": '[GameType "20"]\n\n1. 32-28 *\n'})
+    s = until(ws, "state")
+    assert s["moves"] == ["32-28"] and s["variant"]["name"] == "international"
+
+
+def test_a_set_up_position_is_saved_with_its_fen(ws):
+    ws.send_json({"type": "new", "variant": "international", "side": "both", "fen": "W:W12,48:B8,9,18,45"})
+    until(ws, "state")
+    ws.send_json({"type": "move", "start": 12, "end": 14, "captured": [8, 9]})
+    until(ws, "state")
+    ws.send_json({"type": "save_pdn"})
+    game = draughts.pdn.read_game(until(ws, "pdn")["text"])
+    assert game.setup_fen == "W:W12,48:B8,9,18,45" and [str(m) for m in game.moves] == ["12x3x14"]
+
+
+def test_analysis_multipv_and_its_stop(ws):
+    ws.send_json({"type": "new", "variant": "american", "side": "both"})
+    until(ws, "state")
+    ws.send_json({"type": "analyse", "on": True, "multipv": 3})
+    a = until(ws, "analysis", lambda m: m["depth"] >= 4)
+    assert len(a["lines"]) == 3 and [x["multipv"] for x in a["lines"]] == [1, 2, 3]
+    assert len({x["pv"][0] for x in a["lines"]}) == 3
+    assert [x["score"] for x in a["lines"]] == sorted((x["score"] for x in a["lines"]), reverse=True)
+    assert a["nodes"] > 0 and a["ply"] == 0
+    # one line: the engine's own search
+    ws.send_json({"type": "analyse", "on": True, "multipv": 1})
+    a = until(ws, "analysis", lambda m: len(m["lines"]) == 1 and m["depth"] >= 6)
+    assert a["nps"] > 0
+    # analysis follows the position
+    ws.send_json({"type": "move", "start": 11, "end": 15, "captured": []})
+    until(ws, "analysis", lambda m: m["ply"] == 1)
+    ws.send_json({"type": "analyse", "on": False})
+    s = until(ws, "state")
+    assert not s["analysing"]
+
+
+def test_multipv_fallback_scores_match_single_searches():
+    board = Board(variant="american")
+    engine = ge.GuiEngine(ge.BUILTIN, board.variant)
+    reports = []
+    engine.analyse(board, 7, reports.append, max_depth=4)
+    last = reports[-1]
+    assert last.depth == 4 and len(last.lines) == 7
+    check = draughts.Engine("american", tt_mb=8)
+    for line in last.lines:
+        child = board.copy()
+        child.push(line.pv[0])
+        assert line.score == pytest.approx(-check.search(child, depth=3).score)
+
+
+def test_origin_check():
+    assert origin_allowed(None, "127.0.0.1:8000")
+    assert origin_allowed("http://127.0.0.1:8000", "127.0.0.1:8000")
+    assert not origin_allowed("http://evil.test", "127.0.0.1:8000")
+    assert not origin_allowed("http://127.0.0.1:8001", "127.0.0.1:8000")
+    assert not origin_allowed("file://", "127.0.0.1:8000")
+    assert not origin_allowed("null", "127.0.0.1:8000")
+
+
+def test_a_foreign_origin_websocket_is_refused(client):
+    with pytest.raises(WebSocketDisconnect) as e:
+        with client.websocket_connect("/ws", headers={"origin": "http://evil.test"}) as w:
+            w.receive_json()
+    assert e.value.code == 1008
+    with client.websocket_connect("/ws", headers={"origin": "http://testserver"}) as w:
+        assert w.receive_json()["type"] == "engines"
+
+
+def test_engine_arguments_and_config():
+    spec = ge.parse_engine_arg("scan=./scan hub --x 'a b'")
+    assert spec == ge.EngineSpec("scan", "hub", ("./scan", "hub", "--x", "a b"))
+    for bad in ("scan", "=x", "scan=", "scan='"):
+        with pytest.raises(DraughtsError):
+            ge.parse_engine_arg(bad)
+    specs = ge.specs_from_config({"engines": [{"name": "a", "cmd": ["x", "hub"], "dir": "/tmp"},
+                                              {"name": "b", "cmd": "y hub"}]})
+    assert specs[0].command == ("x", "hub") and specs[0].dir == "/tmp" and specs[1].command == ("y", "hub")
+    for bad in ([], {"engines": [{"name": "a"}]}, {"engines": [{"name": "a", "cmd": "x", "proto": "uci"}]}):
+        with pytest.raises(DraughtsError):
+            ge.specs_from_config(bad)
+
+
+def _alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().split(") ")[1][0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_a_hub_engine_plays_and_ends_with_its_page(client):
+    app_sessions = client.app.state.sessions
+    with client.websocket_connect("/ws") as w:
+        until(w, "state")
+        w.send_json({"type": "settings", "engine": "hub-ours", "movetime": 0.1})
+        assert until(w, "state")["engine"] == "hub-ours"
+        w.send_json({"type": "new", "variant": "american", "side": "white"})   # black (the engine) first
+        s = settled(w)
+        assert len(s["moves"]) == 1
+        w.send_json({"type": "analyse", "on": True, "multipv": 1})
+        until(w, "analysis", lambda m: m["depth"] >= 3)
+        pid = next(iter(app_sessions)).engine.pid
+        assert pid and _alive(pid)
+    deadline = time.time() + 10
+    while _alive(pid) and time.time() < deadline:
+        time.sleep(0.05)
+    assert not _alive(pid), "the engine outlived its page"
+
+
+def test_a_failing_engine_is_an_error_not_a_crash():
+    bad = ge.EngineSpec("missing", "hub", ("/nonexistent/engine", "hub"))
+    with TestClient(create_app([bad])) as c, c.websocket_connect("/ws") as w:
+        until(w, "state")
+        w.send_json({"type": "settings", "engine": "missing"})
+        until(w, "state")
+        w.send_json({"type": "new", "variant": "international", "side": "black"})
+        assert "missing" in until(w, "error")["message"]
+        s = until(w, "state", lambda m: not m["thinking"])
+        assert s["moves"] == []
+        w.send_json({"type": "settings", "engine": "draughts", "movetime": 0.05})
+        s = settled(w)
+        assert len(s["moves"]) == 1                    # our engine takes over
+
+
+def _children(pid):
+    out = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat") as fh:
+                    if int(fh.read().split(") ")[1].split()[1]) == pid:
+                        out.append(int(name))
+            except (OSError, IndexError, ValueError):
+                pass
+    return out
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_ctrl_c_ends_the_server_and_its_engines(tmp_path):
+    websockets = pytest.importorskip("websockets.sync.client")
+    from draughts.gui.testing import free_port
+    port = free_port()
+    cmd = [sys.executable, "-m", "draughts", "gui", "--port", str(port),
+           "--engine", f"hub-ours={sys.executable} -m draughts hub"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert f"http://127.0.0.1:{port}/" in line
+        ws = websockets.connect(f"ws://127.0.0.1:{port}/ws")
+        ws.send(json.dumps({"type": "settings", "engine": "hub-ours"}))
+        ws.send(json.dumps({"type": "analyse", "on": True, "multipv": 1}))
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            m = json.loads(ws.recv(timeout=20))
+            if m["type"] == "analysis":
+                break
+        kids = _children(proc.pid)
+        assert kids, "no engine process"
+        proc.send_signal(signal.SIGINT)
+        proc.wait(20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    time.sleep(0.2)
+    assert not [k for k in kids if _alive(k)], "engines outlived the server"
+
+
+def test_gui_without_the_extra_says_what_to_install(tmp_path):
+    # a Python where starlette cannot be imported
+    blocker = tmp_path / "starlette.py"
+    blocker.write_text("raise ImportError('no starlette here')\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path)] + sys.path))
+    r = subprocess.run([sys.executable, "-m", "draughts", "gui", "--port", "0"], capture_output=True,
+                       text=True, env=env, timeout=60)
+    assert r.returncode == 2
+    assert 'pip install "draughts-engine[gui]"' in r.stderr
