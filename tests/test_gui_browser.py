@@ -309,3 +309,32 @@ def test_a_websocket_from_another_origin_is_refused(server, chromium):
         ws.onclose = () => done('closed');
     })""", ws_url) == "open"
     context.close()
+
+
+def test_watch_a_two_game_match_to_its_score_line(page):
+    gt.new_game(page, "american", "both")
+    page.click("#match-box summary")
+    page.select_option("#m-engine1", "draughts")
+    page.fill("#m-level1", "20")
+    page.select_option("#m-engine2", "draughts")
+    page.fill("#m-level2", "1")
+    page.fill("#m-limit", "tc=4+0.05")
+    page.fill("#m-games", "2")
+    page.check("#m-repeat")
+    page.click("#m-start")
+    # both clocks and the engines' lines while a game goes on
+    page.wait_for_function("document.querySelector('#m-clock-white').textContent.includes('White draughts')")
+    page.wait_for_function("/depth \\d+/.test(document.querySelector('#m-line-white').textContent + "
+                           "document.querySelector('#m-line-black').textContent)")
+    assert page.locator("#m-board g.piece").count() > 0
+    shot(page, "gui-match.png")
+    page.wait_for_function("document.querySelector('#m-score').textContent.includes('2 of 2 games, finished')",
+                           timeout=90000)
+    score = page.inner_text("#m-score")
+    assert re.search(r"Score of draughts vs draughts-2: \d - \d - \d\s+\[\d\.\d{3}\] 2", score), score
+    assert page.inner_text("#m-elo").startswith("Elo difference:")
+    assert page.locator("#m-list li").count() == 2
+    # a finished game opens in the analysis board
+    plies = int(re.search(r"\((\d+) plies\)", page.locator("#m-list li").nth(1).inner_text()).group(1))
+    page.locator("#m-list li").nth(1).locator("button").click()
+    assert len(gt.wait_moves(page, plies)) == plies

@@ -401,3 +401,72 @@ def test_gui_without_the_extra_says_what_to_install(tmp_path):
                        text=True, env=env, timeout=60)
     assert r.returncode == 2
     assert 'pip install "draughts-engine[gui]"' in r.stderr
+
+
+def test_a_match_from_the_page_and_its_bad_options(ws):
+    ws.send_json({"type": "new", "variant": "american", "side": "both"})
+    until(ws, "state")
+    good = {"type": "match_start", "engines": [{"name": "draughts", "level": 20}, {"name": "draughts", "level": 1}],
+            "limit": "depth=2", "games": 2, "repeat": True, "openings": "acf-3move"}
+    for change, words in [({"engines": [{"name": "draughts"}]}, "two engines"),
+                          ({"engines": [{"name": "sh"}, {"name": "draughts"}]}, "no engine named"),
+                          ({"engines": [{"name": "draughts", "level": 99}, {"name": "draughts"}]}, "level"),
+                          ({"limit": "cmd=/bin/sh"}, "limit"),
+                          ({"limit": ""}, "limit"),
+                          ({"limit": "tc=abc"}, "tc"),
+                          ({"games": 0}, "games"),
+                          ({"openings": "/etc/passwd"}, "shipped deck")]:
+        assert words in error(ws, {**good, **change}), change
+    assert "no match" in error(ws, {"type": "match_stop"})
+    ws.send_json(good)
+    m = until(ws, "match", lambda m: m["status"] != "running", limit=100000)
+    assert m["status"] == "finished" and m["played"] == 2 and len(m["games"]) == 2
+    assert m["score_line"].startswith("Score of draughts vs draughts-2: ")
+    assert m["elo_line"].startswith("Elo difference: ")
+    assert m["current"]["plies"] > 0
+    ws.send_json({"type": "match_open", "index": 0})
+    s = until(ws, "state")
+    assert len(s["moves"]) == m["games"][0]["plies"] + 3      # the 3-move ballot's three plies first
+    assert "index" in error(ws, {"type": "match_open", "index": -1})
+    assert "not finished" in error(ws, {"type": "match_open", "index": 5})
+
+
+def test_a_running_match_stops_and_its_engines_end(ws):
+    ws.send_json({"type": "new", "variant": "international", "side": "both"})
+    until(ws, "state")
+    ws.send_json({"type": "match_start", "engines": [{"name": "draughts"}, {"name": "hub-ours"}],
+                  "limit": "tc=60+1", "games": 4, "repeat": True, "openings": ""})
+    until(ws, "match_lines")
+    assert "running" in error(ws, {"type": "match_start", "engines": [{"name": "draughts"}, {"name": "draughts"}],
+                                   "limit": "depth=1", "games": 1})
+    ws.send_json({"type": "match_stop"})
+    m = until(ws, "match", lambda m: m["status"] != "running", limit=100000)
+    assert m["status"] == "stopped" and m["played"] == 0
+
+
+def test_follow_a_match_through_its_state_file(tmp_path):
+    state = tmp_path / "match.json"
+    r = subprocess.run([sys.executable, "-m", "draughts", "match", "-engine", "name=a", "proto=builtin", "depth=3",
+                        "-engine", "name=b", "proto=builtin", "depth=1", "-variant", "american", "-games", "2",
+                        "-repeat", "-state", str(state)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    with TestClient(create_app(watch=str(state))) as c, c.websocket_connect("/ws") as w:
+        hello = w.receive_json()
+        assert hello["watch"] == "match.json"
+        w.send_json({"type": "match_follow"})
+        m = until(w, "match")
+        assert m["kind"] == "followed" and m["status"] == "finished" and m["played"] == 2
+        assert m["score_line"].startswith("Score of a vs b: ") and m["score_line"].endswith(" 2")
+        assert m["current"]["game"] == 2
+        w.send_json({"type": "match_open", "index": 1})
+        s = until(w, "state")
+        assert len(s["moves"]) == m["games"][1]["plies"]
+        # the file grows as the match goes on
+        data = json.loads(state.read_text())
+        data["records"] = data["records"][:1]
+        data["complete"] = False
+        state.write_text(json.dumps(data))
+        m = until(w, "match", lambda m: m["played"] == 1)
+        assert m["status"] == "running"
+    with TestClient(create_app()) as c, c.websocket_connect("/ws") as w:
+        assert "--watch" in error(w, {"type": "match_follow"})

@@ -1,6 +1,7 @@
 """`draughts gui`: a board in the browser, served from this machine.
 
-    draughts gui [--host 127.0.0.1] [--port 8000] [--engine NAME=CMD ...] [--config FILE] [--open]
+    draughts gui [--host 127.0.0.1] [--port 8000] [--engine NAME=CMD ...] [--config FILE]
+                 [--watch STATE_FILE] [--open]
 
 The server (Starlette on uvicorn, `draughts.gui.server`) needs the `gui`
 extra: ``pip install "draughts-engine[gui]"``.  Each page's game lives in a
@@ -12,6 +13,7 @@ the config file.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import List
 
@@ -44,7 +46,7 @@ def cmd_gui(args) -> int:
         return 2
     from draughts.gui.server import MAX_MESSAGE, create_app
     specs = engines_from_args(args)
-    app = create_app(specs)
+    app = create_app(specs, watch=os.path.abspath(args.watch) if args.watch else None)
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
                             ws_max_size=MAX_MESSAGE, lifespan="on")
     server = uvicorn.Server(config)
@@ -92,5 +94,7 @@ def register(subparsers) -> None:
                    help="a Hub engine the page may pick, e.g. scan='./scan hub' (repeatable)")
     p.add_argument("--config", metavar="FILE",
                    help='a JSON file of engines: {"engines": [{"name": N, "cmd": [...], "dir": D}]}')
+    p.add_argument("--watch", metavar="STATE_FILE",
+                   help="a match that `draughts match -state STATE_FILE` runs, for the page to follow")
     p.add_argument("--open", action="store_true", help="open the page in the web browser")
     p.set_defaults(func=cmd_gui)

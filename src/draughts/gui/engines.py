@@ -150,8 +150,10 @@ class GuiEngine:
             self._hub.new_game()
 
     # --- playing -------------------------------------------------------------
-    def play(self, board: Board, limit: Limit, on_report: Optional[OnReport] = None) -> Played:
-        """The engine's move in the board's position."""
+    def play(self, board: Board, limit: Limit, on_report: Optional[OnReport] = None,
+             timeout: Optional[float] = None) -> Played:
+        """The engine's move in the board's position (a Hub engine's answer is
+        awaited `timeout` seconds beyond the limit's time)."""
         self._stopped.clear()
         if self._engine is not None:
             def info(i):
@@ -164,7 +166,7 @@ class GuiEngine:
             if r.move is None:
                 raise DraughtsError("the engine found no move")
             return Played(r.move, r.score, r.depth, list(r.pv))
-        res = self._hub.play(board, limit)
+        res = self._hub.play(board, limit, timeout=timeout)
         info = res.info or {}
         score = info.get("score")
         pv = info.get("pv") if isinstance(info.get("pv"), list) else [res.move]
@@ -303,3 +305,41 @@ def by_name(specs: Sequence[EngineSpec], name: str) -> EngineSpec:
         if s.name == name:
             return s
     raise DraughtsError(f"no engine named {name!r} (known: {', '.join(s.name for s in specs)})")
+
+
+class MatchPlayer:
+    """A player of the match runner's referee (`draughts.match.game.play_game`:
+    name, alive, new_game, play -> Reply, close) that is a GuiEngine, so that
+    the page sees its lines as it thinks (`on_report(name, report)`)."""
+
+    def __init__(self, spec: EngineSpec, name: str, variant: Variant, level: int,
+                 on_report: Callable[[str, Report], None]):
+        from draughts.hub.errors import EngineTerminatedError
+        self.name = name
+        self._crashed = EngineTerminatedError
+        try:
+            self._engine = GuiEngine(spec, variant, level=level)
+        except DraughtsError:
+            raise
+        except Exception as e:
+            raise EngineTerminatedError(f"cannot start {name}: {e}") from None
+        self._on_report = on_report
+        self.alive = True
+
+    def new_game(self, variant: Variant) -> None:
+        self._engine.new_game()
+
+    def play(self, board: Board, limit: Limit, grace: float):
+        from draughts.match.engines import Reply
+        if not self.alive:
+            raise self._crashed(f"engine {self.name} was closed (the match is stopping)")
+        t0 = Engine.clock()
+        played = self._engine.play(board, limit, lambda r: self._on_report(self.name, r), timeout=grace)
+        elapsed = Engine.clock() - t0
+        if not self.alive:
+            raise self._crashed(f"engine {self.name} was closed (the match is stopping)")
+        return Reply(played.move, elapsed, played.score, played.depth, played.move.hub())
+
+    def close(self) -> None:
+        self.alive = False
+        self._engine.close()

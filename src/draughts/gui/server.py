@@ -39,9 +39,11 @@ def origin_allowed(origin: Optional[str], host: Optional[str]) -> bool:
     return parts.scheme in ("http", "https") and parts.netloc.lower() == host.lower()
 
 
-def create_app(engines: Sequence[EngineSpec] = (), *, max_message: int = MAX_MESSAGE) -> Starlette:
+def create_app(engines: Sequence[EngineSpec] = (), *, max_message: int = MAX_MESSAGE,
+               watch: Optional[str] = None) -> Starlette:
     """The application; `engines` are the engines the page may pick besides
-    our own (which comes first)."""
+    our own (which comes first); `watch` the state file of a `draughts
+    match` the page may follow."""
     specs: List[EngineSpec] = [BUILTIN] + [e for e in engines if e.name != BUILTIN.name]
     sessions: set = set()
 
@@ -63,7 +65,7 @@ def create_app(engines: Sequence[EngineSpec] = (), *, max_message: int = MAX_MES
             except Exception:
                 pass
 
-        session = Session(send, specs)
+        session = Session(send, specs, watch)
         sessions.add(session)
         try:
             await session.hello()

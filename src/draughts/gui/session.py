@@ -17,13 +17,19 @@ Messages from the page (`type` and its fields):
   pick_game index
   save_pdn  -> `pdn` with the game's text
   analyse   on (bool), multipv (1-MAX_MULTIPV)
-Messages to the page: state, analysis, games, pdn, setup, error, engines.
+  match_start  engines ([{name, level}, {name, level}]), limit (the runner's tc=/st=/depth=/nodes=),
+               games, repeat (bool), openings (a shipped deck or "")
+  match_stop
+  match_follow (the state file the command line named)
+  match_open   index: a finished game of the match into the board
+Messages to the page: state, analysis, games, pdn, setup, error, engines, match, match_lines.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from typing import Any, Awaitable, Callable, Dict, List, Optional, Sequence
 
 from draughts import pdn
@@ -86,8 +92,13 @@ def _pieces(board: Board) -> Dict[str, str]:
 
 
 class Session:
-    def __init__(self, send: Send, specs: Sequence[EngineSpec] = (BUILTIN,)):
+    def __init__(self, send: Send, specs: Sequence[EngineSpec] = (BUILTIN,),
+                 watch: Optional[str] = None):
         self._send = send
+        #: the state file of a `draughts match` the page may follow (from the command line)
+        self.watch = watch
+        self.match: Any = None
+        self._follow_task: Optional[asyncio.Task] = None
         self.specs = list(specs) or [BUILTIN]
         self.spec = self.specs[0]
         self.level = LEVEL_MAX
@@ -162,8 +173,11 @@ class Session:
 
     async def hello(self) -> None:
         self.loop = asyncio.get_running_loop()
+        from draughts.match.openings import DECKS
         await self.send({"type": "engines", "engines": [s.to_json() for s in self.specs],
-                         "variants": variant_list(), "max_multipv": MAX_MULTIPV, "max_pdn": MAX_PDN})
+                         "variants": variant_list(), "max_multipv": MAX_MULTIPV, "max_pdn": MAX_PDN,
+                         "decks": [{"name": k, "variant": v} for k, (_, v) in DECKS.items()],
+                         "watch": os.path.basename(self.watch) if self.watch else None})
         await self.send_state()
 
     # --- messages -----------------------------------------------------------------
@@ -389,6 +403,71 @@ class Session:
         self.analysing, self.multipv = on, multipv
         await self._after_change(engine_moves=False)
 
+    # --- matches ------------------------------------------------------------------------
+    def _emit(self, msg: Dict[str, Any]) -> None:
+        """A message from a match's thread."""
+        loop = self.loop
+        if loop is None or self.closed:
+            return
+        try:
+            loop.call_soon_threadsafe(lambda: asyncio.ensure_future(self.send(msg)))
+        except RuntimeError:                    # the loop has closed
+            pass
+
+    def _match_running(self) -> bool:
+        return self.match is not None and hasattr(self.match, "stop") and self.match.status == "running"
+
+    async def on_match_start(self, msg: Dict) -> None:
+        from draughts.gui.match import GuiMatch
+        if self._match_running():
+            raise BadMessage("a match is running: stop it first")
+        await self._stop_follow()
+        self.match = await asyncio.to_thread(GuiMatch, self.specs, msg, self.variant, self._emit)
+        self.match.start()
+
+    async def on_match_stop(self, msg: Dict) -> None:
+        await self._stop_follow()
+        if not self._match_running():
+            raise BadMessage("no match is running")
+        m = self.match
+        await asyncio.to_thread(m.stop)
+        await asyncio.to_thread(m.thread.join, 15)
+
+    async def on_match_follow(self, msg: Dict) -> None:
+        from draughts.gui.match import FollowedMatch
+        if not self.watch:
+            raise BadMessage("no match state file was named on the command line (draughts gui --watch FILE)")
+        if self._match_running():
+            raise BadMessage("a match is running: stop it first")
+        followed = FollowedMatch(self.watch)
+        await asyncio.to_thread(followed.refresh)
+        await self._stop_follow()
+        self.match = followed
+        await self.send(followed.message())
+        self._follow_task = asyncio.ensure_future(self._follow(followed))
+
+    async def _follow(self, followed) -> None:
+        while not self.closed and self.match is followed:
+            await asyncio.sleep(0.5)
+            try:
+                if await asyncio.to_thread(followed.refresh):
+                    await self.send(followed.message())
+            except DraughtsError as e:
+                await self.send({"type": "error", "message": str(e)})
+                return
+
+    async def _stop_follow(self) -> None:
+        t, self._follow_task = self._follow_task, None
+        if t is not None:
+            t.cancel()
+
+    async def on_match_open(self, msg: Dict) -> None:
+        if self.match is None:
+            raise BadMessage("no match")
+        index = _int(msg, "index", 0, 100000)
+        game = await asyncio.to_thread(self.match.game, index)
+        await self._load_game(game)
+
     # --- the engine's work ------------------------------------------------------------
     async def _ensure_engine(self) -> GuiEngine:
         if self.engine is None:
@@ -487,6 +566,10 @@ class Session:
         """The page has gone: stop the engine's work and end the engine."""
         self.closed = True
         try:
+            await self._stop_follow()
+            if self.match is not None and hasattr(self.match, "stop"):
+                await asyncio.to_thread(self.match.stop)
+                await asyncio.to_thread(self.match.thread.join, 15)
             await self._stop_job()
         finally:
             await self._close_engine()

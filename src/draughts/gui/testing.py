@@ -40,12 +40,13 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def live_server(engines: Sequence[EngineSpec] = (), port: Optional[int] = None) -> Iterator[str]:
+def live_server(engines: Sequence[EngineSpec] = (), port: Optional[int] = None,
+                watch: Optional[str] = None) -> Iterator[str]:
     """The GUI served on 127.0.0.1 from a thread; yields its address."""
     import uvicorn
     from draughts.gui.server import MAX_MESSAGE, create_app
     port = port or free_port()
-    app = create_app(engines)
+    app = create_app(engines, watch=watch)
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
                             ws_max_size=MAX_MESSAGE, lifespan="on")
     server = uvicorn.Server(config)

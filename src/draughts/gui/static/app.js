@@ -4,6 +4,8 @@ import { BoardView } from "./board.js";
 
 const $ = (id) => document.getElementById(id);
 const view = new BoardView($("board"));
+const matchView = new BoardView($("m-board"));
+let match = null;          // the last match message
 let ws = null;
 let state = null;          // the server's last state message
 let pick = null;           // {start, clicks: []} while a move is being entered
@@ -46,13 +48,18 @@ function receive(msg) {
     case "error": return toast(msg.message);
     case "games": return chooseGame(msg);
     case "pdn": return download(msg.filename, msg.text);
+    case "match": return setMatch(msg);
+    case "match_lines": return setMatchLines(msg);
     case "setup": editing && (editing.fen = msg.fen, $("edit-fen").textContent = msg.fen); return;
   }
 }
 
 function setLists(msg) {
   $("variant").replaceChildren(...msg.variants.map((v) => new Option(`${v.name} (${v.size}×${v.size})`, v.name)));
-  $("engine").replaceChildren(...msg.engines.map((e) => new Option(e.proto === "builtin" ? `${e.name} (built in)` : e.name, e.name)));
+  const names = msg.engines.map((e) => [e.proto === "builtin" ? `${e.name} (built in)` : e.name, e.name]);
+  for (const id of ["engine", "m-engine1", "m-engine2"]) $(id).replaceChildren(...names.map(([t, v]) => new Option(t, v)));
+  $("m-openings").append(...msg.decks.map((d) => new Option(`${d.name} (${d.variant})`, d.name)));
+  if (msg.watch) { $("m-follow").hidden = false; $("m-follow").textContent = `Follow ${msg.watch}`; }
   $("multipv").max = msg.max_multipv;
 }
 
@@ -369,5 +376,80 @@ $("edit-done").onclick = () => {
   endEditing();
   send({ type: "set_fen", fen });
 };
+
+// --- matches ------------------------------------------------------------------------
+$("m-start").onclick = () => send({
+  type: "match_start", limit: $("m-limit").value, games: Number($("m-games").value),
+  repeat: $("m-repeat").checked, openings: $("m-openings").value,
+  engines: [{ name: $("m-engine1").value, level: Number($("m-level1").value) },
+            { name: $("m-engine2").value, level: Number($("m-level2").value) }],
+});
+$("m-stop").onclick = () => send({ type: "match_stop" });
+$("m-follow").onclick = () => send({ type: "match_follow" });
+
+let clockBase = null;      // {side, left, at} of the running clock
+function fmtClock(t) {
+  if (t == null) return "–";
+  const s = Math.max(0, t);
+  return s >= 60 ? `${Math.floor(s / 60)}:${(s % 60).toFixed(1).padStart(4, "0")}` : s.toFixed(1);
+}
+function showClocks() {
+  const cur = match && match.current;
+  if (!cur) return;
+  for (const side of ["white", "black"]) {
+    let t = cur.clocks[side];
+    if (clockBase && clockBase.side === side) t = clockBase.left - (performance.now() - clockBase.at) / 1000;
+    const el = $(`m-clock-${side}`);
+    el.textContent = `${side === "white" ? "White" : "Black"} ${cur[side]}: ${fmtClock(t)}`;
+    el.classList.toggle("running", cur.running === side);
+  }
+}
+setInterval(() => { if (clockBase) showClocks(); }, 100);
+
+function setMatch(msg) {
+  match = msg;
+  $("m-view").hidden = false;
+  $("match-box").open = true;
+  const running = msg.status === "running" && msg.kind === "started";
+  $("m-stop").disabled = !running;
+  $("m-start").disabled = running;
+  $("m-score").textContent = `${msg.score_line || msg.names.join(" vs ")} — ${msg.played} of ${msg.total} games, ${msg.status}${msg.file ? ` (${msg.file})` : ""}`;
+  $("m-elo").textContent = msg.elo_line || "";
+  const cur = msg.current;
+  if (cur) {
+    const v = matchView.variant;
+    if (!v || v.name !== msg.variant.name || v.house !== msg.variant.house) matchView.setVariant(msg.variant);
+    const last = cur.lastmove ? [cur.lastmove[0], cur.lastmove[cur.lastmove.length - 1]] : [];
+    matchView.draw(cur.pieces, { last });
+    clockBase = cur.running && cur.clocks[cur.running] != null ? { side: cur.running, left: cur.clocks[cur.running], at: performance.now() } : null;
+    showClocks();
+    for (const side of ["white", "black"]) showMatchLine(side, cur.lines[side]);
+  }
+  $("m-list").replaceChildren(...msg.games.map((g) => {
+    const li = document.createElement("li");
+    li.value = g.index + 1;
+    li.append(`${g.first} – ${g.second}: ${g.result} {${g.reason}} (${g.plies} plies)`);
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = "Open";
+    b.title = "Open the game in the analysis board";
+    b.onclick = () => send({ type: "match_open", index: g.index });
+    li.append(b);
+    return li;
+  }));
+}
+
+function showMatchLine(side, line) {
+  const cur = match.current;
+  $(`m-line-${side}`).textContent = line
+    ? `${cur[side]}: depth ${line.depth} ${fmtScore(line)} ${Math.round(line.nps).toLocaleString("en")} n/s  ${line.pv.join(" ")}`
+    : `${cur[side]}: –`;
+}
+
+function setMatchLines(msg) {
+  if (!match || !match.current || match.current.game !== msg.game) return;
+  match.current.lines[msg.side] = msg;
+  showMatchLine(msg.side, msg);
+}
 
 connect();

@@ -1,0 +1,323 @@
+"""Engine-vs-engine matches in the page: one started from it, played by the
+match runner's own parts (its options, schedule, opening book, referee and
+statistics: `draughts.match`), or one that `draughts match -state FILE`
+runs, followed through its state file.
+
+A started match plays on a worker thread.  Its players are the adapter's
+(`draughts.gui.engines.MatchPlayer`), so that the page sees each engine's
+lines as it thinks and both clocks as they run.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import threading
+from typing import Any, Callable, Dict, List, Optional, Sequence
+
+from draughts.board import Board
+from draughts.errors import DraughtsError
+from draughts.gui.engines import EngineSpec, MatchPlayer, Report, by_name
+from draughts.gui.session import variant_info
+from draughts.match import stats
+from draughts.match.cli import settings_from_options, split_options
+from draughts.match.console import Console
+from draughts.match.game import GameRecord, play_game, record_board, record_to_game
+from draughts.match.openings import DECKS
+from draughts.match.runner import Match, load_state
+from draughts.match.settings import MatchSettings
+from draughts.variants import WHITE, Variant
+
+#: engine settings the page may give (the runner's own keys for the search limit)
+LIMIT_KEYS = ("tc", "st", "depth", "nodes")
+MAX_GAMES = 1000
+Emit = Callable[[Dict[str, Any]], None]
+
+
+def _colour(c) -> str:
+    return "white" if c == WHITE else "black"
+
+
+def _pieces(board: Board) -> Dict[str, str]:
+    return {str(n): p.symbol() for n, p in board.pieces().items()}
+
+
+def match_argv(specs: Sequence[EngineSpec], options: Dict[str, Any], variant: Variant) -> List[str]:
+    """The `draughts match` options of the page's choices (checked by the runner's parser)."""
+    engines = options.get("engines")
+    if not isinstance(engines, list) or len(engines) != 2:
+        raise DraughtsError("a match needs two engines")
+    limit = options.get("limit", "")
+    if not isinstance(limit, str) or len(limit) > 200 or not limit.split():
+        raise DraughtsError("the limit is the runner's engine settings, e.g. tc=10+0.1, st=0.2 or depth=6")
+    tokens = limit.split()
+    for t in tokens:
+        if t.split("=", 1)[0] not in LIMIT_KEYS or "=" not in t:
+            raise DraughtsError(f"limit: {t!r} is not one of {', '.join(k + '=' for k in LIMIT_KEYS)}")
+    argv: List[str] = []
+    for e in engines:
+        if not isinstance(e, dict) or not isinstance(e.get("name"), str):
+            raise DraughtsError("an engine of the match is {name, level}")
+        spec = by_name(specs, e["name"])
+        level = e.get("level", 20)
+        if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 20:
+            raise DraughtsError(f"level must be a whole number from 1 to 20, not {level!r}")
+        argv.append("-engine")
+        argv.append(f"name={spec.name}")
+        if spec.proto == "builtin":
+            argv += ["proto=builtin", f"option.level={level}"]
+        else:
+            argv += [f"cmd={spec.command[0]}"] + [f"arg={a}" for a in spec.command[1:]]
+            if spec.dir:
+                argv.append(f"dir={spec.dir}")
+        argv += tokens
+    games = options.get("games", 2)
+    if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
+        raise DraughtsError(f"games must be a whole number from 1 to {MAX_GAMES}")
+    argv += ["-variant", variant.name, "-games", str(games)]
+    if not variant.mandatory_capture:
+        argv.append("-no-mandatory-capture")
+    if options.get("repeat", True) is True:
+        argv.append("-repeat")
+    deck = options.get("openings", "")
+    if deck:
+        if deck not in DECKS:
+            raise DraughtsError(f"openings: {deck!r} is not a shipped deck ({', '.join(DECKS)})")
+        argv += ["-openings", f"file={deck}", "order=sequential"]
+    return argv
+
+
+def summary_json(names: Sequence[str], records: Sequence[GameRecord], repeat: int) -> Dict[str, Any]:
+    """The running score of the first engine against the second, with Elo and its error."""
+    ordered = sorted(records, key=lambda r: r.index)
+    pts = [r.points(0) for r in ordered]
+    by_index = {r.index: r for r in ordered}
+    pairs = [by_index[i].points(0) + by_index[i + 1].points(0)
+             for i in range(0, max(by_index, default=-1) + 1, 2) if i in by_index and i + 1 in by_index]
+    s = stats.summarise(pts, pairs if repeat == 2 else [], paired=repeat == 2)
+    line = f"Score of {names[0]} vs {names[1]}: {s.wins} - {s.losses} - {s.draws}  [{s.score:.3f}] {s.games}"
+    elo = f"Elo difference: {stats.fmt_number(s.elo, 1)} +/- {stats.fmt_number(s.elo_error, 1)}"
+    return {"score_line": line, "elo_line": elo, **stats.json_number(
+        {"wins": s.wins, "losses": s.losses, "draws": s.draws, "elo": s.elo, "elo_error": s.elo_error})}
+
+
+def games_json(records: Sequence[GameRecord], engines) -> List[Dict[str, Any]]:
+    out = []
+    for r in sorted(records, key=lambda r: r.index):
+        first, second = engines[r.first].name, engines[r.second].name
+        out.append({"index": r.index, "first": first, "second": second, "result": r.result,
+                    "reason": r.reason, "plies": len(r.moves)})
+    return out
+
+
+class GuiMatch:
+    """A match started from the page, run on a thread; `emit` gets its messages."""
+
+    def __init__(self, specs: Sequence[EngineSpec], options: Dict[str, Any], variant: Variant, emit: Emit):
+        argv = match_argv(specs, options, variant)
+        self.specs = list(specs)
+        self.settings: MatchSettings = settings_from_options(split_options(argv))
+        self.settings.ratinginterval = 0
+        self.out = io.StringIO()
+        self.match = Match(self.settings, console=Console(self.out, io.StringIO(), False), argv=argv)
+        self.variant = self.match.variant
+        self.emit = emit
+        self.levels = [e.get("level", 20) for e in options["engines"]]
+        self.spec_of = [by_name(specs, e["name"]) for e in options["engines"]]
+        self.stopped = False
+        self.status = "running"
+        self.current: Optional[Dict[str, Any]] = None
+        self._players: Dict[int, MatchPlayer] = {}
+        self._lock = threading.Lock()
+        self.thread = threading.Thread(target=self._run, name="gui-match", daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def _player(self, i: int) -> MatchPlayer:
+        with self._lock:
+            if self.stopped:
+                from draughts.hub.errors import EngineTerminatedError
+                raise EngineTerminatedError("the match is stopping")
+            if i not in self._players:
+                name = self.settings.engines[i].name
+                self._players[i] = MatchPlayer(self.spec_of[i], name, self.variant, self.levels[i], self._lines)
+            return self._players[i]
+
+    def _lines(self, name: str, r: Report) -> None:
+        cur = self.current
+        if cur is None or not r.lines:
+            return
+        side = "white" if cur["white"] == name else "black"
+        board = Board(cur["fen"], variant=self.variant)
+        line = r.lines[0]
+        pv = []
+        for m in line.pv:
+            if m not in board.legal_moves:
+                break
+            pv.append(board.move_text(m))
+            board.push(m)
+        cur["lines"][side] = {"depth": r.depth, "score": line.score, "nps": round(r.nps), "pv": pv}
+        self.emit({"type": "match_lines", "game": cur["game"], "side": side, **cur["lines"][side]})
+
+    def _run(self) -> None:
+        s = self.settings
+        try:
+            for job in self.match.schedule:
+                if self.stopped:
+                    break
+                configs = [s.engines[job.first], s.engines[job.second]]
+                try:
+                    players = [self._Watched(self, self._player(job.first)),
+                               self._Watched(self, self._player(job.second))]
+                except Exception as e:
+                    if not self.stopped:
+                        self.status = f"stopped: {e}"
+                    break
+                board = job.opening.board(self.variant)
+                first = self.variant.first
+                names = {first: configs[0].name, ~first: configs[1].name}
+                self.current = {"game": job.index + 1, "white": names[WHITE], "black": names[~WHITE],
+                                "fen": board.fen(), "pieces": _pieces(board), "lastmove": None,
+                                "turn": _colour(board.turn), "clocks": {"white": None, "black": None},
+                                "running": None, "lines": {"white": None, "black": None}, "plies": 0}
+                self.publish()
+                record = play_game(job, players, configs, self.variant, s.rules)
+                if self.stopped:
+                    break
+                self.match._finished(job, record)
+                self.publish()
+            if not self.stopped and self.status == "running":
+                self.status = "finished"
+                self.match._report()
+        except Exception as e:                     # a match that cannot go on is shown, not raised
+            self.status = f"stopped: {e}"
+        finally:
+            self._close_players()
+            if self.stopped and self.status == "running":
+                self.status = "stopped"
+            self.publish()
+
+    class _Watched:
+        """Forwards to a player; tells the page of each turn and move."""
+
+        def __init__(self, owner: "GuiMatch", player: MatchPlayer):
+            self.owner, self.player, self.name = owner, player, player.name
+
+        @property
+        def alive(self):
+            return self.player.alive
+
+        def new_game(self, variant):
+            self.player.new_game(variant)
+
+        def play(self, board, limit, grace):
+            cur = self.owner.current
+            side = _colour(board.turn)
+            remaining = limit.time if limit.time is not None else limit.movetime
+            if cur is not None:
+                cur["clocks"][side] = remaining
+                cur["running"] = side
+                cur["lines"][side] = None
+                self.owner.publish()
+            reply = self.player.play(board, limit, grace)
+            if cur is not None and reply.move in board.legal_moves:
+                after = board.copy()
+                after.push(reply.move)
+                if limit.time is not None:
+                    cur["clocks"][side] = max(0.0, limit.time + (limit.inc or 0.0) - reply.elapsed)
+                cur.update(fen=after.fen(), pieces=_pieces(after), lastmove=list(reply.move.path),
+                           turn=_colour(after.turn), running=None, plies=cur["plies"] + 1)
+                self.owner.publish()
+            return reply
+
+        def close(self):
+            self.player.close()
+
+    def _close_players(self) -> None:
+        with self._lock:
+            players, self._players = list(self._players.values()), {}
+        for p in players:
+            try:
+                p.close()
+            except Exception:
+                pass
+
+    def stop(self) -> None:
+        self.stopped = True
+        self._close_players()
+
+    def message(self) -> Dict[str, Any]:
+        s = self.settings
+        names = [e.name for e in s.engines]
+        records = list(self.match.records.values())
+        return {"type": "match", "kind": "started", "status": self.status, "names": names,
+                "variant": variant_info(self.variant),
+                "played": len(records), "total": len(self.match.schedule),
+                "tc": s.engines[0].tc.text(), **summary_json(names, records, s.repeat),
+                "games": games_json(records, s.engines), "current": self.current,
+                "console": self.out.getvalue().splitlines()[-8:]}
+
+    def publish(self) -> None:
+        self.emit(self.message())
+
+    def game(self, index: int):
+        record = self.match.records.get(index)
+        if record is None:
+            raise DraughtsError(f"game {index + 1} of the match has not finished")
+        return record_to_game(record, self.variant, self.settings.engines)
+
+
+class FollowedMatch:
+    """A match `draughts match -state FILE` runs, read from its state file."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.mtime = None
+        self.settings: Optional[MatchSettings] = None
+        self.records: Dict[int, GameRecord] = {}
+        self.data: Dict[str, Any] = {}
+
+    def refresh(self) -> bool:
+        """Read the file again if it has changed; True when it had."""
+        try:
+            mtime = os.stat(self.path).st_mtime_ns
+        except OSError as e:
+            raise DraughtsError(f"cannot read the match state {self.path!r}: {e.strerror}") from None
+        if mtime == self.mtime:
+            return False
+        data = load_state(self.path)
+        self.settings = MatchSettings.from_json(data["settings"])
+        self.records = {r.index: r for r in (GameRecord.from_json(d) for d in data.get("records", []))}
+        self.data, self.mtime = data, mtime
+        return True
+
+    def message(self) -> Dict[str, Any]:
+        s = self.settings
+        assert s is not None
+        names = [e.name for e in s.engines]
+        records = list(self.records.values())
+        status = "finished" if self.data.get("complete") else (self.data.get("stopped") or "running")
+        current = None
+        if records:
+            last = max(records, key=lambda r: r.index)
+            board = record_board(last, s.variant_value())
+            first = s.variant_value().first
+            by = {first: names[last.first], ~first: names[last.second]}
+            current = {"game": last.index + 1, "white": by[WHITE], "black": by[~WHITE], "fen": board.fen(),
+                       "pieces": _pieces(board), "lastmove": list(board.peek().path) if board.move_stack else None,
+                       "turn": _colour(board.turn), "clocks": {"white": None, "black": None}, "running": None,
+                       "lines": {"white": None, "black": None}, "plies": len(last.moves)}
+        summary = summary_json(names, records, s.repeat) if len(names) == 2 else {}
+        return {"type": "match", "kind": "followed", "status": status, "names": names, "played": len(records),
+                "variant": variant_info(s.variant_value()),
+                "total": self.data.get("total", len(records)), "tc": s.engines[0].tc.text(), **summary,
+                "games": games_json(records, s.engines), "current": current, "console": [],
+                "file": os.path.basename(self.path)}
+
+    def game(self, index: int):
+        s = self.settings
+        record = self.records.get(index)
+        if s is None or record is None:
+            raise DraughtsError(f"game {index + 1} of the match has not finished")
+        return record_to_game(record, s.variant_value(), s.engines)
