@@ -57,10 +57,10 @@ def page(server, chromium):
     assert not errors, errors
 
 
-def shot(page, name):
+def shot(page, name, full_page=False):
     if SHOTS:
         os.makedirs(SHOTS, exist_ok=True)
-        page.screenshot(path=os.path.join(SHOTS, name))
+        page.screenshot(path=os.path.join(SHOTS, name), full_page=full_page)
 
 
 def fen_of(page):
@@ -175,9 +175,12 @@ def test_multipv_lines_arrive(page):
     assert set(firsts) <= legal
     scores = [float(line.split()[0]) for line in lines]
     assert scores == sorted(scores, reverse=True)
-    gt.click_square(page, 32)
-    gt.click_square(page, 28)
-    gt.wait_moves(page, 1)
+    for n, (a, b) in enumerate(((32, 28), (19, 23), (28, 19), (14, 23), (37, 32)), start=1):
+        gt.click_square(page, a)
+        gt.click_square(page, b)
+        gt.wait_moves(page, n)
+        page.wait_for_function("/depth ([5-9]|\\d\\d)/.test(document.querySelector('#search-info').textContent)")
+    assert page.locator("#graph polyline").count() == 1     # the score graph over the game
     shot(page, "gui-analysis.png")
     page.uncheck("#analyse")
 
@@ -327,7 +330,9 @@ def test_watch_a_two_game_match_to_its_score_line(page):
     page.wait_for_function("/depth \\d+/.test(document.querySelector('#m-line-white').textContent + "
                            "document.querySelector('#m-line-black').textContent)")
     assert page.locator("#m-board g.piece").count() > 0
-    shot(page, "gui-match.png")
+    page.wait_for_function("/depth \\d+/.test(document.querySelector('#m-line-white').textContent) && "
+                           "/depth \\d+/.test(document.querySelector('#m-line-black').textContent)")
+    shot(page, "gui-match.png", full_page=True)
     page.wait_for_function("document.querySelector('#m-score').textContent.includes('2 of 2 games, finished')",
                            timeout=90000)
     score = page.inner_text("#m-score")

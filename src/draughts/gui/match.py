@@ -96,7 +96,8 @@ def summary_json(names: Sequence[str], records: Sequence[GameRecord], repeat: in
              for i in range(0, max(by_index, default=-1) + 1, 2) if i in by_index and i + 1 in by_index]
     s = stats.summarise(pts, pairs if repeat == 2 else [], paired=repeat == 2)
     line = f"Score of {names[0]} vs {names[1]}: {s.wins} - {s.losses} - {s.draws}  [{s.score:.3f}] {s.games}"
-    elo = f"Elo difference: {stats.fmt_number(s.elo, 1)} +/- {stats.fmt_number(s.elo_error, 1)}"
+    elo = (f"Elo difference: {stats.fmt_number(s.elo, 1)} +/- {stats.fmt_number(s.elo_error, 1)}"
+           if s.games else "")
     return {"score_line": line, "elo_line": elo, **stats.json_number(
         {"wins": s.wins, "losses": s.losses, "draws": s.draws, "elo": s.elo, "elo_error": s.elo_error})}
 
