@@ -20,7 +20,7 @@ LAYERS = {
     "draughts.svg": 5,
     "draughts.bench": 6, "draughts.play": 6, "draughts.hub": 6, "draughts.selfplay": 6, "draughts.train": 6,
     "draughts.match": 7, "draughts.dxp": 7,
-    "draughts.cli": 8, "draughts.__main__": 8,
+    "draughts.cli": 8, "draughts.__main__": 8, "draughts.gui": 8,
 }
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import shlex
 import threading
 from dataclasses import dataclass, field
-from typing import Callable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from draughts.board import Board, Move
 from draughts.engine import LEVEL_MAX, Engine
@@ -122,8 +122,8 @@ class GuiEngine:
         self.spec = spec
         self.level = level
         self._stopped = threading.Event()
-        self._hub = None
-        self._analysis = None
+        self._hub: Any = None
+        self._analysis: Any = None
         self._engine: Optional[Engine] = None
         if spec.proto == "builtin":
             self._engine = Engine(variant, tt_mb=TT_MB, level=level)
@@ -156,26 +156,25 @@ class GuiEngine:
         awaited `timeout` seconds beyond the limit's time)."""
         self._stopped.clear()
         if self._engine is not None:
-            def info(i):
+            def on_info(i):
                 if on_report is not None:
                     on_report(Report(i.depth, i.nodes, i.nps, i.time, [Line(1, i.score, list(i.pv), i.win_in)]))
             self._engine.arm()
             if self._stopped.is_set():
                 self._engine.stop()
-            r = self._engine.search(board, limit, on_info=info, arm=False)
+            r = self._engine.search(board, limit, on_info=on_info, arm=False)
             if r.move is None:
                 raise DraughtsError("the engine found no move")
             return Played(r.move, r.score, r.depth, list(r.pv))
         res = self._hub.play(board, limit, timeout=timeout)
-        info = res.info or {}
-        score = info.get("score")
-        pv = info.get("pv") if isinstance(info.get("pv"), list) else [res.move]
+        facts: Dict[str, Any] = res.info or {}
+        score = facts.get("score")
+        pv: List[Move] = facts["pv"] if isinstance(facts.get("pv"), list) else [res.move]
         if on_report is not None and isinstance(score, (int, float)):
-            on_report(Report(int(info.get("depth") or 0), int(info.get("nodes") or 0),
-                             float(info.get("nps") or 0.0), float(info.get("time") or 0.0),
-                             [Line(1, float(score), pv, info.get("win_in"))]))
+            on_report(_report(facts, float(score), pv))
+        depth = facts.get("depth")
         return Played(res.move, float(score) if isinstance(score, (int, float)) else None,
-                      info.get("depth") if isinstance(info.get("depth"), int) else None, pv)
+                      depth if isinstance(depth, int) else None, pv)
 
     # --- analysing -----------------------------------------------------------
     def analyse(self, board: Board, multipv: int, on_report: OnReport,
@@ -189,28 +188,26 @@ class GuiEngine:
             self._multipv_fallback(board, n, on_report, max_depth)
             return
         if self._engine is not None:
-            def info(i):
+            def on_info(i):
                 on_report(Report(i.depth, i.nodes, i.nps, i.time, [Line(1, i.score, list(i.pv), i.win_in)]))
             self._engine.set_level(LEVEL_MAX)
             self._engine.arm()
             if self._stopped.is_set():
                 return
             try:
-                self._engine.search(board, Limit(depth=max_depth), on_info=info, arm=False)
+                self._engine.search(board, Limit(depth=max_depth), on_info=on_info, arm=False)
             finally:
                 self._engine.set_level(self.level)
             return
         self._analysis = self._hub.analyse(board, Limit(depth=max_depth))
         try:
-            for info in self._analysis:
+            for facts in self._analysis:
                 if self._stopped.is_set():
                     break
-                score = info.get("score")
-                if not isinstance(score, (int, float)) or not info.get("pv"):
+                score = facts.get("score")
+                if not isinstance(score, (int, float)) or not facts.get("pv"):
                     continue
-                on_report(Report(int(info.get("depth") or 0), int(info.get("nodes") or 0),
-                                 float(info.get("nps") or 0.0), float(info.get("time") or 0.0),
-                                 [Line(1, float(score), list(info["pv"]), info.get("win_in"))]))
+                on_report(_report(facts, float(score), list(facts["pv"])))
         finally:
             a, self._analysis = self._analysis, None
             a.stop()
@@ -228,11 +225,11 @@ class GuiEngine:
             r = self._engine.search(child, Limit(depth=depth), arm=False)
             return r.score, list(r.pv), r.nodes, r.win_in
         res = self._hub.play(child, Limit(depth=depth))
-        info = res.info or {}
-        score = info.get("score")
-        pv = info.get("pv") if isinstance(info.get("pv"), list) else [res.move]
+        facts: Dict[str, Any] = res.info or {}
+        score = facts.get("score")
+        pv: List[Move] = facts["pv"] if isinstance(facts.get("pv"), list) else [res.move]
         return (float(score) if isinstance(score, (int, float)) else 0.0, pv,
-                int(info.get("nodes") or 0), info.get("win_in"))
+                int(facts.get("nodes") or 0), facts.get("win_in"))
 
     def _multipv_fallback(self, board: Board, n: int, on_report: OnReport, max_depth: int) -> None:
         """The adapter's multi-PV until the engine has its own: every root
@@ -252,18 +249,21 @@ class GuiEngine:
                     child.push(move)
                     outcome = child.outcome()
                     if outcome is not None:
+                        end: Optional[int] = None
                         if outcome.winner is None:
-                            score, pv, win = 0.0, [], None
+                            score = 0.0
                         else:
                             won = outcome.winner == board.turn
-                            score, pv, win = (99.99, [], 1) if won else (-99.99, [], -1)
-                        scored.append(Line(0, score, [move] + pv, win))
+                            score, end = (99.99, 1) if won else (-99.99, -1)
+                        scored.append(Line(0, score, [move], end))
                         continue
                     s, pv, k, win = self._child_search(child, depth - 1)
                     if self._stopped.is_set():
                         return
                     nodes += k
-                    scored.append(Line(0, -s, [move] + pv, None if win is None else -win))
+                    # plies to the end from the root: one more than from the child
+                    root_win = None if win is None else -win + (1 if win < 0 else -1)
+                    scored.append(Line(0, -s, [move] + pv, root_win))
                 scored.sort(key=lambda line: -line.score)
                 best = scored[:n]
                 for rank, line in enumerate(best, start=1):
@@ -294,6 +294,12 @@ class GuiEngine:
             except Exception:
                 pass
             self._hub = None
+
+
+def _report(facts: Dict[str, Any], score: float, pv: List[Move]) -> Report:
+    """A Report of a Hub engine's `info` values."""
+    return Report(int(facts.get("depth") or 0), int(facts.get("nodes") or 0), float(facts.get("nps") or 0.0),
+                  float(facts.get("time") or 0.0), [Line(1, score, pv, facts.get("win_in"))])
 
 
 def start_engine(spec: EngineSpec, variant: Variant, level: int = LEVEL_MAX) -> GuiEngine:

@@ -274,7 +274,7 @@ class FollowedMatch:
 
     def __init__(self, path: str):
         self.path = path
-        self.mtime = None
+        self.mtime: Optional[int] = None
         self.settings: Optional[MatchSettings] = None
         self.records: Dict[int, GameRecord] = {}
         self.data: Dict[str, Any] = {}

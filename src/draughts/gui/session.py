@@ -320,7 +320,9 @@ class Session:
         if turn not in ("white", "black"):
             raise BadMessage("turn must be white or black")
         sq = squares_of(self.variant)
-        white, black, kings = [], [], []
+        white: List[int] = []
+        black: List[int] = []
+        kings: List[int] = []
         for key, kind in pieces.items():
             try:
                 number = int(key)

@@ -62,7 +62,6 @@ def live_server(engines: Sequence[EngineSpec] = (), port: Optional[int] = None,
     finally:
         server.should_exit = True
         thread.join(20)
-    server.app = app        # (kept for callers that look at the sessions afterwards)
 
 
 @contextlib.contextmanager
