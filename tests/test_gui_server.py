@@ -470,3 +470,45 @@ def test_follow_a_match_through_its_state_file(tmp_path):
         assert m["status"] == "running"
     with TestClient(create_app()) as c, c.websocket_connect("/ws") as w:
         assert "--watch" in error(w, {"type": "match_follow"})
+
+
+@pytest.fixture
+def dxp_follower():
+    """Our own DXP follower (depth 2) on a loopback port, in a thread."""
+    import threading
+    from draughts.dxp import session as S
+    server = S.listen("127.0.0.1", 0)
+
+    def serve():
+        try:
+            S.serve(server, S.EngineMover(tt_mb=4, depth=2), log=lambda line: None)
+        except OSError:
+            pass
+    threading.Thread(target=serve, daemon=True).start()
+    yield server.getsockname()[1]
+    server.close()
+
+
+def test_a_dxp_engine_plays_international_and_follows_take_backs(dxp_follower):
+    spec = ge.parse_engine_arg(f"follower=dxp://127.0.0.1:{dxp_follower}")
+    assert spec == ge.EngineSpec("follower", "dxp", host="127.0.0.1", port=dxp_follower)
+    with TestClient(create_app([spec])) as c, c.websocket_connect("/ws") as w:
+        until(w, "state")
+        w.send_json({"type": "settings", "engine": "follower", "movetime": 0.5})
+        until(w, "state")
+        w.send_json({"type": "new", "variant": "international", "side": "white"})
+        until(w, "state")
+        w.send_json({"type": "move", "start": 32, "end": 28, "captured": []})
+        s = settled(w)
+        assert len(s["moves"]) == 2
+        # a take-back: the engine is given a new game from the start
+        w.send_json({"type": "undo"})
+        assert until(w, "state")["moves"] == []
+        w.send_json({"type": "move", "start": 33, "end": 29, "captured": []})
+        s = settled(w)
+        assert s["moves"][0] == "33-29" and len(s["moves"]) == 2
+        assert "no analysis" in error(w, {"type": "analyse", "on": True, "multipv": 1})
+        assert not until(w, "state", lambda m: not m["analysing"])["analysing"]
+        w.send_json({"type": "new", "variant": "american", "side": "white"})
+        assert "international draughts only" in until(w, "error")["message"]
+    assert ge.specs_from_config({"engines": [{"name": "d", "proto": "dxp", "port": 1234}]})[0].port == 1234

@@ -91,9 +91,11 @@ def register(subparsers) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=_port, default=8000, help="port (default 8000; 0: any free one)")
     p.add_argument("--engine", action="append", metavar="NAME=CMD",
-                   help="a Hub engine the page may pick, e.g. scan='./scan hub' (repeatable)")
+                   help="a Hub engine the page may pick, e.g. scan='./scan hub', or a DXP engine "
+                        "(international), NAME=dxp://HOST:PORT (repeatable)")
     p.add_argument("--config", metavar="FILE",
-                   help='a JSON file of engines: {"engines": [{"name": N, "cmd": [...], "dir": D}]}')
+                   help='a JSON file of engines: {"engines": [{"name": N, "cmd": [...], "dir": D}, '
+                        '{"name": N, "proto": "dxp", "host": H, "port": P}]}')
     p.add_argument("--watch", metavar="STATE_FILE",
                    help="a match that `draughts match -state STATE_FILE` runs, for the page to follow")
     p.add_argument("--open", action="store_true", help="open the page in the web browser")

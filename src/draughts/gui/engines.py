@@ -2,8 +2,8 @@
 made here, so that a change of the engine API is a change of this module.
 
 An `EngineSpec` names an engine the page may pick: our own engine in this
-process (`builtin`), or a Hub program named on the command line or in the
-config file.  `GuiEngine` plays moves and analyses positions with either,
+process (`builtin`), a Hub program or a DXP engine (international draughts
+only; DXP has no analysis) named on the command line or in the config file.  `GuiEngine` plays moves and analyses positions with either,
 blocking (the server calls it on a worker thread) and reporting what the
 search finds through a callback as it goes.
 
@@ -30,7 +30,9 @@ from draughts.variants import Variant
 ANALYSIS_DEPTH_MAX = 40
 #: MiB of transposition table of an in-process engine
 TT_MB = 16
-PROTOS = ("builtin", "hub")
+PROTOS = ("builtin", "hub", "dxp")
+#: seconds of a DXP game's clock per second a move (DXP has no time a move)
+DXP_MOVES = 75
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,9 @@ class EngineSpec:
     proto: str = "builtin"
     command: Tuple[str, ...] = ()
     dir: Optional[str] = None
+    #: a DXP engine's address (proto "dxp"); `command`, if any, starts it
+    host: str = ""
+    port: int = 0
 
     def to_json(self) -> dict:
         return {"name": self.name, "proto": self.proto}
@@ -50,11 +55,17 @@ BUILTIN = EngineSpec("draughts", "builtin")
 
 
 def parse_engine_arg(text: str) -> EngineSpec:
-    """`NAME=CMD` of the command line (CMD split like a shell): a Hub engine."""
+    """`NAME=CMD` of the command line (CMD split like a shell): a Hub engine;
+    `NAME=dxp://HOST:PORT`: a DXP engine listening there."""
     if "=" not in text:
         raise DraughtsError(f"--engine takes NAME=COMMAND, not {text!r}")
     name, cmd = text.split("=", 1)
     name = name.strip()
+    if cmd.startswith("dxp://"):
+        host, _, port = cmd[len("dxp://"):].rpartition(":")
+        if not name or not host or not port.isdigit() or not 1 <= int(port) <= 65535:
+            raise DraughtsError(f"--engine takes NAME=dxp://HOST:PORT, not {text!r}")
+        return EngineSpec(name, "dxp", host=host, port=int(port))
     try:
         argv = tuple(shlex.split(cmd))
     except ValueError as e:
@@ -71,13 +82,22 @@ def specs_from_config(data) -> List[EngineSpec]:
         raise DraughtsError('the config file holds {"engines": [{"name": ..., "cmd": ...}, ...]}')
     out = []
     for item in data.get("engines", []):
-        if not isinstance(item, dict) or not isinstance(item.get("name"), str) or not item.get("cmd"):
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str) or not (
+                item.get("cmd") or item.get("proto") == "dxp"):
             raise DraughtsError(f"config: an engine needs a name and a cmd, not {item!r}")
-        cmd = item["cmd"]
+        cmd = item.get("cmd") or ()
         argv = tuple(shlex.split(cmd)) if isinstance(cmd, str) else tuple(str(a) for a in cmd)
         proto = item.get("proto", "hub")
+        if proto == "dxp":
+            port = item.get("port", 27531)
+            if isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535:
+                raise DraughtsError(f"config: engine {item['name']}: port must be 1-65535")
+            out.append(EngineSpec(item["name"], "dxp", argv, item.get("dir"), str(item.get("host", "127.0.0.1")),
+                                  port))
+            continue
         if proto != "hub":
-            raise DraughtsError(f"config: engine {item['name']}: proto {proto!r} is not one the GUI drives (hub)")
+            raise DraughtsError(f"config: engine {item['name']}: proto {proto!r} is not one the GUI drives "
+                                f"(hub, dxp)")
         out.append(EngineSpec(item["name"], "hub", argv, item.get("dir")))
     return out
 
@@ -130,11 +150,18 @@ class GuiEngine:
         elif spec.proto == "hub":
             from draughts.hub import HubEngine
             self._hub = HubEngine(list(spec.command), cwd=spec.dir)
+        elif spec.proto == "dxp":
+            self._dxp: Any = None
+            self._dxp_line: Tuple[str, List[Move]] = ("", [])
+            self._dxp_movetime = 0.0
         else:
             raise DraughtsError(f"unknown engine kind {spec.proto!r}")
 
     @property
     def pid(self) -> Optional[int]:
+        if self.spec.proto == "dxp":
+            process = getattr(self._dxp, "_process", None)
+            return process.pid if process is not None else None
         return self._hub.pid if self._hub is not None else None
 
     def set_level(self, level: int) -> None:
@@ -148,6 +175,37 @@ class GuiEngine:
             self._engine.new_game()
         elif self._hub is not None:
             self._hub.new_game()
+        elif self.spec.proto == "dxp":
+            self._dxp_line = ("", [])
+
+    def _dxp_play(self, board: Board, limit: Limit, timeout: Optional[float]) -> Played:
+        """A DXP engine's move: a game (GAMEREQ) from the board's start, its
+        moves sent as they come; a new game whenever the board does not go
+        on from the moves the engine knows (a take-back, a new position)."""
+        from draughts.dxp.player import DxpPlayer
+        from draughts.match.engines import EngineConfig
+        from draughts.match.timecontrol import TimeControl
+        if board.variant.name != "international" or not board.variant.mandatory_capture:
+            raise DraughtsError(f"engine {self.spec.name}: DXP plays international draughts only")
+        movetime = limit.movetime or 1.0
+        if self._dxp is not None and (not self._dxp.running() or movetime != self._dxp_movetime):
+            self._dxp.close()
+            self._dxp = None
+        if self._dxp is None:
+            config = EngineConfig(self.spec.name, self.spec.command[0] if self.spec.command else "",
+                                  tuple(self.spec.command[1:]), self.spec.dir, "dxp",
+                                  tc=TimeControl(time=movetime * DXP_MOVES), host=self.spec.host,
+                                  port=self.spec.port)
+            self._dxp = DxpPlayer(config, board.variant)
+            self._dxp_movetime = movetime
+            self._dxp_line = ("", [])
+        root = board.root().fen()
+        known_root, known = self._dxp_line
+        if root != known_root or board.move_stack[:len(known)] != known or not known_root:
+            self._dxp.new_game(board.variant)
+        reply = self._dxp.play(board, limit, timeout if timeout is not None else 10.0)
+        self._dxp_line = (root, list(board.move_stack) + [reply.move])
+        return Played(reply.move, None, None, [reply.move])
 
     # --- playing -------------------------------------------------------------
     def play(self, board: Board, limit: Limit, on_report: Optional[OnReport] = None,
@@ -166,6 +224,8 @@ class GuiEngine:
             if r.move is None:
                 raise DraughtsError("the engine found no move")
             return Played(r.move, r.score, r.depth, list(r.pv))
+        if self.spec.proto == "dxp":
+            return self._dxp_play(board, limit, timeout)
         res = self._hub.play(board, limit, timeout=timeout)
         facts: Dict[str, Any] = res.info or {}
         score = facts.get("score")
@@ -181,6 +241,8 @@ class GuiEngine:
                 max_depth: int = ANALYSIS_DEPTH_MAX) -> None:
         """Analyse until stop() or max_depth, reporting each depth's best lines."""
         self._stopped.clear()
+        if self.spec.proto == "dxp":
+            raise DraughtsError(f"{self.spec.name} is a DXP engine: DXP has no analysis")
         if not board.legal_moves:
             return
         n = max(1, min(multipv, board.legal_moves.count()))
@@ -288,6 +350,13 @@ class GuiEngine:
     def close(self) -> None:
         """End the engine: a Hub program is told to quit and killed if it does not."""
         self.stop()
+        dxp = getattr(self, "_dxp", None)
+        if dxp is not None:
+            self._dxp = None
+            try:
+                dxp.close()
+            except Exception:
+                pass
         if self._hub is not None:
             try:
                 self._hub.quit(timeout=1.0)

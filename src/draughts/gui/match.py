@@ -66,6 +66,8 @@ def match_argv(specs: Sequence[EngineSpec], options: Dict[str, Any], variant: Va
         argv.append(f"name={spec.name}")
         if spec.proto == "builtin":
             argv += ["proto=builtin", f"option.level={level}"]
+        elif spec.proto == "dxp":
+            argv += ["proto=dxp", f"host={spec.host}", f"port={spec.port}"]
         else:
             argv += [f"cmd={spec.command[0]}"] + [f"arg={a}" for a in spec.command[1:]]
             if spec.dir:

@@ -560,7 +560,11 @@ class Session:
                                     self._reporter(generation, board, self.cursor))
         except Exception as e:
             if generation == self._generation:
+                self._job, self._job_kind = None, ""
+                self.analysing = False               # not again at every move
                 await self.send({"type": "error", "message": f"analysis: {e}"})
+                await self.send_state()
+            return
         if generation == self._generation:
             self._job, self._job_kind = None, ""
 
