@@ -140,6 +140,8 @@ def test_a_game_ends_with_its_result_and_reason(ws):
 def test_bad_messages_are_answered_and_the_session_goes_on(ws):
     ws.send_text("not json")
     assert "JSON" in until(ws, "error")["message"]
+    ws.send_bytes(b"\x00\xff")
+    assert "JSON text" in until(ws, "error")["message"]
     for bad, words in [
         ([1, 2], "JSON object"),
         ({"no": "type"}, "JSON object"),
@@ -512,3 +514,30 @@ def test_a_dxp_engine_plays_international_and_follows_take_backs(dxp_follower):
         w.send_json({"type": "new", "variant": "american", "side": "white"})
         assert "international draughts only" in until(w, "error")["message"]
     assert ge.specs_from_config({"engines": [{"name": "d", "proto": "dxp", "port": 1234}]})[0].port == 1234
+
+
+WEIRD = [None, -1, 0, 2 ** 70, 1.5, float("nan"), True, "", "x" * 300, [], [1, "a"], {}, {"a": []}]
+FIELDS = {
+    "new": ["variant", "house", "fen", "side"], "settings": ["engine", "level", "movetime", "side"],
+    "move": ["start", "end", "captured"], "goto": ["ply"], "set_fen": ["fen"], "setup": ["pieces", "turn"],
+    "load_pdn": ["text"], "pick_game": ["index"], "analyse": ["on", "multipv"], "match_open": ["index"],
+    "match_start": ["engines", "limit", "games", "repeat", "openings"],
+}
+
+
+def test_odd_values_in_every_field_are_errors_not_faults(ws):
+    sent = 0
+    for kind, fields in FIELDS.items():
+        for field in fields:
+            for value in WEIRD:
+                ws.send_text(json.dumps({"type": kind, field: value}, allow_nan=True))
+                sent += 1
+    ws.send_json({"type": "goto", "ply": 0})
+    seen = []
+    while True:
+        m = ws.receive_json()
+        seen.append(m)
+        if m["type"] == "state" and len([x for x in seen if x["type"] in ("error", "state", "setup")]) > sent:
+            break
+    faults = [m["message"] for m in seen if m["type"] == "error" and "internal error" in m["message"]]
+    assert faults == []

@@ -87,7 +87,8 @@ def register(subparsers) -> None:
     p = subparsers.add_parser(
         "gui", help="a board in the browser: play, analyse (needs the gui extra)",
         description="Serve a board in the browser: play against the engine in any variant, analyse "
-                    "with multi-PV lines, load and save PDN.  Binds to 127.0.0.1 unless told.")
+                    "with multi-PV lines, load and save PDN, start or follow engine matches.  "
+                    "Binds to 127.0.0.1 unless told.")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=_port, default=8000, help="port (default 8000; 0: any free one)")
     p.add_argument("--engine", action="append", metavar="NAME=CMD",

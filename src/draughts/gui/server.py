@@ -70,7 +70,13 @@ def create_app(engines: Sequence[EngineSpec] = (), *, max_message: int = MAX_MES
         try:
             await session.hello()
             while True:
-                text = await ws.receive_text()
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None:
+                    await send({"type": "error", "message": "a message must be JSON text"})
+                    continue
                 if len(text) > max_message:
                     await send({"type": "error", "message": f"message too large (limit {max_message} bytes)"})
                     continue

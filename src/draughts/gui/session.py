@@ -193,6 +193,9 @@ class Session:
             await handler(msg)
         except (DraughtsError, ValueError) as e:
             await self.send({"type": "error", "message": str(e)})
+        except Exception as e:                  # a fault of ours: said, logged, and the page goes on
+            LOG.exception("gui: message %r", msg if isinstance(msg, dict) else type(msg))
+            await self.send({"type": "error", "message": f"internal error: {type(e).__name__}: {e}"})
 
     async def on_new(self, msg: Dict) -> None:
         name = _str(msg, "variant", 60)

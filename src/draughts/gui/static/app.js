@@ -13,6 +13,7 @@ let drag = null;           // {from, at, moved}
 let editing = null;        // {pieces, turn} in the board editor
 let analysis = null;       // the last analysis message of the shown position
 let pendingMove = null;    // performance.now() of the last move sent (round trip)
+let engineKinds = {};      // engine name -> "builtin", "hub" or "dxp"
 window.draughtsTimes = []; // round trips (ms) of moves, read by the benchmarks
 
 // --- the connection ------------------------------------------------------------
@@ -56,7 +57,8 @@ function receive(msg) {
 
 function setLists(msg) {
   $("variant").replaceChildren(...msg.variants.map((v) => new Option(`${v.name} (${v.size}×${v.size})`, v.name)));
-  const names = msg.engines.map((e) => [e.proto === "builtin" ? `${e.name} (built in)` : e.name, e.name]);
+  engineKinds = Object.fromEntries(msg.engines.map((e) => [e.name, e.proto]));
+  const names = msg.engines.map((e) => [e.proto === "builtin" ? `${e.name} (built in)` : `${e.name} (${e.proto})`, e.name]);
   for (const id of ["engine", "m-engine1", "m-engine2"]) $(id).replaceChildren(...names.map(([t, v]) => new Option(t, v)));
   $("m-openings").append(...msg.decks.map((d) => new Option(`${d.name} (${d.variant})`, d.name)));
   if (msg.watch) { $("m-follow").hidden = false; $("m-follow").textContent = `Follow ${msg.watch}`; }
@@ -78,6 +80,8 @@ function setState(s) {
   $("side").value = s.side;
   $("engine").value = s.engine;
   $("level").value = s.level;
+  // a level is our engine's; the others play at their own strength
+  $("level").disabled = engineKinds[s.engine] !== "builtin";
   $("movetime").value = s.movetime;
   $("analyse").checked = s.analysing;
   $("multipv").value = s.multipv;
@@ -378,6 +382,9 @@ $("edit-done").onclick = () => {
 };
 
 // --- matches ------------------------------------------------------------------------
+for (const n of ["1", "2"]) {
+  $(`m-engine${n}`).addEventListener("change", () => { $(`m-level${n}`).disabled = engineKinds[$(`m-engine${n}`).value] !== "builtin"; });
+}
 $("m-start").onclick = () => send({
   type: "match_start", limit: $("m-limit").value, games: Number($("m-games").value),
   repeat: $("m-repeat").checked, openings: $("m-openings").value,
