@@ -9,6 +9,7 @@ there as PNG (docs/images/ is made so).
 
 import os
 import re
+import time
 
 import pytest
 
@@ -343,3 +344,45 @@ def test_watch_a_two_game_match_to_its_score_line(page):
     plies = int(re.search(r"\((\d+) plies\)", page.locator("#m-list li").nth(1).inner_text()).group(1))
     page.locator("#m-list li").nth(1).locator("button").click()
     assert len(gt.wait_moves(page, plies)) == plies
+
+
+def _hub_children():
+    """This process's children running `draughts hub` (the server runs on a thread here)."""
+    out = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+            with open(f"/proc/{name}/cmdline", "rb") as fh:
+                cmd = fh.read().split(b"\0")
+        except OSError:
+            continue
+        if int(fields[1]) == os.getpid() and fields[0] != "Z" and b"hub" in cmd and b"draughts" in cmd:
+            out.append(int(name))
+    return out
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc")
+def test_a_crashed_page_leaves_no_engine_behind(chromium):
+    import sys
+    hub = gt.EngineSpec("hub-ours", "hub", (sys.executable, "-m", "draughts", "hub"))
+    with gt.live_server([hub]) as url:
+        context = chromium.new_context()
+        p = context.new_page()
+        p.goto(url)
+        gt.wait_ready(p)
+        p.select_option("#engine", "hub-ours")
+        gt.new_game(p, "international", "black", movetime=0.1)    # the engine moves first
+        gt.wait_moves(p, 1)
+        assert len(_hub_children()) == 1
+        try:
+            p.goto("chrome://crash", timeout=5000)                 # the page's renderer dies
+        except Exception:
+            pass
+        deadline = time.time() + 15
+        while _hub_children() and time.time() < deadline:
+            time.sleep(0.1)
+        assert _hub_children() == [], "the engine outlived its page"
+        context.close()

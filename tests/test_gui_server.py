@@ -541,3 +541,19 @@ def test_odd_values_in_every_field_are_errors_not_faults(ws):
             break
     faults = [m["message"] for m in seen if m["type"] == "error" and "internal error" in m["message"]]
     assert faults == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_one_engine_a_page_whatever_the_messages_in_between(client):
+    def hubs():
+        return [k for k in _children(os.getpid()) if _alive(k)
+                and b"hub" in open(f"/proc/{k}/cmdline", "rb").read()]
+    with client.websocket_connect("/ws") as w:
+        until(w, "state")
+        w.send_json({"type": "settings", "engine": "hub-ours", "movetime": 0.1})
+        w.send_json({"type": "settings", "engine": "hub-ours", "movetime": 0.1, "side": "black"})
+        w.send_json({"type": "settings", "engine": "hub-ours", "movetime": 0.1, "side": "black"})
+        w.send_json({"type": "new", "variant": "international", "side": "black"})
+        s = until(w, "state", lambda m: not m["thinking"] and len(m["moves"]) == 1)
+        assert s["turn"] == "black"
+        assert len(hubs()) == 1

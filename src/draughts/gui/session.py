@@ -498,7 +498,9 @@ class Session:
 
     async def _after_change(self, engine_moves: bool = True) -> None:
         """Send the new state, then set the engine to work: its move when it
-        is to move, else the analysis when it is on."""
+        is to move, else the analysis when it is on (one job at a time: a
+        job still running is stopped first)."""
+        await self._stop_job()
         board = self.board()
         if engine_moves and self._engine_turn(board):
             self._start_job("play", self._engine_play(board, self._generation))
