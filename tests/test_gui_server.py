@@ -557,3 +557,37 @@ def test_one_engine_a_page_whatever_the_messages_in_between(client):
         s = until(w, "state", lambda m: not m["thinking"] and len(m["moves"]) == 1)
         assert s["turn"] == "black"
         assert len(hubs()) == 1
+
+
+def test_a_take_back_stops_a_hub_engine_thinking(client):
+    with client.websocket_connect("/ws") as w:
+        until(w, "state")
+        w.send_json({"type": "settings", "engine": "hub-ours", "movetime": 30})
+        until(w, "state")
+        w.send_json({"type": "new", "variant": "international", "side": "white"})
+        until(w, "state")
+        w.send_json({"type": "move", "start": 32, "end": 28, "captured": []})
+        assert until(w, "state")["thinking"]
+        time.sleep(0.5)
+        t0 = time.time()
+        w.send_json({"type": "undo"})
+        s = until(w, "state", lambda m: not m["thinking"])
+        assert s["moves"] == [] and time.time() - t0 < 5
+        w.send_json({"type": "settings", "movetime": 0.1})
+        until(w, "state")
+        w.send_json({"type": "move", "start": 33, "end": 29, "captured": []})
+        s = settled(w)
+        assert s["moves"][0] == "33-29" and len(s["moves"]) == 2
+        # the engine running and thinking: it is told to stop
+        w.send_json({"type": "settings", "movetime": 30})
+        until(w, "state")
+        board = Board(s["fen"])
+        # a move after which the engine has a choice (with one legal move it answers at once)
+        move = next(m for m in board.legal_moves if (board.push(m), board.legal_moves.count() > 1, board.pop())[1])
+        w.send_json({"type": "move", "start": move.start, "end": move.end, "captured": list(move.captured)})
+        assert until(w, "state")["thinking"]
+        time.sleep(1.0)
+        t0 = time.time()
+        w.send_json({"type": "undo"})
+        s = until(w, "state", lambda m: not m["thinking"])
+        assert len(s["moves"]) == 2 and time.time() - t0 < 3

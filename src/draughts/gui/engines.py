@@ -31,6 +31,9 @@ ANALYSIS_DEPTH_MAX = 40
 #: MiB of transposition table of an in-process engine
 TT_MB = 16
 PROTOS = ("builtin", "hub", "dxp")
+#: the longest a Hub engine searches one root move's position in the multi-PV
+#: fallback (a Hub engine's move cannot be cut short but by `stop`)
+HUB_CHILD_TIME = 1.0
 #: seconds of a DXP game's clock per second a move (DXP has no time a move)
 DXP_MOVES = 75
 
@@ -142,6 +145,8 @@ class GuiEngine:
         self.spec = spec
         self.level = level
         self._stopped = threading.Event()
+        #: a Hub engine's move is being asked for (see _stop_hub_move)
+        self._playing = False
         self._hub: Any = None
         self._analysis: Any = None
         self._engine: Optional[Engine] = None
@@ -226,7 +231,11 @@ class GuiEngine:
             return Played(r.move, r.score, r.depth, list(r.pv))
         if self.spec.proto == "dxp":
             return self._dxp_play(board, limit, timeout)
-        res = self._hub.play(board, limit, timeout=timeout)
+        self._playing = True
+        try:
+            res = self._hub.play(board, limit, timeout=timeout)
+        finally:
+            self._playing = False
         facts: Dict[str, Any] = res.info or {}
         score = facts.get("score")
         pv: List[Move] = facts["pv"] if isinstance(facts.get("pv"), list) else [res.move]
@@ -286,7 +295,7 @@ class GuiEngine:
                 return 0.0, [], 0, None
             r = self._engine.search(child, Limit(depth=depth), arm=False)
             return r.score, list(r.pv), r.nodes, r.win_in
-        res = self._hub.play(child, Limit(depth=depth))
+        res = self._hub.play(child, Limit(depth=depth, movetime=HUB_CHILD_TIME))
         facts: Dict[str, Any] = res.info or {}
         score = facts.get("score")
         pv: List[Move] = facts["pv"] if isinstance(facts.get("pv"), list) else [res.move]
@@ -346,6 +355,37 @@ class GuiEngine:
                 self._analysis.stop()
             except Exception:
                 pass
+        elif self._hub is not None:
+            self._stop_hub_move()
+
+    def _stop_hub_move(self) -> None:
+        """A Hub engine thinking on a move (`go think`) is sent `stop`, which it
+        answers with its move at once; a move asked for but not yet begun is
+        stopped as soon as it begins.  HubEngine has no call for it (it stops
+        analyses only), so the line goes through its client's loop."""
+        hub = self._hub
+        inner = getattr(hub, "_engine", None)
+        thread = getattr(hub, "_thread", None)
+        if inner is None or thread is None or not self._playing:
+            return
+        loop = thread.loop
+        tries = [200]                               # 10 s at most
+
+        def send_stop():
+            if not self._playing or not self._stopped.is_set():
+                return
+            if inner._busy == "play":
+                try:
+                    inner._send("stop")
+                except Exception:
+                    pass
+            elif tries[0] > 0:
+                tries[0] -= 1
+                loop.call_later(0.05, send_stop)
+        try:
+            loop.call_soon_threadsafe(send_stop)
+        except RuntimeError:                        # its loop has closed
+            pass
 
     def close(self) -> None:
         """End the engine: a Hub program is told to quit and killed if it does not."""

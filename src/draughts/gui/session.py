@@ -492,6 +492,10 @@ class Session:
                 self.engine.stop()
             try:
                 await asyncio.wait_for(asyncio.shield(job), 10.0)
+            except asyncio.TimeoutError:
+                # an engine that does not stop is ended: the next job starts a new one
+                LOG.warning("gui: engine %s did not stop; ending it", self.spec.name)
+                await self._close_engine()
             except Exception:
                 pass
         self._job, self._job_kind = None, ""
@@ -535,6 +539,8 @@ class Session:
     async def _engine_play(self, board: Board, generation: int) -> None:
         try:
             engine = await self._ensure_engine()
+            if generation != self._generation:        # stopped while the engine started
+                return
             limit = Limit(movetime=self.movetime)
             played = await asyncio.to_thread(engine.play, board.copy(), limit,
                                              self._reporter(generation, board, self.cursor))
@@ -561,6 +567,8 @@ class Session:
     async def _engine_analyse(self, board: Board, generation: int) -> None:
         try:
             engine = await self._ensure_engine()
+            if generation != self._generation:
+                return
             await asyncio.to_thread(engine.analyse, board.copy(), self.multipv,
                                     self._reporter(generation, board, self.cursor))
         except Exception as e:

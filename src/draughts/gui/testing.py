@@ -122,9 +122,13 @@ def new_game(page, variant: str, side: str = "white", fen: Optional[str] = None,
         page.dispatch_event("#movetime", "change")
     page.select_option("#variant", variant)
     page.select_option("#side", side)
+    seen = page.evaluate("window.draughtsSeen || 0")
     page.click("#new")
-    page.wait_for_function(f"document.querySelector('#status').textContent.startsWith('{variant}')")
+    page.wait_for_function(f"(window.draughtsSeen || 0) > {seen} && "
+                           f"document.querySelector('#status').textContent.startsWith('{variant}')")
     if fen is not None:
         page.fill("#fen", fen)
+        seen = page.evaluate("window.draughtsSeen || 0")
         page.click("#fen-form button")
-        page.wait_for_function(f"document.querySelector('#fen').value === {fen!r}")
+        page.wait_for_function(f"(window.draughtsSeen || 0) > {seen} && "
+                               f"document.querySelector('#fen').value === {fen!r}")

@@ -70,6 +70,8 @@ function setState(s) {
   const variantChanged = !state || state.variant.name !== s.variant.name || state.variant.house !== s.variant.house;
   const posChanged = !state || state.fen !== s.fen || state.cursor !== s.cursor;
   state = s;
+  // for the tests and measurements: the states drawn so far
+  window.draughtsSeen = (window.draughtsSeen || 0) + 1;
   if (variantChanged) {
     view.setVariant(s.variant);
     // the game's variant (the fields keep a choice made for the next new game otherwise)
