@@ -89,8 +89,13 @@ def create_app(engines: Sequence[EngineSpec] = (), *, max_message: int = MAX_MES
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
-            sessions.discard(session)
-            await session.close()
+            # the page has gone (or the connection was cancelled): its engines end
+            # whatever happens to this task
+            closing = asyncio.ensure_future(session.close())
+            try:
+                await asyncio.shield(closing)
+            finally:
+                closing.add_done_callback(lambda _: sessions.discard(session))
 
     @asynccontextmanager
     async def lifespan(app):

@@ -582,7 +582,10 @@ class Session:
             self._job, self._job_kind = None, ""
 
     async def close(self) -> None:
-        """The page has gone: stop the engine's work and end the engine."""
+        """The page has gone: stop the engine's work and end the engine (again
+        a no-op once done)."""
+        if self.closed and self.engine is None and self.match is None:
+            return
         self.closed = True
         try:
             await self._stop_follow()
