@@ -591,3 +591,17 @@ def test_a_take_back_stops_a_hub_engine_thinking(client):
         w.send_json({"type": "undo"})
         s = until(w, "state", lambda m: not m["thinking"])
         assert len(s["moves"]) == 2 and time.time() - t0 < 3
+
+
+def test_the_page_is_packaged_and_the_extra_declared():
+    import pathlib
+    import re as _re
+    root = pathlib.Path(__file__).resolve().parent.parent
+    text = (root / "pyproject.toml").read_text()
+    assert _re.search(r'^gui = \["starlette[^\]]*uvicorn[^\]]*websockets', text, _re.M)
+    assert '"gui/static/*"' in text
+    static = pathlib.Path(ge.__file__).parent / "static"
+    assert sorted(p.name for p in static.iterdir()) == ["app.js", "board.js", "index.html", "style.css"]
+    # no file fetched from elsewhere at run time
+    for p in static.iterdir():
+        assert not _re.search(r"https?://(?!www\.w3\.org/2000/svg)", p.read_text()), p.name
