@@ -104,10 +104,15 @@ def ref_side(size, flying, board):
     locked = sum(1 for r, c in men
                  if not any(on_board(size, r - 1, c + dc) and (r - 1, c + dc) not in board for dc in (-1, 1)))
     k = len(kings)
-    return [len(men), int(k >= 1), int(k >= 2), max(0, k - 2), mobility,
-            sum(1 for r, c in kings if r + c == size - 1), stuck,
-            sum(size - 1 - r for r, c in men), abs(2 * left - len(men)),
-            sum(1 for r, c in men if r == size - 1), runaway, locked]
+    by_name = {
+        "men": len(men), "king1": int(k >= 1), "king2": int(k >= 2), "kings3": max(0, k - 2),
+        "king_mobility": mobility, "king_long_diagonal": sum(1 for r, c in kings if r + c == size - 1),
+        "king_stuck": stuck, "tempo": sum(size - 1 - r for r, c in men),
+        "balance": abs(2 * left - len(men)), "back_rank": sum(1 for r, c in men if r == size - 1),
+        "runaway": runaway, "locked": locked,
+    }
+    # in the order the core's enum (draughts_core.eval.Dense) names them
+    return [by_name[name] for name in learned.DENSE[:learned.SIDE_FEATURES]]
 
 
 def trunc_div(a, b):

@@ -99,10 +99,16 @@ def ref_side(board):
     moves = [sum(empty(r + dr, c + dc) for dr, dc in ((-1, 0), (0, -1), (0, 1))) for r, c in men]
     left = sum(1 for r, c in men if c < 4)
     k = len(kings)
-    return [len(men), int(k >= 1), int(k >= 2), max(0, k - 2), king_mobility, sum(moves), stuck,
-            sum(7 - r for r, c in men), abs(2 * left - len(men)),
-            sum(1 for r, c in men if r == 1), sum(1 for r, c in men if r == 1 and empty(0, c)),
-            sum(1 for m in moves if m == 0)]
+    by_name = {
+        "men": len(men), "king1": int(k >= 1), "king2": int(k >= 2), "kings3": max(0, k - 2),
+        "king_mobility": king_mobility, "men_mobility": sum(moves), "king_stuck": stuck,
+        "tempo": sum(7 - r for r, c in men), "balance": abs(2 * left - len(men)),
+        "threshold": sum(1 for r, c in men if r == 1),
+        "threshold_free": sum(1 for r, c in men if r == 1 and empty(0, c)),
+        "locked": sum(1 for m in moves if m == 0),
+    }
+    # in the order the core's enum (draughts_core.eval.DenseOrtho) names them
+    return [by_name[name] for name in learned.DENSE_ORTHO[:learned.SIDE_FEATURES]]
 
 
 def trunc_div(a, b):

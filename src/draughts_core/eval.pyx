@@ -56,6 +56,8 @@ cdef int ORTHO_BASE[NREG_ORTHO]  # bit of each block's first (top left) square
 cdef uint8_t R4[3][256]
 cdef uint8_t R2[4][256]
 cdef u64 ORTHO_TEMPO[3]          # squares whose rows advanced (7 - row) has bit k set
+# the orthogonal board's centre: the 4x4 block of the rows 2-5 and the columns 2-5 (from 0)
+cdef u64 ORTHO_CENTRE = 0x00003C3C3C3C0000ULL
 
 
 cdef void _init_geo(geo_t* g, int gi, int size) noexcept nogil:
@@ -252,7 +254,7 @@ cdef int eval_ortho(const Rules* r, const EvalW* w, const Pos* p) noexcept nogil
     cdef u64 wm = wp & ~p.kings, bm = bp & ~p.kings
     cdef u64 wk = wp & p.kings, bk = bp & p.kings
     cdef u64 empty = ~(wp | bp)
-    cdef u64 centre = 0x00003C3C3C3C0000ULL
+    cdef u64 centre = ORTHO_CENTRE
     cdef int nwm = popcount(wm), nbm = popcount(bm), nwk = popcount(wk), nbk = popcount(bk)
     cdef int score, rr, mat_w, mat_b, total
     if lone_pieces(p):
@@ -337,26 +339,27 @@ cdef inline void side_features(geo_t* g, const Rules* r, u64 om, u64 ok, u64 opp
     cdef int size = 8 if geo_t is G8 else 10
     cdef int k, left
     cdef u64 around
-    f[0] = popcount(om)
+    f[<int>D_MEN] = popcount(om)
     if ok:
         k = popcount(ok)
-        f[1] = 1
-        f[2] = 1 if k >= 2 else 0
-        f[3] = k - 2 if k > 2 else 0
-        f[4] = king_reach(g, r, ok, empty)
-        f[5] = popcount(ok & LONG_DIAG[gi])
+        f[<int>D_KING1] = 1
+        f[<int>D_KING2] = 1 if k >= 2 else 0
+        f[<int>D_KINGS3] = k - 2 if k > 2 else 0
+        f[<int>D_KING_MOBILITY] = king_reach(g, r, ok, empty)
+        f[<int>D_KING_LONG_DIAGONAL] = popcount(ok & LONG_DIAG[gi])
         around = step(g, empty, 0) | step(g, empty, 1) | step(g, empty, 2) | step(g, empty, 3)
-        f[6] = popcount(ok & ~around)
+        f[<int>D_KING_STUCK] = popcount(ok & ~around)
     else:
-        f[1] = f[2] = f[3] = f[4] = f[5] = f[6] = 0
+        f[<int>D_KING1] = f[<int>D_KING2] = f[<int>D_KINGS3] = 0
+        f[<int>D_KING_MOBILITY] = f[<int>D_KING_LONG_DIAGONAL] = f[<int>D_KING_STUCK] = 0
     # tempo: rows advanced summed over the men, bit by bit
-    f[7] = (popcount(om & TEMPO_BIT[gi][0]) + 2 * popcount(om & TEMPO_BIT[gi][1])
+    f[<int>D_TEMPO] = (popcount(om & TEMPO_BIT[gi][0]) + 2 * popcount(om & TEMPO_BIT[gi][1])
             + 4 * popcount(om & TEMPO_BIT[gi][2]) + 8 * popcount(om & TEMPO_BIT[gi][3]))
     left = popcount(om & LEFT[gi])
-    f[8] = 2 * left - f[0] if 2 * left >= f[0] else f[0] - 2 * left
-    f[9] = popcount(om & ROWS[gi][size - 1])
-    f[10] = runaways(g, gi, 0, om, opp, empty)
-    f[11] = popcount(om & ~(step(g, empty, 2) | step(g, empty, 3)))
+    f[<int>D_BALANCE] = 2 * left - f[<int>D_MEN] if 2 * left >= f[<int>D_MEN] else f[<int>D_MEN] - 2 * left
+    f[<int>D_BACK_RANK] = popcount(om & ROWS[gi][size - 1])
+    f[<int>D_RUNAWAY] = runaways(g, gi, 0, om, opp, empty)
+    f[<int>D_LOCKED] = popcount(om & ~(step(g, empty, 2) | step(g, empty, 3)))
 
 
 cdef inline int sides_dense(const Pos* p, const int* fw, const int* fb, int* dense) noexcept nogil:
@@ -366,11 +369,11 @@ cdef inline int sides_dense(const Pos* p, const int* fw, const int* fb, int* den
     cdef int i, mw, mb
     for i in range(NSIDE):
         dense[i] = fw[i] - fb[i]
-    dense[NSIDE] = 1 if p.stm == 0 else -1
+    dense[<int>D_TURN] = 1 if p.stm == 0 else -1
     # trading down when ahead: material difference over material on board
-    mw = fw[0] + 3 * popcount(wp & p.kings)
-    mb = fb[0] + 3 * popcount(bp & p.kings)
-    dense[NSIDE + 1] = (mw - mb) * 32 // (mw + mb) if mw + mb > 0 else 0
+    mw = fw[<int>D_MEN] + 3 * popcount(wp & p.kings)
+    mb = fb[<int>D_MEN] + 3 * popcount(bp & p.kings)
+    dense[<int>D_TRADE] = (mw - mb) * 32 // (mw + mb) if mw + mb > 0 else 0
     return popcount(wp | bp)
 
 
@@ -519,26 +522,26 @@ cdef inline void side_features_ortho(const Rules* r, u64 om, u64 ok, u64 empty, 
     cdef G64* g = NULL
     cdef int k, left
     cdef u64 around, movable
-    f[0] = popcount(om)
+    f[<int>O_MEN] = popcount(om)
     if ok:
         around = step(g, empty, 0) | step(g, empty, 1) | step(g, empty, 2) | step(g, empty, 3)
         k = popcount(ok)
-        f[1] = 1
-        f[2] = 1 if k >= 2 else 0
-        f[3] = k - 2 if k > 2 else 0
-        f[4] = king_reach(g, r, ok, empty)
-        f[6] = popcount(ok & ~around)
+        f[<int>O_KING1] = 1
+        f[<int>O_KING2] = 1 if k >= 2 else 0
+        f[<int>O_KINGS3] = k - 2 if k > 2 else 0
+        f[<int>O_KING_MOBILITY] = king_reach(g, r, ok, empty)
+        f[<int>O_KING_STUCK] = popcount(ok & ~around)
     else:
-        f[1] = f[2] = f[3] = f[4] = f[6] = 0
+        f[<int>O_KING1] = f[<int>O_KING2] = f[<int>O_KINGS3] = f[<int>O_KING_MOBILITY] = f[<int>O_KING_STUCK] = 0
     # men move up (a square above is empty: the man is on empty << 8) or sideways
-    f[5] = popcount(step(g, om, 0) & empty) + popcount(step(g, om, 1) & empty) + popcount(step(g, om, 2) & empty)
-    f[7] = popcount(om & ORTHO_TEMPO[0]) + 2 * popcount(om & ORTHO_TEMPO[1]) + 4 * popcount(om & ORTHO_TEMPO[2])
+    f[<int>O_MEN_MOBILITY] = popcount(step(g, om, 0) & empty) + popcount(step(g, om, 1) & empty) + popcount(step(g, om, 2) & empty)
+    f[<int>O_TEMPO] = popcount(om & ORTHO_TEMPO[0]) + 2 * popcount(om & ORTHO_TEMPO[1]) + 4 * popcount(om & ORTHO_TEMPO[2])
     left = popcount(om & <u64>0x0F0F0F0F0F0F0F0FULL)
-    f[8] = 2 * left - f[0] if 2 * left >= f[0] else f[0] - 2 * left
-    f[9] = popcount(om & (<u64>0xFF << 8))
-    f[10] = popcount(om & (<u64>0xFF << 8) & step(g, empty, 3))
+    f[<int>O_BALANCE] = 2 * left - f[<int>O_MEN] if 2 * left >= f[<int>O_MEN] else f[<int>O_MEN] - 2 * left
+    f[<int>O_THRESHOLD] = popcount(om & (<u64>0xFF << 8))
+    f[<int>O_THRESHOLD_FREE] = popcount(om & (<u64>0xFF << 8) & step(g, empty, 3))
     movable = step(g, empty, 3) | step(g, empty, 1) | step(g, empty, 2)
-    f[11] = popcount(om & ~movable)
+    f[<int>O_LOCKED] = popcount(om & ~movable)
 
 
 cdef inline int features_ortho(const Rules* r, const Pos* p, int* idx, int* dense) noexcept nogil:
@@ -626,7 +629,7 @@ cdef class LearnedEval:
         self._load_patterns(nreg, patterns)
         self.lw.nreg = nreg
         self.lw.geometry = geometry
-        self.lw.full = FULL_ORTHO if geometry else (24 if size == 8 else 40)
+        self.lw.full = FULL_ORTHO if geometry else (FULL_8X8 if size == 8 else FULL_10X10)
         for i in range(NDENSE):
             self.lw.dense[i][0] = dense[i][0]
             self.lw.dense[i][1] = dense[i][1]
