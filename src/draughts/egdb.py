@@ -38,7 +38,8 @@ from draughts.board import Board
 from draughts.cluster import connect
 from draughts.errors import DraughtsError
 from draughts.variants import VARIANTS, Variant, variant as get_variant
-from draughts_core.egdb import DRAW, LOSS, MAX_PIECES, WIN, EGDB, PairBuilder, table_size
+from draughts_core.egdb import DRAW, LOSS, MAX_PIECES, WIN, EGDB, table_size
+from draughts_core.egdb_build import PairBuilder
 from draughts_core.position import MOVE_RULE_FIELDS
 
 FORMAT_VERSION = 1
