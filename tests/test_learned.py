@@ -22,7 +22,7 @@ import pytest
 import draughts
 from draughts import learned
 from draughts.engine import LEARNED_DEFAULT, Engine, default_weights
-from draughts_core.eval import features
+from draughts_core.eval_features import features
 
 #: the learned evaluation on the diagonal grid; turkish (every square) has its
 #: own patterns and tests (tests/test_learned_turkish.py)

@@ -30,7 +30,7 @@ import pytest
 import draughts
 from draughts import learned
 from draughts.engine import Engine
-from draughts_core.eval import features
+from draughts_core.eval_features import features
 from draughts_core.position import Position
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))

@@ -51,7 +51,9 @@ import numpy as np
 
 from draughts.errors import DraughtsError
 from draughts.variants import Variant, variant as get_variant
-from draughts_core.eval import Dense, DenseOrtho, LearnedEval, feature_arrays, ortho_blocks, regions
+from draughts_core.eval import Dense, DenseOrtho
+from draughts_core.eval_features import feature_arrays, ortho_blocks, regions
+from draughts_core.eval_weights import LearnedEval
 
 NPAT = 3 ** 8
 

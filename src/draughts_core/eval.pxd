@@ -11,6 +11,9 @@ cdef enum:
     MAX_SQUARES = 64     # playable squares of the largest board (turkish: every square)
     FULL_8X8 = 24        # pieces at the start of an 8x8 diagonal game: the phase's opening end
     FULL_10X10 = 40      # ... of a 10x10 game
+    FULL_ORTHO = 32      # ... of turkish (the orthogonal board)
+    NREG_ROWS = 21       # the orthogonal board's regions: first its 2x4 blocks
+    NREG_ORTHO = 33      # ... then its 4x2 blocks
 
 # The learned evaluation's dense features on the diagonal boards, in the order
 # the core writes them; draughts.learned takes their names from here (member
@@ -80,10 +83,10 @@ ctypedef struct EvalW:
     int lone_king_draw   # flying kings: lone king against <= 3 kings is drawish
     const LearnedW* learned
 
-cdef class LearnedEval:
-    cdef LearnedW lw
-    cdef readonly int size
-    cdef readonly int geometry
-    cdef _load_patterns(self, int nreg, bytes patterns)
-
 cdef int evaluate(const Rules* r, const EvalW* w, const Pos* p) noexcept nogil
+# The learned evaluation's features of p (pattern index per region, the dense
+# features, a king's count per square), exactly as it scores them; returns
+# the pieces on the board (the phase).  For training (draughts_core.eval_features).
+cdef int features_any(const Rules* r, const Pos* p, int* idx, int* dense, int* ksq) noexcept nogil
+cdef int region_count(int size, int geometry) noexcept nogil
+cdef int ortho_block_base(int i) noexcept nogil

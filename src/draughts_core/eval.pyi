@@ -1,11 +1,6 @@
-"""Type stubs: the learned evaluation's weights and features."""
+"""Type stubs: the evaluation's names for the learned evaluation's dense features."""
 
 import enum
-from typing import List, Sequence, Tuple
-
-import numpy as np
-
-from draughts_core.position import CoreRules
 
 class Dense(enum.IntEnum):
     D_MEN = 0
@@ -38,17 +33,3 @@ class DenseOrtho(enum.IntEnum):
     O_LOCKED = 11
     O_TURN = 12
     O_TRADE = 13
-
-class LearnedEval:
-    size: int
-    geometry: int
-    def __init__(self, size: int, patterns: bytes, dense: Sequence[Tuple[int, int]],
-                 king_sq: Sequence[Tuple[int, int]], geometry: int = 0) -> None: ...
-
-def regions(size: int, geometry: int = 0) -> int: ...
-def ortho_blocks() -> List[Tuple[int, int, int]]: ...
-def features(rules: CoreRules, white: int, black: int, kings: int,
-             turn: int) -> Tuple[List[int], List[int], int, List[int]]: ...
-def feature_arrays(rules: CoreRules, white: np.ndarray, black: np.ndarray, kings: np.ndarray,
-                   turn: np.ndarray, idx_out: np.ndarray, dense_out: np.ndarray,
-                   pieces_out: np.ndarray, king_out: np.ndarray) -> None: ...

@@ -3,7 +3,7 @@
 from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 from draughts_core.egdb import EGDB
-from draughts_core.eval import LearnedEval
+from draughts_core.eval_weights import LearnedEval
 from draughts_core.position import CoreRules, MoveCode, Position
 
 WIN_SCORE: int

@@ -42,7 +42,8 @@ from draughts_core.zobrist cimport full_key, key_after, kmoves_key
 from draughts_core.draw cimport endgame_class, endgame_limit
 from draughts_core.tt cimport (TTable, TTEntry, tt_alloc, tt_free, tt_clear, tt_probe, tt_store,
                                tt_hashfull, tt_prefetch, fold16, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT)
-from draughts_core.eval cimport EvalW, LearnedEval, evaluate
+from draughts_core.eval cimport EvalW, evaluate
+from draughts_core.eval_weights cimport LearnedEval
 from draughts_core.position cimport Position, CoreRules
 from draughts_core.egdb cimport DB, EGDB, egdb_probe, EG_WIN, EG_LOSS, EG_DRAW, EG_UNKNOWN
 
