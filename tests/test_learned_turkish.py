@@ -404,8 +404,8 @@ def test_one_piece_against_one_is_a_draw_and_scores_zero():
 
 
 #: won endings, White to move, and the plies to the win with best play (from a
-#: retrograde solve of each class in benchmarks/README.md; only the win is
-#: checked here): two kings against a man or a king, a king and a man
+#: retrograde solve of each class by benchmarks/turkish_endings.py,
+#: benchmarks/results/2026-12-01-turkish.md; only the win is checked here): two kings against a man or a king, a king and a man
 #: against a man or a king
 WON = [
     ("W:WKd4,Kc2:Bh2", 11), ("W:WKf7,Kf2:Ba2", 11),

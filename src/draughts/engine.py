@@ -36,14 +36,15 @@ LEVEL_MAX = 20
 #: seconds kept back from every timed move for the way of the answer to the
 #: caller: the pipe both ways, the process being scheduled on a loaded
 #: machine, the Python work before and after the search.  Chosen from the
-#: latencies measured in benchmarks/README.md ("Time losses").
+#: latencies measured in matches: docs/decisions.md#move-overhead.
 DEFAULT_MOVE_OVERHEAD = 0.020
 #: the engine's measured lateness (see Engine.lateness): its high-water mark
 #: keeps this share a move, and is never taken above LATENESS_MAX seconds
 LATENESS_DECAY = 0.9
 LATENESS_MAX = 0.5
 EVALS = ("classic", "learned")
-#: variants whose default evaluation is the learned one (it won in self-play)
+#: variants whose default evaluation is the learned one (it won in self-play:
+#: docs/decisions.md#the-learned-evaluation-is-every-variants-default)
 LEARNED_DEFAULT = frozenset({
     "american", "international", "russian", "brazilian", "spanish", "czech", "italian",
     "frisian", "frysk", "antidraughts", "killer", "pool", "thai", "turkish", "breakthrough",
@@ -77,7 +78,7 @@ class ProbCutFit:
 
 #: ProbCut per (variant, evaluation), fitted by benchmarks/probcut_fit.py and
 #: kept where a node-limited SPRT against the search without it passed
-#: (benchmarks/README.md, "Selectivity (issue 13), session 4"); elsewhere off.
+#: (docs/decisions.md#probcut-only-where-it-passed); elsewhere off.
 PROBCUT: Dict[Tuple[str, str], ProbCutFit] = {
     # probcut_fit.py --variant american --positions 300 --depth 14 (seed 2026):
     # shallow 50 %, slope 1.04, intercept -1, sigma_d = 23.0 + 1.36 d; t = 1.0
@@ -353,8 +354,7 @@ class Engine:
         self._searcher.set_weights(self._weights().packed())
         self._apply_eval()
         # futility pruning that never skips a move offering a capture (a shot):
-        # node-equal self-play against none, american -2 Elo (200 games),
-        # russian +21 (100), international +35 (120); it also saves time
+        # the margin and its evidence are in docs/decisions.md#futility-margin
         self.set_tuning(futility=120)
 
     def set_variant(self, variant: Union[str, Variant]) -> None:
