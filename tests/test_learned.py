@@ -465,7 +465,7 @@ def test_bad_weights_files_are_refused(tmp_path, random_weights):
     junk.write_bytes(b"not a weights file")
     with pytest.raises(draughts.DraughtsError, match="cannot read learned weights"):
         Engine("american", eval="learned", weights_file=str(junk))
-    with pytest.raises(draughts.DraughtsError, match="eval must be one of"):
+    with pytest.raises(draughts.DraughtsError, match="eval must be auto or one of"):
         Engine("american", eval="neural")
 
 
