@@ -26,6 +26,11 @@ helpers one ply further still, so that the threads spread over depths; what
 they store orders and cuts the others' searches.  A depth-limited search ends
 when any thread completes the depth.  The result is the main thread's, or a
 helper's that completed a deeper iteration.
+
+Multi-PV (`run(multipv=N)`): on the main thread alone, each depth searches
+the root N times, each time leaving out the root moves already reported
+(`excluded`, skipped by the root's move loop; the root's result is then not
+stored), and sorts the lines by score.  multipv 1 is the plain search.
 """
 
 import threading
@@ -269,7 +274,12 @@ cdef class Searcher:
         self.resize(tt_mb)
         self.noise_amp = 0
         self.noise_seed = 0
-        self.set_tuning(1, 225)
+        # no reductions, no futility, no ProbCut until set_tuning and
+        # set_probcut say: the tuning's defaults are the caller's
+        # (draughts.engine.default_search_params), not the core's
+        memset(self.lmr_table, 0, sizeof(self.lmr_table))
+        self.lmr_mode = 1
+        self.futility = 0
         memset(&self.pc, 0, sizeof(self.pc))
 
     def set_tuning(self, int lmr_mode, int lmr_divisor, int futility=0):
