@@ -20,7 +20,7 @@ import draughts
 from draughts import pdn
 from draughts.dxp import protocol as P
 from draughts.dxp import session as S
-from draughts.dxp.player import DxpPlayer
+from draughts.match.players import DxpPlayer
 from draughts.match import cli
 from draughts.match.engines import parse_engine
 from draughts.match.runner import Console, Match

@@ -404,13 +404,13 @@ def test_the_engine_keeps_a_won_result_and_converts_it(egdb_dir):
     for _ in range(60):
         if board.is_game_over():
             break
-        result = engine.search(board, nodes=5000)
-        hits += result.egdb_hits
+        result = engine.play(board, draughts.Limit(nodes=5000))
+        hits += result.info.egdb_hits
         if board.turn == draughts.WHITE:
             child = board.copy()
             child.push(result.move)
             assert child.is_game_over() or db.probe(child) == LOSS
-            assert result.score > 80        # a database win, or the mate itself
+            assert result.info.score > 80        # a database win, or the mate itself
         board.push(result.move)
     assert board.outcome() is not None and board.outcome().winner == draughts.WHITE
     assert hits > 0
@@ -418,7 +418,7 @@ def test_the_engine_keeps_a_won_result_and_converts_it(egdb_dir):
 
 def test_an_engine_follows_the_variant_to_its_database(egdb_dir):
     engine = draughts.Engine("american", tt_mb=8, egdb=egdb_dir)
-    engine.search(draughts.Board("W:WK1:BK32", variant="russian"), depth=2)
+    engine.play(draughts.Board("W:WK1:BK32", variant="russian"), draughts.Limit(depth=2))
     assert engine.egdb.variant.name == "russian"
     # without a database the engine searches as before
     plain = draughts.Engine("american", tt_mb=8)

@@ -148,8 +148,8 @@ def test_our_client_drives_dame_through_a_game(interop_python):
             board.push(result.move)
         # the start position: the game's last one varies with the clock, and
         # dame answers a bare `done` where its own rules end the game
-        with engine.analyse(draughts.Board(), Limit(depth=4)) as analysis:
-            assert any(info.get("depth") == 4 for info in analysis)
+        with engine.analysis(draughts.Board(), Limit(depth=4)) as analysis:
+            assert any(info.depth == 4 for info in analysis)
         assert analysis.result.move is not None
         assert engine.ping() >= 0
     assert engine.returncode == 0

@@ -470,7 +470,7 @@ def test_bad_weights_files_are_refused(tmp_path, random_weights):
     junk.write_bytes(b"not a weights file")
     with pytest.raises(draughts.DraughtsError, match="cannot read learned weights"):
         Engine("american", eval="learned", weights_file=str(junk))
-    with pytest.raises(draughts.DraughtsError, match="eval must be one of"):
+    with pytest.raises(draughts.DraughtsError, match="eval must be auto or one of"):
         Engine("american", eval="neural")
 
 
@@ -479,10 +479,10 @@ def test_eval_can_be_switched():
     board = draughts.Board("B:W18,21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
                            variant="american")
     classic = engine.evaluate(board)
-    engine.set_eval("learned")
+    engine.configure({"eval": "learned"})
     assert engine.eval == "learned"
     assert engine.evaluate(board) != classic
-    engine.set_eval("classic")
+    engine.configure({"eval": "classic"})
     assert engine.evaluate(board) == classic
 
 
@@ -590,7 +590,7 @@ def test_training_lowers_the_heldout_loss(tmp_path, capsys):
     assert man["games"] == 200 and man["positions"] > first["positions"]
     assert man["command"] == "draughts train " + " ".join(argv[1:])
     engine = Engine("american", eval="learned", weights_file=str(out / "weights-2.npz"), tt_mb=1)
-    assert engine.search(draughts.Board(variant="american"), depth=4).move is not None
+    assert engine.play(draughts.Board(variant="american"), draughts.Limit(depth=4)).move is not None
     # a seeded rerun in a fresh directory writes the same games and the same weights
     again = tmp_path / "again"
     argv[4] = str(again)

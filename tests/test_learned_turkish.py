@@ -343,7 +343,7 @@ def test_shipped_weights_load_and_match_their_manifest():
     board = draughts.Board(variant=TURKISH)
     # the start is symmetric: its score is the side to move's share only
     assert abs(engine.evaluate(board)) < 0.5
-    assert engine.search(board, depth=3).move in list(board.legal_moves)
+    assert engine.play(board, draughts.Limit(depth=3)).move in list(board.legal_moves)
 
 
 def test_training_lowers_the_heldout_loss(tmp_path):
@@ -362,7 +362,7 @@ def test_training_lowers_the_heldout_loss(tmp_path):
     assert man["command"] == "draughts train " + " ".join(argv[1:])
     engine = Engine(TURKISH, eval="learned", weights_file=str(out / "weights-1.npz"), tt_mb=1)
     board = draughts.Board(variant=TURKISH)
-    assert engine.search(board, depth=4).move in list(board.legal_moves)
+    assert engine.play(board, draughts.Limit(depth=4)).move in list(board.legal_moves)
 
 
 # --- endings --------------------------------------------------------------------
@@ -425,6 +425,6 @@ def test_won_endings_are_won(eval_name):
         board = draughts.Board(fen, variant=TURKISH)
         engine.new_game()
         while board.outcome() is None and board.ply < 200:
-            board.push(engine.search(board, depth=3).move)
+            board.push(engine.play(board, draughts.Limit(depth=3)).move)
         outcome = board.outcome()
         assert outcome is not None and outcome.winner == draughts.WHITE, (fen, board.fen(), outcome)

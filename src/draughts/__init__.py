@@ -10,7 +10,8 @@ from draughts.errors import (AmbiguousMoveError, DraughtsError, FenError, Illega
                              InvalidMoveError, PdnError, VariantError)
 from draughts.variants import BLACK, VARIANTS, WHITE, Color, Variant, variant, variant_for_gametype
 from draughts.board import Board, LegalMoveView, Move, Outcome, Piece, Termination
-from draughts.engine import Engine, EvalWeights, Info, SearchResult
+from draughts.engine import Engine, EvalWeights, SearchParams
+from draughts.engine_api import EngineProtocol, Info, PlayResult
 from draughts.limits import Limit
 from draughts import svg  # noqa: E402,F401  (boards draw themselves in Jupyter)
 
@@ -20,5 +21,5 @@ __all__ = [
     "AmbiguousMoveError", "DraughtsError", "FenError", "IllegalMoveError", "InvalidMoveError",
     "PdnError", "VariantError", "BLACK", "WHITE", "VARIANTS", "Color", "Variant", "variant",
     "variant_for_gametype", "Board", "LegalMoveView", "Move", "Outcome", "Piece", "Termination",
-    "Engine", "EvalWeights", "Info", "SearchResult", "Limit",
+    "Engine", "EvalWeights", "SearchParams", "EngineProtocol", "Info", "PlayResult", "Limit",
 ]

@@ -18,7 +18,9 @@ from typing import Callable, List, Optional, Sequence
 from draughts._args import add_variant_options, positive_int, variant_from_args
 from draughts import pdn
 from draughts.board import Board, Move, Outcome, Termination
-from draughts.engine import LEVEL_MAX, Engine, Info
+from draughts.engine import LEVEL_MAX, Engine
+from draughts.engine_api import Info
+from draughts.limits import Limit
 from draughts.errors import AmbiguousMoveError, DraughtsError, IllegalMoveError, InvalidMoveError
 from draughts.notation import MOVE_SEPARATOR, split_move, square_text, squares_of
 from draughts.variants import BLACK, WHITE, Color
@@ -280,10 +282,10 @@ class PlaySession:
                 self._advisor = Engine(self.board.variant, tt_mb=16)
         return self._advisor
 
-    def _limits(self):
+    def _limit(self) -> Limit:
         if self.depth is not None:
-            return {"depth": self.depth}
-        return {"movetime": self.movetime if self.movetime is not None else DEFAULT_MOVETIME}
+            return Limit(depth=self.depth)
+        return Limit(movetime=self.movetime if self.movetime is not None else DEFAULT_MOVETIME)
 
     # --- the loop
     def run(self) -> int:
@@ -333,10 +335,7 @@ class PlaySession:
     def engine_move(self) -> None:
         b = self.board
         self.say(f"The engine ({colour_name(b.turn)}) is thinking...")
-        result = self.engine.search(b, **self._limits())
-        move = result.move
-        if move is None:                      # no move: the outcome check will end the game
-            move = next(iter(b.legal_moves))
+        move = self.engine.play(b, self._limit()).move
         text = b.move_text(move)
         b.push(move)
         self.say(f"The engine plays {text}.")
@@ -445,12 +444,10 @@ class PlaySession:
             self.say("The game is over.")
             return
         b = self.board
-        result = self.advisor().search(b, **self._limits())
-        if result.move is None:
-            self.say("No hint: there is no legal move.")
-            return
-        line = pv_text(b, result.pv[:6]) or b.move_text(result.move)
-        self.say(f"Hint: {b.move_text(result.move)} (your score {score_text(result.score, result.win_in)}; "
+        result = self.advisor().play(b, self._limit())
+        info = result.info
+        line = pv_text(b, info.pv[:6]) or b.move_text(result.move)
+        self.say(f"Hint: {b.move_text(result.move)} (your score {score_text(info.score or 0.0, info.win_in)}; "
                  f"expected line {line})")
 
     def resign(self) -> None:
@@ -464,8 +461,8 @@ class PlaySession:
             self.say("The game is already over.")
             return
         b = self.board
-        result = self.advisor().search(b, **self._limits())
-        engine_score = -result.score           # the search scored the human's side
+        result = self.advisor().play(b, self._limit()).info
+        engine_score = -(result.score or 0.0)  # the search scored the human's side
         if engine_score <= DRAW_ACCEPT_SCORE and not (result.win_in is not None and result.win_in < 0):
             self.say(f"The engine accepts the draw (its score {engine_score:+.2f} <= +{DRAW_ACCEPT_SCORE:.2f}).")
             self.ended = Outcome(Termination.AGREEMENT, None, "draw agreed")
@@ -519,11 +516,14 @@ class PlaySession:
 
 # --- analysis -----------------------------------------------------------------
 
-def format_info(board: Board, info: Info) -> str:
+def format_info(board: Board, info: Info, multipv: bool = False) -> str:
+    """One iteration's line of `draughts analyze`; with `multipv`, it starts
+    with the line's rank (`line 2`)."""
     nps = f"{info.nps / 1e6:.2f}M" if info.nps >= 1e6 else f"{info.nps / 1e3:.0f}k"
-    return (f"depth {info.depth:>2}  seldepth {info.seldepth:>2}  "
-            f"score {score_text(info.score, info.win_in):>9}  nodes {info.nodes:>10}  "
-            f"time {info.time:7.3f}s  nps {nps:>7}  pv {pv_text(board, info.pv)}")
+    rank = f"line {info.multipv:>2}  " if multipv else ""
+    return (f"{rank}depth {info.depth:>2}  seldepth {info.seldepth:>2}  "
+            f"score {score_text(info.score or 0.0, info.win_in):>9}  nodes {info.nodes:>10}  "
+            f"time {info.time or 0.0:7.3f}s  nps {nps:>7}  pv {pv_text(board, info.pv)}")
 
 
 def cmd_analyze(args) -> int:
@@ -540,21 +540,26 @@ def cmd_analyze(args) -> int:
         return 0
     engine = Engine(v, tt_mb=args.tt_mb)
 
+    multipv = args.multipv > 1
+
     def on_info(info: Info) -> None:
-        print(format_info(board, info), file=out, flush=True)
+        print(format_info(board, info, multipv), file=out, flush=True)
 
     if args.depth is not None:
-        limits = {"depth": args.depth}
+        limit = Limit(depth=args.depth)
     else:
-        limits = {"movetime": args.movetime if args.movetime is not None else 2.0}
-    result = engine.search(board, on_info=on_info, **limits)
-    if result.move is None:
-        print("No legal move.", file=out, flush=True)
+        limit = Limit(movetime=args.movetime if args.movetime is not None else 2.0)
+    lines = engine.analyse(board, limit, args.multipv, on_info=on_info)
+    best = lines[0]
+    print(f"best move {board.move_text(best.pv[0])}  score {score_text(best.score or 0.0, best.win_in)}  "
+          f"depth {best.depth}  nodes {best.nodes}  time {best.time or 0.0:.3f}s", file=out, flush=True)
+    if not multipv:
+        print(f"line {pv_text(board, best.pv)}", file=out, flush=True)
         return 0
-    print(f"best move {board.move_text(result.move)}  score {score_text(result.score, result.win_in)}  "
-          f"depth {result.depth}  nodes {result.nodes}  time {result.time:.3f}s", file=out, flush=True)
-    if result.pv:
-        print(f"line {pv_text(board, result.pv)}", file=out, flush=True)
+    for info in lines:
+        print(f"line {info.multipv}: {board.move_text(info.pv[0])}  "
+              f"score {score_text(info.score or 0.0, info.win_in)}  depth {info.depth}  "
+              f"pv {pv_text(board, info.pv)}", file=out, flush=True)
     return 0
 
 
@@ -642,5 +647,7 @@ def register(subparsers) -> None:
     limit.add_argument("--depth", "-d", type=positive_int, default=None, help="search this many plies")
     limit.add_argument("--movetime", "-t", type=_seconds, default=None,
                        help="search this many seconds (default 2 when no --depth)")
+    p.add_argument("--multipv", type=positive_int, default=1,
+                   help="report this many best moves, each with its score and line (default 1)")
     p.add_argument("--tt-mb", type=positive_int, default=64, help="engine table size in MiB (default 64)")
     p.set_defaults(func=cmd_analyze)

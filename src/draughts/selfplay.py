@@ -34,6 +34,7 @@ from draughts._progress import Progress
 from draughts.board import Board, Color
 from draughts.engine import Engine
 from draughts.errors import DraughtsError
+from draughts.limits import Limit
 from draughts.variants import variant as get_variant
 
 CHUNK_GAMES = 50
@@ -72,8 +73,8 @@ def _opening(board: Board, engine: Engine, rng: random.Random, cfg: SelfPlayConf
         if b.outcome() is not None:
             continue
         engine.new_game()
-        r = engine.search(b, depth=cfg.balance_depth)
-        if r.win_in is None and abs(r.score) <= cfg.max_score:
+        r = engine.play(b, Limit(depth=cfg.balance_depth)).info
+        if r.win_in is None and abs(r.score or 0.0) <= cfg.max_score:
             return b
     return board.copy()
 
@@ -88,12 +89,12 @@ def play_game(cfg: SelfPlayConfig, number: int, engine: Optional[Engine] = None)
     rows = []
     while board.ply < cfg.max_plies and board.outcome() is None:
         pos = board.position
-        r = engine.search(board, nodes=cfg.nodes)
+        r = engine.play(board, Limit(nodes=cfg.nodes))
         if not any(m.is_capture for m in board.legal_moves):
             w, b, k, turn = pos.key()[:4]        # (the frisian king-move counts are not a feature)
-            white_score = r.score if turn == 0 else -r.score
+            score = r.info.score or 0.0
+            white_score = score if turn == 0 else -score
             rows.append((w, b, k, turn, max(-300.0, min(300.0, white_score)) * 100, board.ply))
-        assert r.move is not None, "a game that goes on has a move"
         board.push(r.move)
     outcome = board.outcome()
     if outcome is None or outcome.winner is None:

@@ -85,8 +85,7 @@ class EngineMover:
             limit = Limit(movetime=NO_CLOCK_MOVETIME)
         else:
             limit = Limit(time=max(0.01, remaining), moves_to_go=moves_to_go or None)
-        result = self.engine.search(board, limit)
-        return result.move if result.move is not None else next(iter(board.legal_moves))
+        return self.engine.play(board, limit).move
 
 
 @dataclass

@@ -13,14 +13,14 @@ shared line codec (`draughts.hub.protocol`).
 from draughts.hub.client import (Analysis, AsyncAnalysis, AsyncHubEngine, EngineCommandError,
                                  EngineError, EngineNoMoveError, EngineOvertimeError,
                                  EngineProtocolError, EngineTerminatedError,
-                                 EngineTimeoutError, HubEngine, Limit, MemoryTransport, Param,
+                                 EngineTimeoutError, HubEngine, Info, Limit, MemoryTransport, Param,
                                  PlayResult, SubprocessTransport, Transport, parse_info)
 from draughts.hub.protocol import (HubError, HubPositionError, HubSyntaxError, format_line,
                                    format_position, match_move, parse_line, parse_move,
                                    parse_position)
 
 __all__ = [
-    "HubEngine", "AsyncHubEngine", "Analysis", "AsyncAnalysis", "Limit", "PlayResult", "Param",
+    "HubEngine", "AsyncHubEngine", "Analysis", "AsyncAnalysis", "Limit", "PlayResult", "Info", "Param",
     "EngineError", "EngineTerminatedError", "EngineTimeoutError", "EngineProtocolError",
     "EngineCommandError", "EngineOvertimeError", "EngineNoMoveError", "Transport", "SubprocessTransport", "MemoryTransport", "parse_info",
     "HubError", "HubSyntaxError", "HubPositionError", "parse_line", "format_line",

@@ -30,6 +30,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 from draughts._args import is_int, parse_bool, parse_int, parse_real
 from draughts.limits import NODES_MAX, Limit
 from draughts.board import Board, Move
+from draughts.engine_api import Info
 from draughts.errors import (AmbiguousMoveError, DraughtsError, IllegalMoveError,
                              InvalidMoveError)
 from draughts.notation import format_fen, squares_of
@@ -38,7 +39,7 @@ from draughts.variants import BLACK, WHITE, Color, Variant, variant as get_varia
 __all__ = [
     "HubError", "HubSyntaxError", "HubPositionError", "parse_line", "format_line", "format_value",
     "parse_position", "format_position", "board_from_position", "root_board", "parse_move",
-    "match_move", "legal_matches", "parse_bool", "quote", "Param", "PlayResult",
+    "match_move", "legal_matches", "parse_bool", "quote", "Param",
     "parse_info", "HUB_ALIASES", "engine_variant_name", "parse_level",
 ]
 
@@ -364,28 +365,6 @@ def parse_level(args: Mapping[str, str]) -> Limit:
 
 
 @dataclass
-class PlayResult:
-    """The engine's move; `late` when it came after the limit's time."""
-
-    move: Move
-    ponder: Optional[Move]
-    info: Dict[str, Any]
-    #: seconds from writing `go` to reading `done`
-    elapsed: float = 0.0
-    late: bool = False
-
-    @property
-    def latency(self) -> Optional[float]:
-        """Seconds the move took beyond the engine's own last reported time
-        (the pipe both ways, scheduling, this side's reading); None when the
-        engine reported no time."""
-        t = self.info.get("time")
-        if isinstance(t, (int, float)) and not isinstance(t, bool):
-            return self.elapsed - float(t)
-        return None
-
-
-@dataclass
 class Param:
     """A parameter an engine declares with a `param` line: the one description
     both sides use (the server declares and checks its own, the client reads an
@@ -444,28 +423,32 @@ class Param:
         return text
 
 
-def parse_info(args: Mapping[str, str], board: Optional[Board] = None) -> Dict[str, Any]:
-    """An `info` line's values: numbers as numbers, `pv` as moves of `board`
-    (as far as they are legal); unknown values as text.  A score in Scan's
-    range for a won position (above 90 men) also gives `win_in` in plies."""
-    out: Dict[str, Any] = {}
+def parse_info(args: Mapping[str, str], board: Optional[Board] = None) -> Info:
+    """An `info` line's values as an `Info`: `pv` as moves of `board` (as far
+    as they are legal; none without a board), `multipv` (this project's
+    extension: which line, 1 the best), `egdb-hits`; what it does not know
+    (or cannot read) goes to `Info.extra` as text.  A score in Scan's range
+    for a won position (above 90 men) also gives `win_in` in plies."""
+    info = Info()
     for key, value in args.items():
         try:
-            if key in ("depth", "nodes"):
-                out[key] = parse_int(value)
-            elif key in ("mean-depth", "score", "time", "nps"):
-                out[key] = parse_real(value)
-            elif key == "pv" and board is not None:
-                out[key] = _pv_moves(board, value)
+            if key in ("depth", "nodes", "seldepth", "multipv", "egdb-hits"):
+                setattr(info, key.replace("-", "_"), parse_int(value))
+            elif key in ("score", "time"):
+                setattr(info, key, parse_real(value))
+            elif key == "nps":
+                info.nps = parse_real(value) * 1e6          # the protocol's are millions
+            elif key == "pv":
+                info.pv = _pv_moves(board, value) if board is not None else []
             else:
-                out[key] = value
+                info.extra[key] = value
         except ValueError:
-            out[key] = value
-    score = out.get("score")
-    if isinstance(score, float) and 90.0 < abs(score) <= 100.0:
+            info.extra[key] = value
+    score = info.score
+    if score is not None and 90.0 < abs(score) <= 100.0:
         plies = round((100.0 - abs(score)) * 100)
-        out["win_in"] = plies if score > 0 else -plies
-    return out
+        info.win_in = plies if score > 0 else -plies
+    return info
 
 
 def _pv_moves(board: Board, text: str) -> List[Move]:

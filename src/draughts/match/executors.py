@@ -14,7 +14,8 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from draughts.cluster import Watch, connect
 from draughts.errors import DraughtsError
-from draughts.match.engines import EngineConfig, EngineCrashed, EngineFailure, make_player
+from draughts.match.engines import EngineConfig, EngineCrashed, EngineFailure
+from draughts.match.players import make_player
 from draughts.match.game import GameJob, GameRecord, Rules, play_game
 from draughts.match.settings import MatchSettings
 from draughts.variants import Variant

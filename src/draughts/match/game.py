@@ -27,6 +27,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from draughts import egdb, pdn
 from draughts.board import Board
+from draughts.dxp.engine import EngineClaim
+from draughts.engine_api import PlayResult
 from draughts.errors import DraughtsError
 from draughts.hub.protocol import parse_line
 from draughts.match.engines import (EngineConfig, EngineCrashed, EngineFailure, EngineNoMove,
@@ -48,18 +50,6 @@ UNVERIFIED_CLAIM = "unverified claim"   # a GAMEEND nothing could check: a draw
 #: result tokens of cutechess-cli's `Finished game` lines: the first-named
 #: player (the one who moves first) wins, draws, loses
 CUTE_RESULTS = ("1-0", "1/2-1/2", "0-1")
-
-
-class EngineClaim(Exception):
-    """The engine to move ended the game instead of moving (DXP's GAMEEND):
-    `kind` is NONE (no verdict), RESIGN, DRAW or WIN, from its side; `said` is
-    what it said about it (its CHAT), `line` what it sent."""
-
-    NONE, RESIGN, DRAW, WIN = 0, 1, 2, 3
-
-    def __init__(self, kind: int, said: str = "", line: str = ""):
-        super().__init__(f"GAMEEND {kind}")
-        self.kind, self.said, self.line = kind, said, line
 
 
 def game_length(configs: Sequence[EngineConfig]) -> int:
@@ -214,12 +204,13 @@ def _move_word(exc: EngineFailure) -> str:
     return str(exc) or "no move"
 
 
-def _comment(reply) -> str:
+def _comment(reply: PlayResult) -> str:
     t = f"{reply.elapsed:.2f}s"
-    if reply.score is None:
+    score = reply.info.score
+    if score is None:
         return t
-    depth = f"/{reply.depth}" if reply.depth is not None else ""
-    return f"{reply.score:+.2f}{depth} {t}"
+    depth = f"/{reply.info.depth}" if reply.info.depth else ""
+    return f"{score:+.2f}{depth} {t}"
 
 
 def play_game(job: GameJob, players: Sequence, configs: Sequence[EngineConfig], variant: Variant,
@@ -323,21 +314,22 @@ def play_game(job: GameJob, players: Sequence, configs: Sequence[EngineConfig], 
         if reply.latency is not None:
             record.latency.setdefault(str(engine_of[colour]), []).append(round(reply.latency * 1000.0, 2))
         if reply.move not in board.legal_moves:
-            return finish(~colour, ILLEGAL_MOVE, f"{_colour(colour)} makes an illegal move: {reply.text or reply.move}")
+            return finish(~colour, ILLEGAL_MOVE, f"{_colour(colour)} makes an illegal move: {reply.move.hub()}")
         if not clock.spend(reply.elapsed):
             return finish(~colour, TIME_FORFEIT, f"{_colour(colour)} loses on time")
         board.push(reply.move)
         ply = len(record.moves)
         record.moves.append(move_tuple(board.peek()))
         record.comments[ply] = _comment(reply)
-        last_score[colour] = reply.score
+        score = reply.info.score
+        last_score[colour] = score
 
         # adjudication on the engines' own scores (men, from the mover's side)
-        if rules.resign is not None and reply.score is not None:
+        if rules.resign is not None and score is not None:
             r = rules.resign
             threshold = r.score / 100.0
             other = last_score[~colour]
-            losing = reply.score <= -threshold
+            losing = score <= -threshold
             if r.twosided:
                 losing = losing and other is not None and other >= threshold
             resign_run[colour] = resign_run[colour] + 1 if losing else 0
@@ -345,7 +337,7 @@ def play_game(job: GameJob, players: Sequence, configs: Sequence[EngineConfig], 
                 return finish(~colour, ADJUDICATION, f"{_colour(~colour)} wins by adjudication")
         if rules.draw is not None:
             d = rules.draw
-            if reply.score is not None and abs(reply.score) * 100.0 <= d.score:
+            if score is not None and abs(score) * 100.0 <= d.score:
                 draw_run += 1
             else:
                 draw_run = 0

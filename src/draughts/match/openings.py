@@ -18,6 +18,7 @@ from draughts import pdn
 from draughts.board import Board, Move
 from draughts.engine import Engine
 from draughts.errors import DraughtsError, PdnError
+from draughts.limits import Limit
 from draughts.variants import Variant, variant as get_variant
 
 #: decks shipped in draughts/data, by name: (file, variant)
@@ -245,8 +246,8 @@ def generate(variant, plies: int, count: int, *, depth: int = 6, max_score: floa
             continue
         seen.add(key)
         engine.new_game()
-        result = engine.search(board.copy(), depth=depth)
-        if result.win_in is not None or abs(result.score) > max_score:
+        result = engine.play(board.copy(), Limit(depth=depth)).info
+        if result.score is None or result.win_in is not None or abs(result.score) > max_score:
             continue
         name = f"random {plies} plies #{len(out) + 1}"
         out.append(Generated(Opening(None, tuple(move_tuple(m) for m in board.move_stack), name),
