@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Dict, Iterator, List, NamedTuple, Optional, Tuple, Union
 
-from draughts.errors import (AmbiguousMoveError, DraughtsError, FenError, IllegalMoveError,
+from draughts.errors import (AmbiguousMoveError, FenError, IllegalMoveError, InvalidInputError,
                              InvalidMoveError, PerftStopped)
 from draughts.notation import (format_fen, format_king_moves, parse_fen, parse_king_moves, split_move,
                                square_text, squares_of, start_squares)
@@ -731,7 +731,7 @@ class Board:
         """perft(depth - 1) below every legal move."""
         keep = _duplicates_keep(duplicates)
         if check_perft_depth(depth) < 1:
-            raise DraughtsError("divide needs depth >= 1")
+            raise InvalidInputError("divide needs depth >= 1")
         out = []
         for m, child in self.successors(duplicates):
             n = child.perft(depth - 1, keep, stop)
@@ -752,13 +752,13 @@ class Board:
 
 def check_perft_depth(depth) -> int:
     """`depth` if it is a perft depth the core takes (0 to MAX_PERFT_DEPTH),
-    else DraughtsError: the one limit and message of every perft."""
+    else InvalidInputError: the one limit and message of every perft."""
     if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_PERFT_DEPTH:
-        raise DraughtsError(f"perft depth must be a whole number from 0 to {MAX_PERFT_DEPTH}, not {depth!r}")
+        raise InvalidInputError(f"perft depth must be a whole number from 0 to {MAX_PERFT_DEPTH}, not {depth!r}")
     return depth
 
 
 def _duplicates_keep(duplicates: str) -> bool:
     if duplicates not in ("drop", "keep"):
-        raise DraughtsError(f"duplicates must be 'drop' or 'keep', not {duplicates!r}")
+        raise InvalidInputError(f"duplicates must be 'drop' or 'keep', not {duplicates!r}")
     return duplicates == "keep"

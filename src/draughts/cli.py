@@ -116,7 +116,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         return 2
     try:
         return args.func(args)
-    except (DraughtsError, ValueError) as e:       # every bad-input error is a ValueError
+    except (DraughtsError, ValueError) as e:       # bad input, or an engine or connection fault
         print(f"draughts: error: {e}", file=sys.stderr)
         return 2
     except BrokenPipeError:                          # e.g. piped into `head`

@@ -36,7 +36,7 @@ from draughts._args import add_variant_options, positive_int, variant_from_args
 from draughts._progress import Progress
 from draughts.board import Board
 from draughts.cluster import connect
-from draughts.errors import DraughtsError
+from draughts.errors import EgdbError
 from draughts.variants import VARIANTS, Variant, variant as get_variant
 from draughts_core.egdb import DRAW, LOSS, MAX_PIECES, WIN, EGDB, PairBuilder, table_size
 from draughts_core.position import MOVE_RULE_FIELDS
@@ -49,10 +49,6 @@ SUFFIX = ".wdl"
 RESULTS = {WIN: "win", DRAW: "draw", LOSS: "loss"}
 
 Material = Tuple[int, int, int, int]
-
-
-class EgdbError(DraughtsError):
-    """A database that is missing, damaged or of other rules."""
 
 
 # --- names and places ------------------------------------------------------------

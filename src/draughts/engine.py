@@ -27,7 +27,7 @@ from draughts import learned
 from draughts._memory import check_table_size
 from draughts.board import Board, Move
 from draughts.egdb import Database, complete_pieces, rule_fields, supported as egdb_supported
-from draughts.errors import DraughtsError, TableMemoryError
+from draughts.errors import InvalidInputError, TableMemoryError
 from draughts.limits import Limit, clock_budget, search_budget
 from draughts.variants import Variant, variant as get_variant
 from draughts_core.search import THREADS_MAX, WIN_SCORE, WIN_THRESHOLD, Searcher, clock
@@ -255,7 +255,7 @@ class Engine:
         if egdb is not None and not isinstance(egdb, Database):
             egdb = os.fspath(egdb)
             if not os.path.isdir(egdb):
-                raise DraughtsError(f"no endgame database directory {egdb!r}")
+                raise InvalidInputError(f"no endgame database directory {egdb!r}")
         self._egdb_source = egdb
         self._egdb_cache.clear()
         self._load_egdb()
@@ -278,7 +278,7 @@ class Engine:
     @staticmethod
     def _check_tt(tt_mb) -> int:
         if not isinstance(tt_mb, int) or isinstance(tt_mb, bool) or not 1 <= tt_mb <= 65536:
-            raise DraughtsError(f"tt_mb must be a whole number of MiB from 1 to 65536, not {tt_mb!r}")
+            raise InvalidInputError(f"tt_mb must be a whole number of MiB from 1 to 65536, not {tt_mb!r}")
         check_table_size(tt_mb, "transposition table")
         return tt_mb
 
@@ -286,13 +286,13 @@ class Engine:
     def _check_overhead(seconds) -> float:
         if (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
                 or not math.isfinite(seconds) or not 0 <= seconds <= 60):
-            raise DraughtsError(f"move_overhead must be a number of seconds from 0 to 60, not {seconds!r}")
+            raise InvalidInputError(f"move_overhead must be a number of seconds from 0 to 60, not {seconds!r}")
         return float(seconds)
 
     @staticmethod
     def _check_eval(name: Optional[str]) -> Optional[str]:
         if name is not None and name not in EVALS:
-            raise DraughtsError(f"eval must be one of {', '.join(EVALS)}, not {name!r}")
+            raise InvalidInputError(f"eval must be one of {', '.join(EVALS)}, not {name!r}")
         return name
 
     @property
@@ -325,11 +325,11 @@ class Engine:
         after either changes; a `ProbCutFit` or None (off) is kept whatever
         the variant."""
         if not (fit is None or fit == "auto" or isinstance(fit, ProbCutFit)):
-            raise DraughtsError(f"probcut takes a ProbCutFit, None or 'auto', not {fit!r}")
+            raise InvalidInputError(f"probcut takes a ProbCutFit, None or 'auto', not {fit!r}")
         old, self._probcut_choice = self._probcut_choice, fit
         try:
             self._apply_probcut()
-        except DraughtsError:
+        except InvalidInputError:
             self._probcut_choice = old
             raise
 
@@ -342,7 +342,7 @@ class Engine:
         try:
             self._searcher.set_probcut(*(fit.packed() if fit is not None else ()))
         except ValueError as e:
-            raise DraughtsError(f"probcut: {e}") from None
+            raise InvalidInputError(f"probcut: {e}") from None
 
     def _weights(self) -> EvalWeights:
         return self._weights_override or default_weights(self.variant)
@@ -375,7 +375,7 @@ class Engine:
     def set_level(self, level: int) -> None:
         """Strength 1 (weakest) to 20 (full strength)."""
         if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= LEVEL_MAX:
-            raise DraughtsError(f"level must be a whole number from 1 to {LEVEL_MAX}, not {level!r}")
+            raise InvalidInputError(f"level must be a whole number from 1 to {LEVEL_MAX}, not {level!r}")
         self.level = level
         _, noise = level_settings(level)
         self._searcher.set_noise(noise, self._seed)
@@ -400,7 +400,7 @@ class Engine:
         between searches (it waits for a running one to end)."""
         if (not isinstance(threads, int) or isinstance(threads, bool)
                 or not 1 <= threads <= THREADS_MAX):
-            raise DraughtsError(f"threads must be a whole number from 1 to {THREADS_MAX}, not {threads!r}")
+            raise InvalidInputError(f"threads must be a whole number from 1 to {THREADS_MAX}, not {threads!r}")
         with self._lock:
             self._searcher.set_threads(threads)
 
@@ -480,12 +480,12 @@ class Engine:
         if limit is None:
             limit = keywords
         elif not isinstance(limit, Limit):
-            raise DraughtsError(f"search takes a draughts.Limit, not {type(limit).__name__}")
+            raise InvalidInputError(f"search takes a draughts.Limit, not {type(limit).__name__}")
         elif not keywords.empty:
-            raise DraughtsError("search takes a Limit or limit keywords, not both")
+            raise InvalidInputError("search takes a Limit or limit keywords, not both")
         if start is not None and (isinstance(start, bool) or not isinstance(start, (int, float))
                                   or not math.isfinite(start) or start < 0):
-            raise DraughtsError(f"start must be an Engine.clock() reading, not {start!r}")
+            raise InvalidInputError(f"start must be an Engine.clock() reading, not {start!r}")
         if arm:
             self.arm()
         self.set_variant(board.variant)

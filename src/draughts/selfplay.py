@@ -33,7 +33,7 @@ from draughts import cluster as ray_cluster
 from draughts._progress import Progress
 from draughts.board import Board, Color
 from draughts.engine import Engine
-from draughts.errors import DraughtsError
+from draughts.errors import ClusterLost, InvalidInputError
 from draughts.variants import variant as get_variant
 
 CHUNK_GAMES = 50
@@ -157,7 +157,7 @@ def generate(cfg: SelfPlayConfig, games: int, out_dir: str, *, workers: int = 0,
     `cluster` (a Ray address) the chunks are played on that cluster
     (`generate_on_cluster`; workers and niceness are then not used)."""
     if games < 1:
-        raise DraughtsError(f"games must be at least 1, not {games}")
+        raise InvalidInputError(f"games must be at least 1, not {games}")
     os.makedirs(out_dir, exist_ok=True)
     chunks = (games + CHUNK_GAMES - 1) // CHUNK_GAMES
     todo = [c for c in range(chunks) if not os.path.exists(chunk_path(out_dir, c))]
@@ -204,7 +204,7 @@ def generate_on_cluster(cfg: SelfPlayConfig, chunks: int, todo: List[int], out_d
             with open(cfg.weights, "rb") as f:
                 weights = ray.put(f.read())
         except OSError as e:
-            raise DraughtsError(f"cannot read learned weights {cfg.weights!r}: {e}") from None
+            raise InvalidInputError(f"cannot read learned weights {cfg.weights!r}: {e}") from None
     remote = ray.remote(num_cpus=1, max_retries=RAY_RETRIES)(_cluster_chunk)
     queue = list(todo)
     pending: Dict[Any, int] = {}
@@ -286,7 +286,7 @@ def load(paths: List[str], chunks: Optional[int] = None) -> Dict[str, np.ndarray
     for p in paths:
         files.extend(chunk_files(p, chunks) if os.path.isdir(p) else [p])
     if not files:
-        raise DraughtsError(f"no games found in {', '.join(paths)}")
+        raise InvalidInputError(f"no games found in {', '.join(paths)}")
     parts = []
     for f in files:
         with np.load(f) as d:

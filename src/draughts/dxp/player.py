@@ -30,13 +30,13 @@ import time
 from typing import Optional
 
 from draughts.board import Board
-from draughts.dxp.protocol import (DEFAULT_PORT, BackAcc, BackReq, Chat, Connection, DxpClosed, DxpError,
-                                   DxpTimeout, GameAcc, GameEnd, GameReq, MoveMsg, colour_letter,
-                                   format, legal_move, move_message, parse, position_of)
-from draughts.errors import DraughtsError
+from draughts.dxp.protocol import (DEFAULT_PORT, BackAcc, BackReq, Chat, Connection, GameAcc, GameEnd,
+                                   GameReq, MoveMsg, colour_letter, format, legal_move, move_message, parse,
+                                   position_of)
+from draughts.errors import (DxpClosed, DxpConnectionError, DxpError, DxpTimeout, EngineClaim, EngineProtocolError,
+                             EngineTerminatedError, EngineTimeoutError, InvalidInputError)
 from draughts.limits import Limit
-from draughts.match.engines import EngineCrashed, EngineIllegal, EngineStalled, Reply
-from draughts.match.game import EngineClaim
+from draughts.match.engines import Reply
 from draughts.variants import Variant
 
 #: seconds a started program may take before it accepts the connection
@@ -50,7 +50,7 @@ class DxpPlayer:
 
     def __init__(self, config, variant: Variant):
         if variant.name != "international":
-            raise DraughtsError(f"engine {config.name}: DXP plays international draughts only, not {variant.name}")
+            raise InvalidInputError(f"engine {config.name}: DXP plays international draughts only, not {variant.name}")
         self.name = config.name
         self.config = config
         self.alive = False
@@ -66,12 +66,12 @@ class DxpPlayer:
                 self._process = subprocess.Popen(config.command(), cwd=config.dir, stdin=subprocess.DEVNULL,
                                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             except OSError as e:
-                raise EngineCrashed(f"cannot start {' '.join(config.command())}: {e}") from None
+                raise EngineTerminatedError(f"cannot start {' '.join(config.command())}: {e}") from None
         try:
             self._conn = Connection.connect(host, port, timeout=CONNECT_TIMEOUT)
-        except DxpError as e:
+        except DxpConnectionError as e:
             self._stop_process()
-            raise EngineCrashed(f"engine {self.name}: {e}") from None
+            raise EngineTerminatedError(f"engine {self.name}: {e}") from None
         self.alive = True
 
     # --- the player interface ----------------------------------------------------------
@@ -86,7 +86,7 @@ class DxpPlayer:
 
     def _connected(self) -> Connection:
         if self._conn is None:
-            raise EngineCrashed(f"engine {self.name} is not connected")
+            raise EngineTerminatedError(f"engine {self.name} is not connected")
         return self._conn
 
     def play(self, board: Board, limit: Limit, grace: float) -> Reply:
@@ -105,12 +105,12 @@ class DxpPlayer:
                 try:
                     msg = parse(text)
                 except DxpError as e:
-                    raise EngineIllegal(f"an unreadable DXP message: {e}", text) from None
+                    raise EngineProtocolError(f"an unreadable DXP message: {e}", text) from None
                 if isinstance(msg, MoveMsg):
                     elapsed = time.perf_counter() - t0
                     move = legal_move(board, msg)
                     if move is None:
-                        raise EngineIllegal(f"illegal move {text}", text)
+                        raise EngineProtocolError(f"illegal move {text}", text)
                     self._sent += 1
                     return Reply(move, elapsed, None, None, str(move))
                 if isinstance(msg, GameEnd):
@@ -124,16 +124,16 @@ class DxpPlayer:
                 elif isinstance(msg, BackReq):
                     conn.send(BackAcc(BackAcc.NOT_SUPPORTED))      # the referee takes nothing back
                 elif not isinstance(msg, BackAcc):
-                    raise EngineIllegal(f"a {type(msg).__name__} during a game", text)
+                    raise EngineProtocolError(f"a {type(msg).__name__} during a game", text)
         except DxpTimeout as e:
             self.alive = False
-            raise EngineStalled(str(e)) from None
+            raise EngineTimeoutError(str(e)) from None
         except DxpClosed as e:
             self.alive = False
-            raise EngineCrashed(str(e)) from None
-        except DxpError as e:
+            raise EngineTerminatedError(str(e)) from None
+        except (DxpError, DxpConnectionError) as e:
             self.alive = False
-            raise EngineCrashed(str(e)) from None
+            raise EngineTerminatedError(str(e)) from None
 
     def running(self) -> bool:
         """The connection (and the program, if we started it) is still there."""
@@ -175,10 +175,10 @@ class DxpPlayer:
                 continue                    # left over from the last game
             break
         if not isinstance(msg, GameAcc):
-            raise EngineCrashed(f"{self.name} answered a GAMEREQ with {format(msg)!r}")
+            raise EngineTerminatedError(f"{self.name} answered a GAMEREQ with {format(msg)!r}")
         if msg.code != GameAcc.ACCEPT:
             why = {1: "wrong version", 2: "not this game", 3: "no games"}.get(msg.code, f"code {msg.code}")
-            raise EngineCrashed(f"{self.name} refused the game ({why})")
+            raise EngineTerminatedError(f"{self.name} refused the game ({why})")
         self._open = True
         self._sent = len(start.move_stack)
 
@@ -195,7 +195,7 @@ class DxpPlayer:
                 msg = conn.recv(max(0.01, end - time.monotonic()))
                 if isinstance(msg, GameEnd):
                     break
-        except DxpError:
+        except (DxpError, DxpConnectionError):
             pass
         self._open = False
 

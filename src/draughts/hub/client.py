@@ -7,11 +7,11 @@ its own in a background thread.
     ...     result = engine.play(draughts.Board(), Limit(movetime=0.5))
     ...     result.move, result.ponder, result.info["score"], result.late
 
-The pieces live in modules of their own: the errors (`draughts.hub.errors`),
+The pieces live in modules of their own: the errors (`draughts.errors`),
 the values shared with the server (`draughts.hub.protocol`: `Param`,
 `PlayResult`, `parse_info`; `draughts.limits.Limit`), the transports
 (`draughts.hub.transport`) and the asyncio core (`draughts.hub.async_client`);
-this module also names them all, as it always has.
+this module also names the values and the transports.
 """
 
 from __future__ import annotations
@@ -20,18 +20,15 @@ import asyncio
 import threading
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
+from draughts.errors import EngineError
 from draughts.board import Board
 from draughts.hub.async_client import QUIT_TIMEOUT, AsyncAnalysis, AsyncHubEngine
-from draughts.hub.errors import (EngineCommandError, EngineError, EngineNoMoveError,
-                                 EngineOvertimeError, EngineProtocolError, EngineTerminatedError,
-                                 EngineTimeoutError)
 from draughts.hub.protocol import Param, PlayResult, parse_info
 from draughts.hub.transport import MemoryTransport, SubprocessTransport, Transport
 from draughts.limits import Limit
 
 __all__ = [
-    "EngineError", "EngineTerminatedError", "EngineTimeoutError", "EngineProtocolError",
-    "EngineCommandError", "EngineOvertimeError", "EngineNoMoveError", "Limit", "PlayResult", "Param",
+    "Limit", "PlayResult", "Param",
     "Transport", "SubprocessTransport", "MemoryTransport", "AsyncHubEngine", "AsyncAnalysis",
     "HubEngine", "Analysis", "parse_info",
 ]

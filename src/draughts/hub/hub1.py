@@ -45,11 +45,10 @@ import asyncio
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from draughts.board import Board
-from draughts.errors import DraughtsError
+from draughts.errors import (EngineCommandError, EngineError, EngineNoMoveError, EngineOvertimeError,
+                             EngineProtocolError, EngineTimeoutError, InvalidInputError)
 from draughts.hub.async_client import LOG, AsyncHubEngine
 from draughts.hub.client import HubEngine
-from draughts.hub.errors import (EngineCommandError, EngineError, EngineNoMoveError,
-                                 EngineOvertimeError, EngineProtocolError, EngineTimeoutError)
 from draughts.hub.protocol import PlayResult, format_position, format_value, match_move, parse_info
 from draughts.limits import Limit
 
@@ -334,7 +333,7 @@ def _read_move(board: Board, words: Sequence[str], line: str):
         raise EngineNoMoveError(f"the engine answered `move` without a move: {line!r}", line)
     try:
         move = match_move(board, words[0])
-    except DraughtsError as e:
+    except InvalidInputError as e:
         raise EngineProtocolError(f"the engine played {words[0]!r}, which is not a legal move: {e} "
                                   f"(its line: {line!r})", line) from None
     ponder = None
@@ -343,7 +342,7 @@ def _read_move(board: Board, words: Sequence[str], line: str):
         after.push(move)
         try:
             ponder = match_move(after, words[1])
-        except DraughtsError:
+        except InvalidInputError:
             LOG.info("engine's ponder move %r is not legal; ignored", words[1])
     return move, ponder
 

@@ -30,8 +30,8 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 from draughts._args import is_int, parse_bool, parse_int, parse_real
 from draughts.limits import NODES_MAX, Limit
 from draughts.board import Board, Move
-from draughts.errors import (AmbiguousMoveError, DraughtsError, IllegalMoveError,
-                             InvalidMoveError)
+from draughts.errors import (AmbiguousMoveError, HubError, HubPositionError, HubSyntaxError, IllegalMoveError,
+                             InvalidInputError, InvalidMoveError)
 from draughts.notation import format_fen, squares_of
 from draughts.variants import BLACK, WHITE, Color, Variant, variant as get_variant
 
@@ -44,18 +44,6 @@ __all__ = [
 
 Args = Dict[str, str]
 ArgValue = Union[str, int, float, bool, None]
-
-
-class HubError(DraughtsError):
-    """Text that is not valid Hub protocol."""
-
-
-class HubSyntaxError(HubError):
-    """A line that cannot be read (an unterminated quote, a value with no name...)."""
-
-
-class HubPositionError(HubError):
-    """A position string of the wrong length, side or letters, or an impossible position."""
 
 
 # --- lines -------------------------------------------------------------------
@@ -240,7 +228,7 @@ def board_from_position(text: str, v: Union[str, Variant]) -> Board:
     fen = format_fen(v, white, black, kings, turn, numeric=True)
     try:
         return Board(fen, variant=v)
-    except DraughtsError as e:
+    except InvalidInputError as e:
         raise HubPositionError(f"impossible {v.name} position: {e}") from None
 
 
@@ -359,7 +347,7 @@ def parse_level(args: Mapping[str, str]) -> Limit:
         raise HubError("level needs depth=, nodes=, move-time=, [moves=] time= [inc=] or infinite")
     try:
         return Limit(**fields)
-    except DraughtsError as e:
+    except InvalidInputError as e:
         raise HubError(f"level: {e}") from None
 
 
@@ -474,7 +462,7 @@ def _pv_moves(board: Board, text: str) -> List[Move]:
     for word in text.split():
         try:
             m = match_move(b, word)
-        except DraughtsError:
+        except InvalidInputError:
             break
         moves.append(m)
         b.push(m)

@@ -24,8 +24,8 @@ from draughts._args import is_int, parse_int
 from draughts._memory import check_table_size
 from draughts.board import Board, Move
 from draughts.engine import DEFAULT_MOVE_OVERHEAD, LEVEL_MAX, THREADS_MAX, Engine, Info, SearchResult
-from draughts.errors import DraughtsError, PerftStopped
-from draughts.hub.protocol import (HUB_ALIASES, ArgValue, Args, HubError, Param, board_from_position, format_line,
+from draughts.errors import DraughtsError, HubError, InvalidInputError, PerftStopped
+from draughts.hub.protocol import (HUB_ALIASES, ArgValue, Args, Param, board_from_position, format_line,
                                    match_move, parse_level, parse_line, quote)
 from draughts.hub.pydraughts import IDENTITY, VARIANT_NAMES, Dialect, dialect_for
 from draughts.limits import Limit
@@ -46,8 +46,8 @@ HUB_WIN = 100.0
 VARIANT_VALUES = [n for name in VARIANTS for n in (name, *HUB_ALIASES.get(name, ()))]
 
 
-class CommandError(Exception):
-    """Bad input: answered with `error message=...`."""
+class CommandError(InvalidInputError):
+    """A command that cannot be carried out as given: answered with `error message=...`."""
 
 
 @dataclass
@@ -256,7 +256,7 @@ class HubServer:
             text = args["value"]
             try:
                 value = get_variant(VARIANT_NAMES.get(text.strip().lower(), text)).name
-            except DraughtsError:
+            except InvalidInputError:
                 raise CommandError(f"unknown variant {quote(text)}; known: {', '.join(VARIANT_VALUES)}") from None
         else:
             try:
@@ -333,13 +333,13 @@ class HubServer:
                     board = Board(args["fen"], variant=v)
                 else:
                     board = Board(variant=v)
-            except DraughtsError as e:
+            except InvalidInputError as e:
                 raise CommandError(f"bad position: {e}") from None
         self._pos_key, self._pos_board, self._pos_moves = None, None, []
         for n, text in enumerate(moves[first:], start=first + 1):
             try:
                 board.push(match_move(board, dialect.move_in(text)))
-            except DraughtsError as e:
+            except InvalidInputError as e:
                 raise CommandError(f"move {n} of moves: {e}") from None
         self.board = board
         self._pos_key, self._pos_board, self._pos_moves = key, board, moves

@@ -10,7 +10,7 @@ import threading
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from draughts._args import parse_bool, parse_real, positive_int
-from draughts.errors import DraughtsError
+from draughts.errors import InvalidInputError
 from draughts.match import openings as op
 from draughts.match import stats
 from draughts.match.engines import parse_engine
@@ -110,10 +110,10 @@ def split_options(argv: Sequence[str]) -> List[Tuple[str, List[str]]]:
     while i < len(argv):
         tok = argv[i]
         if not _is_option(tok):
-            raise DraughtsError(f"unexpected {tok!r}: options start with - (see draughts match -help)")
+            raise InvalidInputError(f"unexpected {tok!r}: options start with - (see draughts match -help)")
         name = tok.lstrip("-")
         if name.startswith("option.") or "=" in name:
-            raise DraughtsError(f"{tok!r}: engine settings follow -engine or -each")
+            raise InvalidInputError(f"{tok!r}: engine settings follow -engine or -each")
         i += 1
         values: List[str] = []
         while i < len(argv) and not _is_option(argv[i]):
@@ -123,15 +123,15 @@ def split_options(argv: Sequence[str]) -> List[Tuple[str, List[str]]]:
             pass
         elif name in _SINGLE:
             if len(values) != 1:
-                raise DraughtsError(f"-{name} takes one value, not {len(values)}")
+                raise InvalidInputError(f"-{name} takes one value, not {len(values)}")
         elif name in _FLAGS:
             if values:
-                raise DraughtsError(f"-{name} takes no value")
+                raise InvalidInputError(f"-{name} takes no value")
         elif name in _OPTIONAL_VALUE:
             if len(values) > 1:
-                raise DraughtsError(f"-{name} takes at most one value")
+                raise InvalidInputError(f"-{name} takes at most one value")
         else:
-            raise DraughtsError(f"unknown option -{name} (see draughts match -help)")
+            raise InvalidInputError(f"unknown option -{name} (see draughts match -help)")
         out.append((name, values))
     return out
 
@@ -140,10 +140,10 @@ def _kv(option: str, tokens: Sequence[str], known: Sequence[str]) -> Dict[str, s
     out = {}
     for t in tokens:
         if "=" not in t:
-            raise DraughtsError(f"-{option}: {t!r} is not key=value")
+            raise InvalidInputError(f"-{option}: {t!r} is not key=value")
         k, v = t.split("=", 1)
         if k not in known:
-            raise DraughtsError(f"-{option}: unknown setting {k!r} (known: {', '.join(known)})")
+            raise InvalidInputError(f"-{option}: unknown setting {k!r} (known: {', '.join(known)})")
         out[k] = v
     return out
 
@@ -156,14 +156,14 @@ def _float(option: str, text: str) -> float:
     try:
         return parse_real(text)
     except ValueError:
-        raise DraughtsError(f"{option} takes a number, not {text!r}") from None
+        raise InvalidInputError(f"{option} takes a number, not {text!r}") from None
 
 
 def _bool(option: str, text: str) -> bool:
     try:
         return parse_bool(text)
     except ValueError:
-        raise DraughtsError(f"{option} takes true or false, not {text!r}") from None
+        raise InvalidInputError(f"{option} takes true or false, not {text!r}") from None
 
 
 def _path(p: Optional[str]) -> Optional[str]:
@@ -206,7 +206,7 @@ def settings_from_options(opts: List[Tuple[str, List[str]]]):
         engines_tokens = [list(t) for t in DEFAULT_PAIRING]
         each = DEFAULT_PAIRING_EACH + each
     if len(engines_tokens) < 2:
-        raise DraughtsError("a match needs at least two -engine")
+        raise InvalidInputError("a match needs at least two -engine")
     engines = [parse_engine(t, each) for t in engines_tokens]
 
     variant_name = single.get("variant", "international")
@@ -216,21 +216,21 @@ def settings_from_options(opts: List[Tuple[str, List[str]]]):
         repeat = 2 if default_pairing else 1
     tournament = single.get("tournament", "round-robin")
     if tournament not in TOURNAMENTS:
-        raise DraughtsError(f"-tournament takes {' or '.join(TOURNAMENTS)}, not {tournament!r}")
+        raise InvalidInputError(f"-tournament takes {' or '.join(TOURNAMENTS)}, not {tournament!r}")
 
     openings = None
     if "openings" in multi:
         o = _kv("openings", multi["openings"], ("file", "format", "order", "plies", "start"))
         if "file" not in o:
-            raise DraughtsError("-openings needs file=")
+            raise InvalidInputError("-openings needs file=")
         fmt = o.get("format")
         if fmt is not None and fmt not in ("pdn", "fen", "pgn", "epd"):
-            raise DraughtsError(f"-openings format= takes pdn or fen, not {fmt!r}")
+            raise InvalidInputError(f"-openings format= takes pdn or fen, not {fmt!r}")
         if fmt is not None:
             fmt = {"pgn": "pdn", "epd": "fen"}.get(fmt, fmt)
         order = o.get("order", "sequential")
         if order not in ("sequential", "random"):
-            raise DraughtsError(f"-openings order= takes sequential or random, not {order!r}")
+            raise InvalidInputError(f"-openings order= takes sequential or random, not {order!r}")
         file = os.path.abspath(o["file"]) if os.path.exists(o["file"]) else o["file"]
         openings = OpeningSettings(file, fmt, order,
                                    _int("-openings plies=", o["plies"], 0) if "plies" in o else None,
@@ -247,7 +247,7 @@ def settings_from_options(opts: List[Tuple[str, List[str]]]):
     if "resign" in multi:
         r = _kv("resign", multi["resign"], ("movecount", "score", "twosided"))
         if "score" not in r:
-            raise DraughtsError("-resign needs score=")
+            raise InvalidInputError("-resign needs score=")
         resign = ResignAdjudication(_int("-resign movecount=", r.get("movecount", "1"), 1),
                                     _int("-resign score=", r["score"], 1),
                                     _bool("-resign twosided=", r.get("twosided", "false")))
@@ -260,7 +260,7 @@ def settings_from_options(opts: List[Tuple[str, List[str]]]):
             sprt = stats.Sprt(_float("-sprt elo0=", p.get("elo0", "0")), _float("-sprt elo1=", p.get("elo1", "5")),
                               _float("-sprt alpha=", p.get("alpha", "0.05")), _float("-sprt beta=", p.get("beta", "0.05")))
         except ValueError as e:
-            raise DraughtsError(f"-sprt: {e}") from None
+            raise InvalidInputError(f"-sprt: {e}") from None
 
     return MatchSettings(
         engines=engines, variant=v.name, games=games,
@@ -293,7 +293,7 @@ def run_match(argv: Sequence[str], out=None, err=None) -> int:
     if "resume" in single:
         extra = [n for n in names if n not in _RESUME_FREE]
         if extra:
-            raise DraughtsError(f"-resume takes the match from its state file; it cannot be changed "
+            raise InvalidInputError(f"-resume takes the match from its state file; it cannot be changed "
                                 f"with -{', -'.join(extra)}")
         path = os.path.abspath(single["resume"])
         resume_state = load_state(path)

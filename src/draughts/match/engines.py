@@ -5,11 +5,11 @@ A player is anything with `name`, `alive`, `new_game(variant)`, `play(board,
 limit, grace) -> Reply` and `close()`; `limit` is a `draughts.Limit`, `grace`
 is how long to wait past the time the limit grants (with no time in the
 limit: for each line) before the engine counts as stalled.  `play` raises the
-Hub client's errors, one family for every protocol (`draughts.hub.errors`,
-named here for what they mean to the referee): `EngineCrashed` (the engine
-died), `EngineStalled` (no answer in time), `EngineOvertime` (lines but no move
-in time), `EngineIllegal` (a move that is not legal or not readable, with the
-line it sent) or `EngineNoMove` (a `done` without a move).  The referee checks
+engine errors of `draughts.errors`, one family for every protocol:
+`EngineTerminatedError` (the engine died), `EngineTimeoutError` (no answer in
+time), `EngineOvertimeError` (lines but no move in time), `EngineProtocolError`
+(a move that is not legal or not readable, with the line it sent) or
+`EngineNoMoveError` (a `done` without a move).  The referee checks
 the move again on its own board whatever the player says.
 
 Players:
@@ -38,11 +38,10 @@ from draughts import hub
 from draughts.board import Board, Move
 from draughts.engine import LEVEL_MAX, Engine, ProbCutFit
 from draughts.hub.hub1 import Hub1Engine
-from draughts.hub.errors import (EngineError, EngineNoMoveError, EngineOvertimeError,
-                                 EngineProtocolError, EngineTerminatedError, EngineTimeoutError)
 from draughts.hub.protocol import engine_variant_name
 from draughts.limits import Limit
-from draughts.errors import DraughtsError
+from draughts.errors import (EngineError, EngineNoMoveError, EngineOvertimeError, EngineProtocolError,
+                             EngineTerminatedError, EngineTimeoutError, InvalidInputError)
 from draughts.match.timecontrol import TimeControl, parse_seconds, parse_tc
 from draughts.variants import Variant
 
@@ -53,22 +52,6 @@ STALL_GRACE = 2.0
 UNBOUNDED_TIMEOUT = 120.0
 #: seconds an engine may take to start (`hub` ... `ready`)
 STARTUP_TIMEOUT = 30.0
-
-
-# The players' errors are the Hub client's, one family for every protocol
-# (draughts.hub.errors); these names say what each means to the referee.
-#: an engine misbehaved (`line`, where there is one, is what it sent)
-EngineFailure = EngineError
-#: its process ended (a crash, an exit)
-EngineCrashed = EngineTerminatedError
-#: it said nothing in time
-EngineStalled = EngineTimeoutError
-#: it kept talking but sent no move in time
-EngineOvertime = EngineOvertimeError
-#: its move was not legal or not readable
-EngineIllegal = EngineProtocolError
-#: it answered `done` without a move
-EngineNoMove = EngineNoMoveError
 
 
 @dataclass
@@ -126,7 +109,7 @@ def _onoff(key: str, text: str) -> bool:
     try:
         return parse_bool(text)
     except ValueError:
-        raise DraughtsError(f"{key}= takes on or off, not {text!r}") from None
+        raise InvalidInputError(f"{key}= takes on or off, not {text!r}") from None
 
 
 def whole_number(label: str, text: str, low: int = 0) -> int:
@@ -134,9 +117,9 @@ def whole_number(label: str, text: str, low: int = 0) -> int:
     try:
         n = parse_int(text)
     except ValueError:
-        raise DraughtsError(f"{label} takes a whole number, not {text!r}") from None
+        raise InvalidInputError(f"{label} takes a whole number, not {text!r}") from None
     if n < low:
-        raise DraughtsError(f"{label} must be at least {low}, not {n}")
+        raise InvalidInputError(f"{label} must be at least {low}, not {n}")
     return n
 
 
@@ -146,7 +129,7 @@ def _whole(key: str, text: str, low: int = 1) -> int:
 
 def split_token(token: str) -> Tuple[str, str]:
     if "=" not in token:
-        raise DraughtsError(f"engine setting {token!r} is not key=value")
+        raise InvalidInputError(f"engine setting {token!r} is not key=value")
     key, value = token.split("=", 1)
     return key.strip(), value
 
@@ -169,7 +152,7 @@ def parse_engine(tokens: Sequence[str], each: Sequence[str] = ()) -> EngineConfi
             if key.startswith("option."):
                 name = key[len("option."):]
                 if not name:
-                    raise DraughtsError(f"{token!r}: option.NAME=VALUE needs a name")
+                    raise InvalidInputError(f"{token!r}: option.NAME=VALUE needs a name")
                 options[name] = value
             elif key == "arg":
                 arg_list.append(value)
@@ -181,26 +164,26 @@ def parse_engine(tokens: Sequence[str], each: Sequence[str] = ()) -> EngineConfi
                     own_keys.add(key)
                 values[key] = value
             else:
-                raise DraughtsError(f"unknown engine setting {key!r} (known: {', '.join(ENGINE_KEYS)}, option.NAME)")
+                raise InvalidInputError(f"unknown engine setting {key!r} (known: {', '.join(ENGINE_KEYS)}, option.NAME)")
     proto = values.get("proto", "hub").strip().lower()
     if proto not in PROTOCOLS:
-        raise DraughtsError(f"proto={proto!r}: this runner speaks {' and '.join(PROTOCOLS)}")
+        raise InvalidInputError(f"proto={proto!r}: this runner speaks {' and '.join(PROTOCOLS)}")
     cmd = values.get("cmd", "")
     if proto == "hub" and not cmd:
-        raise DraughtsError("an engine needs cmd= (our own engine: cmd=draughts arg=hub)")
+        raise InvalidInputError("an engine needs cmd= (our own engine: cmd=draughts arg=hub)")
     if proto == "hub1" and not cmd:
-        raise DraughtsError("a proto=hub1 engine needs cmd= (Scan 2.0: cmd=./scan arg=hub dir=SCAN_DIR)")
+        raise InvalidInputError("a proto=hub1 engine needs cmd= (Scan 2.0: cmd=./scan arg=hub dir=SCAN_DIR)")
     if proto == "hub1" and "nodes" in values:
-        raise DraughtsError("nodes= is not for proto=hub1 engines (Hub version 1 has no node limit)")
+        raise InvalidInputError("nodes= is not for proto=hub1 engines (Hub version 1 has no node limit)")
     tc_fields: Dict = {}
     if "tc" in values:
         tc_fields.update(parse_tc(values["tc"]))
     if "st" in values:
         st = parse_seconds(values["st"], "st")
         if st <= 0:
-            raise DraughtsError("st= must be more than 0 seconds")
+            raise InvalidInputError("st= must be more than 0 seconds")
         if tc_fields.get("time"):
-            raise DraughtsError("an engine takes tc= or st=, not both")
+            raise InvalidInputError("an engine takes tc= or st=, not both")
         tc_fields["movetime"] = st
     if "depth" in values:
         tc_fields["depth"] = _whole("depth", values["depth"])
@@ -210,7 +193,7 @@ def parse_engine(tokens: Sequence[str], each: Sequence[str] = ()) -> EngineConfi
         tc_fields["margin"] = _whole("timemargin", values["timemargin"], 0) / 1000.0
     tc = TimeControl(**tc_fields)
     if not tc.bounded and proto != "builtin":
-        raise DraughtsError("an engine needs a limit: tc=, st=, depth= or nodes= (tc=inf only with depth= or nodes=)")
+        raise InvalidInputError("an engine needs a limit: tc=, st=, depth= or nodes= (tc=inf only with depth= or nodes=)")
     timeout = UNBOUNDED_TIMEOUT
     if "timeout" in values:
         timeout = parse_seconds(values["timeout"], "timeout")
@@ -231,11 +214,11 @@ def _dxp_address(proto: str, values: Dict[str, str]) -> Tuple[str, int]:
     if proto != "dxp":
         for key in ("host", "port"):
             if key in values:
-                raise DraughtsError(f"{key}= is for proto=dxp engines")
+                raise InvalidInputError(f"{key}= is for proto=dxp engines")
         return "", 0
     port = _whole("port", values["port"], 1) if "port" in values else 0
     if port > 65535:
-        raise DraughtsError(f"port= must be 1-65535, not {port}")
+        raise InvalidInputError(f"port= must be 1-65535, not {port}")
     return values.get("host", "").strip(), port
 
 
@@ -279,7 +262,7 @@ def parse_probcut(name: str, text: str) -> Union[None, str, ProbCutFit]:
         md, pct, slope, icpt, sigma, s1, t = parts
         return ProbCutFit(int(md), int(pct), float(slope), int(icpt), float(sigma), float(s1), float(t))
     except ValueError:
-        raise DraughtsError(f"engine {name}: option.probcut is off, auto or MIN,PCT,SLOPE,ICPT,SIGMA,"
+        raise InvalidInputError(f"engine {name}: option.probcut is off, auto or MIN,PCT,SLOPE,ICPT,SIGMA,"
                             f"SIGMA_PER_PLY,T, not {text!r}") from None
 
 
@@ -299,7 +282,7 @@ class InProcessPlayer:
             tt = parse_int(str(opts.get("tt-size", 16)))
             threads = parse_int(str(opts["threads"])) if "threads" in opts else (threads or 1)
         except ValueError as e:
-            raise DraughtsError(f"engine {config.name}: {e}") from None
+            raise InvalidInputError(f"engine {config.name}: {e}") from None
         self.name = config.name
         self.config = config
         ev = opts.get("eval", "auto")
@@ -309,7 +292,7 @@ class InProcessPlayer:
             try:
                 self._engine.set_tuning(futility=int(opts["futility"]))
             except ValueError as e:
-                raise DraughtsError(f"engine {config.name}: {e}") from None
+                raise InvalidInputError(f"engine {config.name}: {e}") from None
         if "probcut" in opts:
             self._engine.set_probcut(parse_probcut(config.name, opts["probcut"]))
         self.alive = True
@@ -320,14 +303,14 @@ class InProcessPlayer:
 
     def play(self, board: Board, limit: Limit, grace: float) -> Reply:
         if not self.alive:
-            raise EngineCrashed(f"engine {self.name} was closed (the match is stopping)")
+            raise EngineTerminatedError(f"engine {self.name} was closed (the match is stopping)")
         t0 = time.perf_counter()
         result = self._engine.search(board, limit)
         elapsed = time.perf_counter() - t0
         if not self.alive:
-            raise EngineCrashed(f"engine {self.name} was closed (the match is stopping)")
+            raise EngineTerminatedError(f"engine {self.name} was closed (the match is stopping)")
         if result.move is None:
-            raise EngineNoMove("the engine found no move")
+            raise EngineNoMoveError("the engine found no move")
         return Reply(result.move, elapsed, result.score, result.depth, result.move.hub(),
                      elapsed - result.time)
 
@@ -359,12 +342,12 @@ class HubPlayer:
                                         startup_timeout=STARTUP_TIMEOUT, timeout=10.0,
                                         time_margin=config.tc.margin,
                                         defaults={"threads": threads} if threads else None)
-        except hub.EngineTerminatedError as e:
-            raise EngineCrashed(f"cannot start {' '.join(command)}: {e}") from None
-        except hub.EngineTimeoutError as e:
-            raise EngineStalled(f"{' '.join(command)} did not finish its start-up: {e}") from None
-        except hub.EngineError as e:
-            raise DraughtsError(f"engine {config.name}: {e}") from None
+        except EngineTerminatedError as e:
+            raise EngineTerminatedError(f"cannot start {' '.join(command)}: {e}") from None
+        except EngineTimeoutError as e:
+            raise EngineTimeoutError(f"{' '.join(command)} did not finish its start-up: {e}") from None
+        except EngineError as e:
+            raise InvalidInputError(f"engine {config.name}: {e}") from None
         self.alive = True
         self._check_variant(variant)
 
@@ -373,7 +356,7 @@ class HubPlayer:
         names = p.values if p is not None else ["international"]
         if engine_variant_name(variant, names) is None:
             self.close()
-            raise DraughtsError(f"engine {self.name} does not play {variant.name} "
+            raise InvalidInputError(f"engine {self.name} does not play {variant.name} "
                                 f"(it plays {', '.join(sorted(names))})")
 
     def _call(self, fn, *args, **kwargs):
@@ -437,7 +420,7 @@ class Hub1Player(HubPlayer):
     def _check_variant(self, variant: Variant) -> None:
         if variant.name != "international":
             self.close()
-            raise DraughtsError(f"engine {self.name}: a Hub version 1 engine plays international draughts "
+            raise InvalidInputError(f"engine {self.name}: a Hub version 1 engine plays international draughts "
                                 f"only, not {variant.name}")
 
 
