@@ -15,7 +15,7 @@ import sys
 import textwrap
 from typing import Callable, List, Optional, Sequence
 
-from draughts._args import add_variant_options, positive_int, variant_from_args
+from draughts._args import add_variant_options, int_type, positive_int, real_type, variant_from_args
 from draughts import pdn
 from draughts.board import Board, Move, Outcome, Termination
 from draughts.engine import LEVEL_MAX, Engine, Info
@@ -587,24 +587,9 @@ def cmd_play(args) -> int:
     return session.run()
 
 
-def _level(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 1 <= value <= LEVEL_MAX:
-        raise argparse.ArgumentTypeError(f"the level runs from 1 to {LEVEL_MAX}, not {value}")
-    return value
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{text} seconds: must be more than 0")
-    return value
+#: `--level`: 1 to LEVEL_MAX; `--movetime`: seconds, more than 0
+_level = int_type(1, LEVEL_MAX)
+_seconds = real_type(above=0)
 
 
 def register(subparsers) -> None:

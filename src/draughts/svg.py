@@ -18,7 +18,7 @@ import sys
 from typing import Dict, Optional, Tuple, Union
 from xml.sax.saxutils import escape
 
-from draughts._args import add_variant_options, int_at_least, variant_from_args
+from draughts._args import add_variant_options, int_type, variant_from_args
 from draughts.board import Board, Move
 from draughts.errors import InvalidInputError
 from draughts.notation import split_move, square_text, squares_of
@@ -187,8 +187,8 @@ def _repr_svg_(self: Board) -> str:
 Board._repr_svg_ = _repr_svg_  # type: ignore[attr-defined]
 
 
-def _size_arg(text: str) -> int:
-    return int_at_least(16, "pixels")(text)
+#: `--size`: pixels, 16 or more
+_size_arg = int_type(16)
 
 
 def register(subparsers) -> None:

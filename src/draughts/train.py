@@ -47,7 +47,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 import numpy as np
 
 from draughts import cluster as ray_cluster, learned, selfplay
-from draughts._args import int_at_least, positive_int
+from draughts._args import positive_int, whole_number
 from draughts._progress import shown_by_default
 from draughts.engine import default_weights
 from draughts.errors import InvalidInputError
@@ -406,7 +406,7 @@ def register(sub) -> None:
     p = sub.add_parser("train", help="fit the learned evaluation to self-play games (numpy)")
     p.add_argument("--variant", "-v", default="international", help=f"variant ({', '.join(VARIANTS)})")
     p.add_argument("--out", "-o", required=True, help="run directory (games, weights; a rerun resumes)")
-    p.add_argument("--games", type=int_at_least(0), default=2000,
+    p.add_argument("--games", type=whole_number, default=2000,
                    help="games per generation (default 2000; 0: fit the --data games only)")
     p.add_argument("--data", action="append", default=[], metavar="DIR",
                    help="a games directory of an earlier run whose games join every fit (repeatable)")

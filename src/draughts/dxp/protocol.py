@@ -23,8 +23,10 @@ import time
 from dataclasses import dataclass
 from typing import Optional, Tuple, Union
 
+from draughts._args import parse_int
 from draughts.board import Board
-from draughts.errors import DxpClosed, DxpConnectionError, DxpError, DxpIncomplete, DxpTimeout, InvalidInputError
+from draughts.errors import (DxpClosed, DxpConnectionError, DxpError, DxpIncomplete, DxpTimeout, InvalidInputError,
+                             OptionError)
 from draughts.notation import format_fen
 from draughts.variants import BLACK, WHITE, Color, variant as get_variant
 
@@ -116,9 +118,10 @@ REASONS = {GameEnd.UNKNOWN: "no reason", GameEnd.I_RESIGN: "resigns", GameEnd.DR
 
 
 def _number(text: str, what: str) -> int:
-    if not text.isdigit():
-        raise DxpError(f"{what} must be digits, not {text!r}")
-    return int(text)
+    try:
+        return parse_int(text, low=0)
+    except OptionError:
+        raise DxpError(f"{what} must be digits, not {text!r}") from None
 
 
 def _colour(text: str, what: str) -> str:

@@ -37,13 +37,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, List, Optional, Tuple
 
+from draughts._args import parse_int
 from draughts.board import Board, Move
 from draughts.dxp.protocol import (FRAME_TIMEOUT, BackAcc, BackReq, Chat, Connection, GameAcc, GameEnd,
                                    GameReq, MoveMsg, REASONS, board_of, colour_letter, colour_of, legal_move,
                                    format, move_message, position_of)
 from draughts.engine import LEVEL_MAX, Engine
-from draughts.errors import (DxpClosed, DxpConnectionError, DxpError, DxpTimeout, EngineError, EngineProtocolError,
-                             InvalidInputError)
+from draughts.errors import DxpClosed, DxpConnectionError, DxpError, DxpTimeout, EngineError, EngineProtocolError
 from draughts.limits import Limit
 from draughts.variants import Color, WHITE
 
@@ -507,9 +507,5 @@ def parse_address(text: str, default_port: int) -> Tuple[str, int]:
         host, port = t.split(":")
     else:
         host, port = t, ""
-    if port and not port.isdigit():
-        raise InvalidInputError(f"{text!r}: the port must be a number")
-    number = int(port) if port else default_port
-    if not 0 <= number <= 65535:
-        raise InvalidInputError(f"{text!r}: the port must be 0-65535")
+    number = parse_int(port, f"the port of {text!r}", 0, 65535) if port else default_port
     return host or "127.0.0.1", number

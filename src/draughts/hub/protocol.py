@@ -23,6 +23,7 @@ czech use the american grid's numbers).
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
@@ -31,7 +32,7 @@ from draughts._args import is_int, parse_bool, parse_int, parse_real
 from draughts.limits import NODES_MAX, Limit
 from draughts.board import Board, Move
 from draughts.errors import (AmbiguousMoveError, HubError, HubPositionError, HubSyntaxError, IllegalMoveError,
-                             InvalidInputError, InvalidMoveError)
+                             InvalidInputError, InvalidMoveError, OptionError)
 from draughts.notation import format_fen, squares_of
 from draughts.variants import BLACK, WHITE, Color, Variant, variant as get_variant
 
@@ -414,21 +415,16 @@ class Param:
         """A `set-param` value of this parameter as its type; ValueError naming
         the parameter and what it takes."""
         if self.type == "bool":
-            try:
-                return parse_bool(text)
-            except ValueError:
-                raise ValueError(f"{self.name} takes true or false, not {quote(text)}") from None
-        if self.type in ("int", "real"):
-            try:
-                n = parse_int(text) if self.type == "int" else parse_real(text)
-            except ValueError:
-                kind = "a whole number" if self.type == "int" else "a number"
-                raise ValueError(f"{self.name} takes {kind}, not {quote(text)}") from None
-            if (self.min is not None and n < self.min) or (self.max is not None and n > self.max):
-                raise ValueError(f"{self.name} must be from {self.min} to {self.max}, not {n}")
-            return n
+            return parse_bool(text, self.name)
+        if self.type == "int":
+            low = None if self.min is None else math.ceil(self.min)
+            high = None if self.max is None else math.floor(self.max)
+            return parse_int(text, self.name, low, high)
+        if self.type == "real":
+            return parse_real(text, self.name, self.min, self.max)
         if self.type == "enum" and text not in self.values:
-            raise ValueError(f"{self.name} takes one of {', '.join(self.values)}, not {quote(text)}")
+            raise OptionError(f"{self.name} takes one of {', '.join(self.values)}, not {quote(text)}",
+                              self.name, text)
         return text
 
 

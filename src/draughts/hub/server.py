@@ -20,11 +20,11 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import draughts
 from draughts import bench
-from draughts._args import is_int, parse_int
+from draughts._args import parse_int
 from draughts._memory import check_table_size
 from draughts.board import Board, Move
 from draughts.engine import DEFAULT_MOVE_OVERHEAD, LEVEL_MAX, THREADS_MAX, Engine, Info, SearchResult
-from draughts.errors import DraughtsError, HubError, InvalidInputError, PerftStopped
+from draughts.errors import DraughtsError, HubError, InvalidInputError, OptionError, PerftStopped
 from draughts.hub.protocol import (HUB_ALIASES, ArgValue, Args, Param, board_from_position, format_line,
                                    match_move, parse_level, parse_line, quote)
 from draughts.hub.pydraughts import IDENTITY, VARIANT_NAMES, Dialect, dialect_for
@@ -210,7 +210,7 @@ class HubServer:
                 if self._job is not None and command not in self._while_busy:
                     raise CommandError(f"{command}: busy with a {self._job.kind} (send stop first)")
                 handler(args)
-        except CommandError as e:
+        except (CommandError, OptionError) as e:      # they name what is wrong themselves
             self._error(str(e))
         except (DraughtsError, ValueError, MemoryError) as e:
             self._error(f"{command}: {e}")
@@ -374,10 +374,7 @@ class HubServer:
 
     def _perft(self, args: Args) -> None:
         board = self._need_board()
-        text = args.get("depth", "")
-        if not (is_int(text) and 0 <= parse_int(text) <= MAX_PERFT_DEPTH):
-            raise CommandError(f"perft depth= takes a whole number from 0 to {MAX_PERFT_DEPTH}, "
-                               f"not {quote(text)}")
+        parse_int(args.get("depth", ""), "perft depth=", 0, MAX_PERFT_DEPTH)
         dup = args.get("duplicates", "drop")
         if dup not in ("drop", "keep"):
             raise CommandError(f"perft duplicates= takes drop or keep, not {quote(dup)}")
@@ -387,10 +384,9 @@ class HubServer:
 
     def _bench(self, args: Args) -> None:
         text = args.get("depth")
-        if text is not None and not (is_int(text) and 1 <= parse_int(text) <= 64):
-            raise CommandError(f"bench depth= takes a whole number from 1 to 64, not {text!r}")
+        depth = parse_int(text, "bench depth=", 1, 64) if text is not None else bench.DEFAULT_DEPTH
         job = _Job("bench", args=dict(args))
-        job.bench = bench.Bench(parse_int(text) if text is not None else bench.DEFAULT_DEPTH, bench.DEFAULT_TT_MB)
+        job.bench = bench.Bench(depth, bench.DEFAULT_TT_MB)
         job.release.set()
         self._start(job, self._run_bench)
 

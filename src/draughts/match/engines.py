@@ -33,7 +33,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
-from draughts._args import parse_bool, parse_int
+from draughts._args import parse_bool, parse_int, parse_real
 from draughts import hub
 from draughts.board import Board, Move
 from draughts.engine import LEVEL_MAX, Engine, ProbCutFit
@@ -105,28 +105,6 @@ class EngineConfig:
                    int(d.get("port", 0)))
 
 
-def _onoff(key: str, text: str) -> bool:
-    try:
-        return parse_bool(text)
-    except ValueError:
-        raise InvalidInputError(f"{key}= takes on or off, not {text!r}") from None
-
-
-def whole_number(label: str, text: str, low: int = 0) -> int:
-    """A whole number >= low read from option text; errors name the option `label`."""
-    try:
-        n = parse_int(text)
-    except ValueError:
-        raise InvalidInputError(f"{label} takes a whole number, not {text!r}") from None
-    if n < low:
-        raise InvalidInputError(f"{label} must be at least {low}, not {n}")
-    return n
-
-
-def _whole(key: str, text: str, low: int = 1) -> int:
-    return whole_number(f"{key}=", text, low)
-
-
 def split_token(token: str) -> Tuple[str, str]:
     if "=" not in token:
         raise InvalidInputError(f"engine setting {token!r} is not key=value")
@@ -186,11 +164,11 @@ def parse_engine(tokens: Sequence[str], each: Sequence[str] = ()) -> EngineConfi
             raise InvalidInputError("an engine takes tc= or st=, not both")
         tc_fields["movetime"] = st
     if "depth" in values:
-        tc_fields["depth"] = _whole("depth", values["depth"])
+        tc_fields["depth"] = parse_int(values["depth"], "depth=", low=1)
     if "nodes" in values:
-        tc_fields["nodes"] = _whole("nodes", values["nodes"])
+        tc_fields["nodes"] = parse_int(values["nodes"], "nodes=", low=1)
     if "timemargin" in values:
-        tc_fields["margin"] = _whole("timemargin", values["timemargin"], 0) / 1000.0
+        tc_fields["margin"] = parse_int(values["timemargin"], "timemargin=", low=0) / 1000.0
     tc = TimeControl(**tc_fields)
     if not tc.bounded and proto != "builtin":
         raise InvalidInputError("an engine needs a limit: tc=, st=, depth= or nodes= (tc=inf only with depth= or nodes=)")
@@ -200,7 +178,7 @@ def parse_engine(tokens: Sequence[str], each: Sequence[str] = ()) -> EngineConfi
     name = values.get("name") or (os.path.basename(cmd) if cmd else "draughts")
     if proto == "hub" and cmd == "draughts" and not values.get("name"):
         name = "draughts"
-    restart = _onoff("restart", values["restart"]) if "restart" in values else False
+    restart = parse_bool(values["restart"], "restart=") if "restart" in values else False
     all_args = tuple(each_args + args) if args or each_args else ()
     host, port = _dxp_address(proto, values)
     if proto == "dxp" and not values.get("name"):
@@ -216,9 +194,7 @@ def _dxp_address(proto: str, values: Dict[str, str]) -> Tuple[str, int]:
             if key in values:
                 raise InvalidInputError(f"{key}= is for proto=dxp engines")
         return "", 0
-    port = _whole("port", values["port"], 1) if "port" in values else 0
-    if port > 65535:
-        raise InvalidInputError(f"port= must be 1-65535, not {port}")
+    port = parse_int(values["port"], "port=", low=1, high=65535) if "port" in values else 0
     return values.get("host", "").strip(), port
 
 
@@ -260,7 +236,8 @@ def parse_probcut(name: str, text: str) -> Union[None, str, ProbCutFit]:
         if len(parts) != 7:
             raise ValueError("seven figures")
         md, pct, slope, icpt, sigma, s1, t = parts
-        return ProbCutFit(int(md), int(pct), float(slope), int(icpt), float(sigma), float(s1), float(t))
+        return ProbCutFit(parse_int(md), parse_int(pct), parse_real(slope), parse_int(icpt), parse_real(sigma),
+                          parse_real(s1), parse_real(t))
     except ValueError:
         raise InvalidInputError(f"engine {name}: option.probcut is off, auto or MIN,PCT,SLOPE,ICPT,SIGMA,"
                             f"SIGMA_PER_PLY,T, not {text!r}") from None
@@ -278,9 +255,9 @@ class InProcessPlayer:
     def __init__(self, config: EngineConfig, variant: Variant, threads: Optional[int] = None):
         opts = config.option_dict()
         try:
-            level = parse_int(str(opts.get("level", LEVEL_MAX)))
-            tt = parse_int(str(opts.get("tt-size", 16)))
-            threads = parse_int(str(opts["threads"])) if "threads" in opts else (threads or 1)
+            level = parse_int(str(opts.get("level", LEVEL_MAX)), "option.level=")
+            tt = parse_int(str(opts.get("tt-size", 16)), "option.tt-size=")
+            threads = parse_int(str(opts["threads"]), "option.threads=") if "threads" in opts else (threads or 1)
         except ValueError as e:
             raise InvalidInputError(f"engine {config.name}: {e}") from None
         self.name = config.name
@@ -290,7 +267,7 @@ class InProcessPlayer:
                               weights_file=opts.get("eval-file"), threads=threads)
         if "futility" in opts:
             try:
-                self._engine.set_tuning(futility=int(opts["futility"]))
+                self._engine.set_tuning(futility=parse_int(opts["futility"], "option.futility="))
             except ValueError as e:
                 raise InvalidInputError(f"engine {config.name}: {e}") from None
         if "probcut" in opts:
