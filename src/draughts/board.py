@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Dict, Iterator, List, NamedTuple, Optional, Tuple, Union
 
+from draughts.diagram import diagram
 from draughts.errors import (AmbiguousMoveError, FenError, IllegalMoveError, InvalidInputError,
                              InvalidMoveError, PerftStopped)
 from draughts.notation import (format_fen, format_king_moves, parse_fen, parse_king_moves, split_move,
@@ -377,23 +378,8 @@ class Board:
         return self.unicode(ascii=True)
 
     def unicode(self, *, ascii: bool = False, flipped: bool = False) -> str:
-        """A text diagram, White at the bottom unless flipped."""
-        size = self.variant.size
-        grid = [[" "] * size for _ in range(size)]     # unplayable squares stay blank
-        white, black, kings = self._pos.pieces()
-        ks = set(kings)
-        for i, (r, c) in enumerate(self._squares.coords):
-            grid[r][c] = "."
-        for i in white:
-            r, c = self._squares.coords[i]
-            grid[r][c] = ("W" if i in ks else "w") if ascii else ("⛁" if i in ks else "⛀")
-        for i in black:
-            r, c = self._squares.coords[i]
-            grid[r][c] = ("B" if i in ks else "b") if ascii else ("⛃" if i in ks else "⛂")
-        rows = [" ".join(row) for row in grid]
-        if flipped:
-            rows = [r[::-1] for r in rows[::-1]]
-        return "\n".join(rows)
+        """A text diagram, White at the bottom unless flipped (`draughts.diagram`)."""
+        return diagram(self, ascii=ascii, flipped=flipped)
 
     def __repr__(self):
         v = self.variant

@@ -8,10 +8,11 @@ import sys
 from typing import Callable, List, Optional, Tuple
 
 import draughts
-from draughts import bench, egdb, perft, play, svg, train
+from draughts import bench, perft, play, svg, train
 from draughts._args import add_variant_options, positive_int, variant_from_args, whole_number
 from draughts.board import Board
 from draughts.dxp import cli as dxp_cli
+from draughts.egdb import cli as egdb_cli
 from draughts.errors import DraughtsError
 from draughts.hub import server as hub_server
 from draughts.match import cli as match_cli
@@ -95,7 +96,7 @@ COMMANDS: Tuple[Tuple[Tuple[str, ...], Callable], ...] = (
     (("match", "openings"), match_cli.register),
     (("dxp",), dxp_cli.register),
     (("train",), train.register),
-    (("egdb",), egdb.register),
+    (("egdb",), egdb_cli.register),
 )
 
 
