@@ -112,3 +112,10 @@ def test_dxp_numbers_use_the_rule():
         P.parse("R01" + "a" * 32 + "W-06" + "065A")       # minutes are a whole number from 0
     with pytest.raises(DxpError):
         P.parse("R01" + "a" * 32 + "W٠٦٠" + "065A")       # Arabic-Indic minutes
+
+
+def test_a_hub1_engines_numbers_use_the_rule():
+    from draughts.hub.hub1 import read_info
+    info = read_info("١٣ nan -2 435186 inf 5.5".split())
+    assert "depth" not in info and "mean-depth" not in info and "time" not in info
+    assert info["score"] == -0.02 and info["nodes"] == 435186

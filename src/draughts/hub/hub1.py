@@ -44,6 +44,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
+from draughts._args import parse_real
 from draughts.board import Board
 from draughts.errors import (EngineCommandError, EngineError, EngineNoMoveError, EngineOvertimeError,
                              EngineProtocolError, EngineTimeoutError, InvalidInputError)
@@ -126,7 +127,7 @@ def read_info(words: Sequence[str], board: Optional[Board] = None) -> Dict[str, 
     args: Dict[str, str] = {}
     for key, word in zip(("depth", "mean-depth", "score", "nodes", "time", "nps"), words):
         try:
-            value = float(word)
+            value = parse_real(word)
         except ValueError:
             continue
         if key == "score":
