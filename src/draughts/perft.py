@@ -22,7 +22,7 @@ from draughts._files import load_json, save_json
 from draughts._memory import check_table_size
 from draughts._progress import Progress as Bar
 from draughts.board import Board, Move, check_perft_depth
-from draughts.errors import InvalidInputError, PerftStopped, TableMemoryError
+from draughts.errors import ClusterLost, InvalidInputError, PerftStopped, TableMemoryError
 from draughts.variants import Variant
 from draughts_core.perft import PerftTable, StopFlag
 from draughts_core.position import Position
@@ -259,7 +259,7 @@ def run(board: Board, depth: int, *, duplicates: str = "drop", hash_mb: int = 0,
                     try:
                         count = int(ray.get(ref, timeout=30))
                     except Exception as e:          # the task, its node or the head died
-                        raise ray_cluster.ClusterLost(f"subtree {pending[ref]} failed on the Ray "
+                        raise ClusterLost(f"subtree {pending[ref]} failed on the Ray "
                                                       f"cluster at {cluster!r}: {e}") from None
                     finished(pending.pop(ref), count)
                 if not ready:
@@ -268,10 +268,10 @@ def run(board: Board, depth: int, *, duplicates: str = "drop", hash_mb: int = 0,
             for ref in pending:
                 ray.cancel(ref, force=True)
             raise
-        except ray_cluster.ClusterLost as e:
+        except ClusterLost as e:
             where = checkpoint or resume
             hint = f"; {len(counts)} subtrees are kept in {where}: resume with --resume {where}" if where else ""
-            raise ray_cluster.ClusterLost(f"{e}{hint}") from None
+            raise ClusterLost(f"{e}{hint}") from None
     else:
         table = new_table(hash_mb) if hash_mb else None
         stop = StopFlag()               # set on an interrupt: the running subtrees end at once

@@ -220,13 +220,13 @@ def generate_on_cluster(cfg: SelfPlayConfig, chunks: int, todo: List[int], out_d
                 try:
                     ready, _ = ray.wait(list(pending), num_returns=1, timeout=0.5)
                 except Exception as e:
-                    raise ray_cluster.ClusterLost(f"lost the Ray cluster at {address!r}: {e}") from None
+                    raise ClusterLost(f"lost the Ray cluster at {address!r}: {e}") from None
                 for ref in ready:
                     chunk = pending.pop(ref)
                     try:
                         got, arrays = ray.get(ref, timeout=60)
                     except Exception as e:          # the task, its node or the head died
-                        raise ray_cluster.ClusterLost(f"chunk {chunk} failed on the Ray cluster at "
+                        raise ClusterLost(f"chunk {chunk} failed on the Ray cluster at "
                                                       f"{address!r}: {e}") from None
                     assert got == chunk, (got, chunk)
                     _write_chunk(out_dir, chunk, arrays)
@@ -235,9 +235,9 @@ def generate_on_cluster(cfg: SelfPlayConfig, chunks: int, todo: List[int], out_d
                     bar.update_to(done * CHUNK_GAMES, f"{played} positions")
                 if not ready:
                     watch.check()           # a head that has gone ends the run
-    except ray_cluster.ClusterLost as e:
+    except ClusterLost as e:
         saved = len(chunk_files(out_dir, chunks))
-        raise ray_cluster.ClusterLost(
+        raise ClusterLost(
             f"{e}; {saved} of {chunks} chunks ({saved * CHUNK_GAMES} games) are saved in {out_dir}: "
             f"the same command again plays only the rest") from None
     except BaseException:
