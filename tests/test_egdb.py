@@ -20,7 +20,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import draughts  # noqa: E402
 import reference_movegen as R  # noqa: E402
-from draughts import egdb  # noqa: E402
+from draughts import egdb, errors  # noqa: E402
 from draughts.cli import main  # noqa: E402
 from draughts.hub.server import HubServer  # noqa: E402
 from draughts_core.position import Position  # noqa: E402
@@ -315,7 +315,7 @@ def test_each_rule_set_has_its_own_database(egdb_dir):
     assert egdb.rules_name(draughts.variant("american", quiet_plies=0)) == \
         egdb.rules_name(draughts.variant("american"))
     house = egdb.Database.open(_variant("american", False), egdb_dir)
-    with pytest.raises(egdb.EgdbError, match="rules"):
+    with pytest.raises(errors.EgdbError, match="rules"):
         house.probe(draughts.Board("W:WK1:BK32", variant="american"))
 
 
@@ -326,7 +326,7 @@ def test_a_damaged_table_is_refused_and_rebuilt(tmp_path):
     raw = bytearray(open(path, "rb").read())
     raw[-1] ^= 0xFF
     open(path, "wb").write(bytes(raw))
-    with pytest.raises(egdb.EgdbError, match="damaged"):
+    with pytest.raises(errors.EgdbError, match="damaged"):
         egdb.Database.open("czech", d)
     rep = egdb.build("czech", 3, d)
     assert sorted(t.material for t in rep.built) == [(0, 2, 1, 0), (1, 0, 0, 2)]
@@ -442,9 +442,9 @@ def test_the_hub_engine_takes_an_egdb_path(egdb_dir):
 
 @pytest.mark.parametrize("name", UNSUPPORTED)
 def test_unsupported_rules_are_declined_with_a_clear_error(name, tmp_path):
-    with pytest.raises(egdb.EgdbError, match=f"not available for {name}"):
+    with pytest.raises(errors.EgdbError, match=f"not available for {name}"):
         egdb.build(name, 2, str(tmp_path))
-    with pytest.raises(egdb.EgdbError, match=f"not available for {name}"):
+    with pytest.raises(errors.EgdbError, match=f"not available for {name}"):
         egdb.Database.open(name, str(tmp_path))
     # an engine given a database directory plays on without tables
     engine = draughts.Engine(variant=name, egdb=str(tmp_path))

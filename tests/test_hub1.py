@@ -15,7 +15,7 @@ import pytest
 import draughts
 from draughts import pdn
 from draughts.engine_api import Info
-from draughts.hub.errors import EngineError, EngineNoMoveError, EngineProtocolError
+from draughts.errors import EngineError, EngineNoMoveError, EngineProtocolError
 from draughts.hub.hub1 import Hub1Engine, position_lines, read_info, search_lines
 from draughts.hub.protocol import format_position
 from draughts.hub.testing import MockTransport

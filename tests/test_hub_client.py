@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 import draughts
-from draughts.hub import (EngineCommandError, EngineError, EngineProtocolError,
-                          EngineTerminatedError, EngineTimeoutError, HubEngine, Limit,
-                          MemoryTransport)
+from draughts.errors import (EngineCommandError, EngineError, EngineProtocolError, EngineTerminatedError,
+                             EngineTimeoutError)
+from draughts.hub import HubEngine, Limit, MemoryTransport
 from draughts.hub.server import HubServer
 from hub_scripts.transcript import matches
 

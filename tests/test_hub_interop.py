@@ -139,7 +139,7 @@ def test_our_client_drives_dame_through_a_game(interop_python):
     with HubEngine([interop_python, "-I", "-m", "dame", "hub"], params={"hash": 16}) as engine:
         assert engine.name == "dame"
         assert "variant" not in engine.params             # international only
-        with pytest.raises(draughts.hub.EngineError):
+        with pytest.raises(draughts.EngineError):
             engine.play(draughts.Board(variant="russian"), Limit(depth=1))
         engine.new_game()
         while board.outcome() is None and board.ply < 300:

@@ -72,15 +72,15 @@ def test_set_param_answers_bad_values_with_an_error(hub):
         > set-param name=cores value=4
         < error message="unknown parameter 'cores'; known: variant, mandatory-capture, tt-size, ponder, level, move-overhead, pydraughts, eval, egdb-path, threads, multipv"
         > set-param name=threads value=0
-        < error message="threads must be from 1 to 256, not 0"
+        < error message="threads takes a whole number from 1 to 256, not '0'"
         > set-param name=ponder value=maybe
         < error message="ponder takes true or false, not 'maybe'"
         > set-param name=tt-size value=0
-        < error message="tt-size must be from 1 to 65536, not 0"
+        < error message="tt-size takes a whole number from 1 to 65536, not '0'"
         > set-param name=tt-size value=12.5
-        < error message="tt-size takes a whole number, not '12.5'"
+        < error message="tt-size takes a whole number from 1 to 65536, not '12.5'"
         > set-param name=level value=21
-        < error message="level must be from 1 to 20, not 21"
+        < error message="level takes a whole number from 1 to 20, not '21'"
         > set-param name=variant value=chess
         < error message="unknown variant 'chess'; known: *"
         > set-param name=eval value=neural

@@ -176,9 +176,9 @@ def test_move_overhead_is_a_hub_parameter():
             > init
             < ready
             > set-param name=move-overhead value=-1
-            < error message="move-overhead must be from 0 to 5000, not -1"
+            < error message="move-overhead takes a whole number from 0 to 5000, not '-1'"
             > set-param name=move-overhead value=x
-            < error message="move-overhead takes a whole number, not 'x'"
+            < error message="move-overhead takes a whole number from 0 to 5000, not 'x'"
         """)
         assert session.server.engine().move_overhead == pytest.approx(0.035)
         session.transcript("""
@@ -332,7 +332,7 @@ def test_numbers_elsewhere_take_ascii_digits_only():
     try:
         session.transcript("""
             > set-param name=tt-size value=٣٢
-            < error message="tt-size takes a whole number, not '٣٢'"
+            < error message="tt-size takes a whole number from 1 to 65536, not '٣٢'"
             > level move-time=٣
             < error message="level move-time= takes a number, not '٣'"
             > pos start moves="٣٢-٢٨"

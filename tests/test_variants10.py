@@ -21,8 +21,8 @@ import pytest
 import draughts
 from draughts import BLACK, WHITE, Board, Engine
 from draughts.board import Termination
-from draughts.egdb import EgdbError, rules_dir
-from draughts.errors import FenError
+from draughts.egdb import rules_dir
+from draughts.errors import EgdbError, FenError
 from draughts.hub.protocol import engine_variant_name
 from draughts.pdn import Game, read_game, write_game
 

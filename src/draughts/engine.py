@@ -34,7 +34,7 @@ from draughts._args import parse_int
 from draughts.board import Board, Move
 from draughts.engine_api import Info, PlayResult
 from draughts.egdb import Database, complete_pieces, rule_fields, supported as egdb_supported
-from draughts.errors import DraughtsError, TableMemoryError
+from draughts.errors import DraughtsError, InvalidInputError, TableMemoryError
 from draughts.limits import Limit, clock_budget, search_budget
 from draughts.variants import Variant, variant as get_variant
 from draughts_core.search import MULTIPV_LINES, THREADS_MAX, WIN_SCORE, WIN_THRESHOLD, Searcher, clock
@@ -214,7 +214,7 @@ def parse_probcut(text: str) -> Union[None, str, ProbCutFit]:
         md, pct, slope, icpt, sigma, s1, t = parts
         return ProbCutFit(int(md), int(pct), float(slope), int(icpt), float(sigma), float(s1), float(t))
     except ValueError:
-        raise DraughtsError(f"probcut is off, auto or MIN,PCT,SLOPE,ICPT,SIGMA,SIGMA_PER_PLY,T, "
+        raise InvalidInputError(f"probcut is off, auto or MIN,PCT,SLOPE,ICPT,SIGMA,SIGMA_PER_PLY,T, "
                             f"not {text!r}") from None
 
 
@@ -227,7 +227,7 @@ def _whole(name: str, value: Any, low: int, high: int, text: bool = True) -> int
         except ValueError:
             n = value
     if not isinstance(n, int) or isinstance(n, bool) or not low <= n <= high:
-        raise DraughtsError(f"{name} must be a whole number from {low} to {high}, not {value!r}")
+        raise InvalidInputError(f"{name} must be a whole number from {low} to {high}, not {value!r}")
     return n
 
 
@@ -235,12 +235,12 @@ def _check_probcut(value: Any) -> Union[None, str, ProbCutFit]:
     if isinstance(value, str):
         value = parse_probcut(value)
     if not (value is None or value == "auto" or isinstance(value, ProbCutFit)):
-        raise DraughtsError(f"probcut takes a ProbCutFit, 'off', 'auto' or its figures, not {value!r}")
+        raise InvalidInputError(f"probcut takes a ProbCutFit, 'off', 'auto' or its figures, not {value!r}")
     if isinstance(value, ProbCutFit):
         # what the core's set_probcut takes
         min_depth, slope, _, _, margin = value.packed()
         if not 2 <= min_depth < 64 or not 256 <= slope <= 4096 or min(margin) < 0:
-            raise DraughtsError(f"probcut needs 2 <= min_depth < 64, a slope from 0.25 to 4 and margins "
+            raise InvalidInputError(f"probcut needs 2 <= min_depth < 64, a slope from 0.25 to 4 and margins "
                                 f"not below 0, not {value!r}")
     return value
 
@@ -254,7 +254,7 @@ def _check_move_overhead(value: Any) -> float:
         except ValueError:
             n = value
     if isinstance(n, bool) or not isinstance(n, (int, float)) or not math.isfinite(n) or not 0 <= n <= 60000:
-        raise DraughtsError(f"move-overhead must be a number of milliseconds from 0 to 60000, not {value!r}")
+        raise InvalidInputError(f"move-overhead must be a number of milliseconds from 0 to 60000, not {value!r}")
     return float(n)
 
 
@@ -262,10 +262,10 @@ def _check_egdb(value: Any) -> Union[None, str, Database]:
     if value is None or value == "" or isinstance(value, Database):
         return value or None
     if not isinstance(value, (str, os.PathLike)):
-        raise DraughtsError(f"egdb-path takes a directory, a Database or none, not {value!r}")
+        raise InvalidInputError(f"egdb-path takes a directory, a Database or none, not {value!r}")
     path = os.fspath(value)
     if not os.path.isdir(path):
-        raise DraughtsError(f"egdb-path: no endgame database directory {path!r}")
+        raise InvalidInputError(f"egdb-path: no endgame database directory {path!r}")
     return path
 
 
@@ -278,7 +278,7 @@ def _check_eval(value: Any) -> Optional[str]:
     if value is None or value == "auto":
         return None
     if value not in EVALS:
-        raise DraughtsError(f"eval must be auto or one of {', '.join(EVALS)}, not {value!r}")
+        raise InvalidInputError(f"eval must be auto or one of {', '.join(EVALS)}, not {value!r}")
     return value
 
 
@@ -286,7 +286,7 @@ def _check_eval_file(value: Any) -> Optional[str]:
     if value is None or value == "":
         return None
     if not isinstance(value, (str, os.PathLike)):
-        raise DraughtsError(f"eval-file takes a learned weights file, not {value!r}")
+        raise InvalidInputError(f"eval-file takes a learned weights file, not {value!r}")
     return os.fspath(value)
 
 
@@ -294,15 +294,15 @@ def _check_variant(value: Any) -> Variant:
     if isinstance(value, Variant):
         return value
     if not isinstance(value, str):
-        raise DraughtsError(f"variant takes a variant's name, not {value!r}")
+        raise InvalidInputError(f"variant takes a variant's name, not {value!r}")
     try:
         return get_variant(value)
     except DraughtsError as e:
-        raise DraughtsError(f"variant: {e}") from None
+        raise InvalidInputError(f"variant: {e}") from None
 
 
 #: the options of `Engine.configure`, by their Hub parameter names, and what
-#: reads each value (a bad one is a DraughtsError naming the option)
+#: reads each value (a bad one is an InvalidInputError naming the option)
 OPTIONS: Dict[str, Callable[[Any], Any]] = {
     "variant": _check_variant,
     "tt-size": lambda v: _check_tt_size(_whole("tt-size", v, 1, 65536)),
@@ -381,14 +381,14 @@ class Engine:
         ProbCutFit or its seven figures).  Only what is named changes, and a
         user's tuning stays through a change of variant.  Every value is
         checked before any is set: an unknown option or a bad value is a
-        DraughtsError naming it.  Taken between searches."""
+        InvalidInputError naming it.  Taken between searches."""
         if not isinstance(options, Mapping):
-            raise DraughtsError(f"configure takes a mapping of options, not {type(options).__name__}")
+            raise InvalidInputError(f"configure takes a mapping of options, not {type(options).__name__}")
         values: Dict[str, Any] = {}
         for key, value in options.items():
             name = key.replace("_", "-") if isinstance(key, str) else key
             if name not in OPTIONS:
-                raise DraughtsError(f"unknown engine option {key!r} (known: {', '.join(OPTIONS)})")
+                raise InvalidInputError(f"unknown engine option {key!r} (known: {', '.join(OPTIONS)})")
             values[name] = OPTIONS[name](value)
         if "tt-size" in values:                 # first: it is the one that may fail now
             self._resize(values.pop("tt-size"))
@@ -468,7 +468,7 @@ class Engine:
     @staticmethod
     def _check_tt(tt_mb) -> int:
         if not isinstance(tt_mb, int) or isinstance(tt_mb, bool) or not 1 <= tt_mb <= 65536:
-            raise DraughtsError(f"tt_mb must be a whole number of MiB from 1 to 65536, not {tt_mb!r}")
+            raise InvalidInputError(f"tt_mb must be a whole number of MiB from 1 to 65536, not {tt_mb!r}")
         check_table_size(tt_mb, "transposition table")
         return tt_mb
 
@@ -476,7 +476,7 @@ class Engine:
     def _check_overhead(seconds) -> float:
         if (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
                 or not math.isfinite(seconds) or not 0 <= seconds <= 60):
-            raise DraughtsError(f"move_overhead must be a number of seconds from 0 to 60, not {seconds!r}")
+            raise InvalidInputError(f"move_overhead must be a number of seconds from 0 to 60, not {seconds!r}")
         return float(seconds)
 
     def _set_egdb(self, egdb: Union[None, str, Database]) -> None:
@@ -513,7 +513,7 @@ class Engine:
         try:
             self._searcher.set_probcut(*(fit.packed() if fit is not None else ()))
         except ValueError as e:
-            raise DraughtsError(f"probcut: {e}") from None
+            raise InvalidInputError(f"probcut: {e}") from None
 
     def probcut_counts(self) -> Tuple[int, int]:
         """ProbCut's shallow searches in the last search and the cuts they made."""
@@ -623,7 +623,7 @@ class Engine:
         DraughtsError.
         """
         if not board.legal_moves:
-            raise DraughtsError(f"no legal move in {board.fen()}: the game is over")
+            raise InvalidInputError(f"no legal move in {board.fen()}: the game is over")
         lines, elapsed, budget = self._search(board, limit, 1, on_info, arm, start)
         info = lines[0]
         return PlayResult(info.pv[0], info.pv[1] if len(info.pv) > 1 else None, info, elapsed,
@@ -640,7 +640,7 @@ class Engine:
         thread (the first as the best line, then the best of the moves not
         yet reported), sharing the table; multipv 1 is play()'s search."""
         if isinstance(multipv, bool) or not isinstance(multipv, int) or multipv < 1:
-            raise DraughtsError(f"multipv must be a whole number from 1 up, not {multipv!r}")
+            raise InvalidInputError(f"multipv must be a whole number from 1 up, not {multipv!r}")
         if not board.legal_moves:
             return []
         return self._search(board, limit, multipv, on_info, arm, start)[0]
@@ -653,10 +653,10 @@ class Engine:
         if limit is None:
             limit = Limit()
         elif not isinstance(limit, Limit):
-            raise DraughtsError(f"the limit is a draughts.Limit, not {type(limit).__name__}")
+            raise InvalidInputError(f"the limit is a draughts.Limit, not {type(limit).__name__}")
         if start is not None and (isinstance(start, bool) or not isinstance(start, (int, float))
                                   or not math.isfinite(start) or start < 0):
-            raise DraughtsError(f"start must be an Engine.clock() reading, not {start!r}")
+            raise InvalidInputError(f"start must be an Engine.clock() reading, not {start!r}")
         if arm:
             self.arm()
         self._set_variant(board.variant)

@@ -49,7 +49,7 @@ from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
-from draughts.errors import DraughtsError
+from draughts.errors import InvalidInputError
 from draughts.variants import Variant, variant as get_variant
 from draughts_core.eval import Dense, DenseOrtho
 from draughts_core.eval_features import feature_arrays, ortho_blocks, regions
@@ -200,21 +200,21 @@ def read(path: str, lay: Optional[Layout] = None) -> Tuple[np.ndarray, np.ndarra
             dense = np.array(data["dense"])
             king_sq = np.array(data["king_squares"])
     except (OSError, KeyError, ValueError) as e:
-        raise DraughtsError(f"cannot read learned weights {path!r}: {e}") from None
+        raise InvalidInputError(f"cannot read learned weights {path!r}: {e}") from None
     nreg = patterns.shape[0] if patterns.ndim == 3 else -1
     found = [x for x in LAYOUTS if x.nreg == nreg]
     if patterns.shape[1:] != (NPAT, 2) or not found:
-        raise DraughtsError(f"learned weights {path!r}: patterns of shape {patterns.shape}")
+        raise InvalidInputError(f"learned weights {path!r}: patterns of shape {patterns.shape}")
     if dense.shape != (len(DENSE), 2):
-        raise DraughtsError(f"learned weights {path!r}: dense weights of shape {dense.shape}")
+        raise InvalidInputError(f"learned weights {path!r}: dense weights of shape {dense.shape}")
     of_file = found[0]
     if king_sq.shape != (of_file.squares, 2):
-        raise DraughtsError(f"learned weights {path!r}: king squares of shape {king_sq.shape}")
+        raise InvalidInputError(f"learned weights {path!r}: king squares of shape {king_sq.shape}")
     if lay is not None and of_file is not lay:
-        raise DraughtsError(f"learned weights {path!r} are for {of_file.name}, not {lay.name}")
+        raise InvalidInputError(f"learned weights {path!r} are for {of_file.name}, not {lay.name}")
     for name, a in (("patterns", patterns), ("dense", dense), ("king_squares", king_sq)):
         if not np.issubdtype(a.dtype, np.integer):
-            raise DraughtsError(f"learned weights {path!r}: {name} of type {a.dtype}, integers expected")
+            raise InvalidInputError(f"learned weights {path!r}: {name} of type {a.dtype}, integers expected")
     return patterns, dense, king_sq
 
 
@@ -255,7 +255,7 @@ def load(variant, path: Optional[str] = None) -> LearnedEval:
     key = f"{path}:{lay.name}"
     if key not in _CACHE:
         if not os.path.exists(path):
-            raise DraughtsError(f"no learned weights for {v.name}: {path} is missing")
+            raise InvalidInputError(f"no learned weights for {v.name}: {path} is missing")
         _CACHE[key] = build(*read(path, lay), lay)
     return _CACHE[key]
 

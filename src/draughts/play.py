@@ -15,9 +15,10 @@ import sys
 import textwrap
 from typing import Callable, List, Optional, Sequence
 
-from draughts._args import add_variant_options, positive_int, variant_from_args
+from draughts._args import add_variant_options, int_type, positive_int, real_type, variant_from_args
 from draughts import pdn
 from draughts.board import Board, Move, Outcome, Termination
+from draughts.diagram import ASCII_PIECES, UNICODE_PIECES, diagram
 from draughts.engine import LEVEL_MAX, Engine
 from draughts.engine_api import Info
 from draughts.limits import Limit
@@ -31,11 +32,6 @@ DEFAULT_MOVETIME = 1.0
 DEFAULT_SAVE_FILE = "draughts-game.pdn"
 
 
-# piece symbols: (white man, white king, black man, black king)
-_ASCII_PIECES = ("w", "W", "b", "B")
-_UNICODE_PIECES = ("○", "◎", "●", "◉")
-
-
 def colour_name(color: Color) -> str:
     return "White" if color == WHITE else "Black"
 
@@ -44,82 +40,12 @@ def colour_name(color: Color) -> str:
 
 def render(board: Board, *, flipped: bool = False, ascii: bool = False,
            lastmove: Optional[Move] = None) -> str:
-    """The board as text, White at the bottom unless `flipped`.
-
-    Numeric variants show every playing square's number (after the piece on
-    it, if any), with the numbers of each row at the left; algebraic variants
-    show a dot on empty playing squares and files and ranks round the edge.
-    The start and end squares of `lastmove` are in brackets, the squares it
-    captured on show an `x`.
-    """
-    v = board.variant
-    sq = squares_of(v)
-    n = v.size
-    wm, wk, bm, bk = _ASCII_PIECES if ascii else _UNICODE_PIECES
-    taken_mark = "x" if ascii else "×"
-    white, black, king_list = board.position.pieces()
-    kings = set(king_list)
-    symbol = {}
-    for i in white:
-        symbol[i] = wk if i in kings else wm
-    for i in black:
-        symbol[i] = bk if i in kings else bm
-    ends = set()
-    taken = set()
-    if lastmove is not None:
-        ends = {sq.internal[lastmove.start], sq.internal[lastmove.end]}
-        taken = {sq.internal[s] for s in lastmove.captured}
-
-    at = {}                                    # (row, col) as drawn -> internal square
-    for i, (r, c) in enumerate(sq.coords):
-        if flipped:
-            r, c = n - 1 - r, n - 1 - c
-        at[(r, c)] = i
-
-    numeric = not v.algebraic
-    cell_w = 5 if numeric else 3
-
-    def cell(r: int, c: int) -> str:
-        i = at.get((r, c))
-        if i is None:
-            return " " * cell_w
-        mark = symbol.get(i) or (taken_mark if i in taken else None)
-        if numeric:
-            body = f"{mark or ' '}{sq.number[i]:>2}"
-        else:
-            body = mark or "."
-        return f"[{body}]" if i in ends else f" {body} "
-
-    lines = []
-    if numeric:
-        labels = []
-        for r in range(n):
-            nums = sorted(sq.number[at[(r, c)]] for c in range(n) if (r, c) in at)
-            labels.append(f"{nums[0]}-{nums[-1]}")
-        lw = max(len(t) for t in labels)
-        rule = " " * lw + " +" + "-" * (n * cell_w) + "+"
-        lines.append(rule)
-        for r in range(n):
-            lines.append(f"{labels[r]:>{lw}} |" + "".join(cell(r, c) for c in range(n)) + "|")
-        lines.append(rule)
-    else:
-        files = [chr(ord("a") + c) for c in range(n)]
-        if flipped:
-            files.reverse()
-        head = "    " + "".join(f" {f} " for f in files)
-        rule = "   +" + "-" * (n * cell_w) + "+"
-        lines.append(head)
-        lines.append(rule)
-        for r in range(n):
-            rank = r + 1 if flipped else n - r
-            lines.append(f"{rank:>2} |" + "".join(cell(r, c) for c in range(n)) + f"| {rank}")
-        lines.append(rule)
-        lines.append(head)
-    return "\n".join(lines)
+    """The board framed as the game shows it (`draughts.diagram.diagram`)."""
+    return diagram(board, ascii=ascii, flipped=flipped, framed=True, lastmove=lastmove)
 
 
 def legend(ascii: bool = False) -> str:
-    wm, wk, bm, bk = _ASCII_PIECES if ascii else _UNICODE_PIECES
+    wm, wk, bm, bk = ASCII_PIECES if ascii else UNICODE_PIECES
     taken = "x" if ascii else "×"
     return (f"{wm} white man  {wk} white king  {bm} black man  {bk} black king  "
             f"[ ] last move  {taken} taken")
@@ -584,7 +510,7 @@ def cmd_play(args) -> int:
     ascii = args.ascii
     if not ascii:                      # a terminal that cannot show the Unicode pieces gets letters
         try:
-            "".join(_UNICODE_PIECES + ("×",)).encode(sys.stdout.encoding or "ascii")
+            "".join(UNICODE_PIECES + ("×",)).encode(sys.stdout.encoding or "ascii")
         except (UnicodeEncodeError, LookupError):
             ascii = True
     session = PlaySession(board, human, engine, movetime=args.movetime, depth=args.depth,
@@ -592,24 +518,9 @@ def cmd_play(args) -> int:
     return session.run()
 
 
-def _level(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 1 <= value <= LEVEL_MAX:
-        raise argparse.ArgumentTypeError(f"the level runs from 1 to {LEVEL_MAX}, not {value}")
-    return value
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{text} seconds: must be more than 0")
-    return value
+#: `--level`: 1 to LEVEL_MAX; `--movetime`: seconds, more than 0
+_level = int_type(1, LEVEL_MAX)
+_seconds = real_type(above=0)
 
 
 def register(subparsers) -> None:

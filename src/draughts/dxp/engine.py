@@ -14,7 +14,7 @@ to decide.  A game is closed with a GAMEEND when the next one begins
 (`new_game`), and the connection with a GAMEEND asking to stop at `quit`.
 With a `command` the program is started first (and stopped at the end), and
 the connection is tried until it listens.  The errors are the engine
-protocol's family (`draughts.hub.errors`): a disconnection is
+protocol's family (`draughts.errors`): a disconnection is
 `EngineTerminatedError`, silence past the limit `EngineTimeoutError`, an
 illegal or unreadable move `EngineProtocolError`.
 """
@@ -28,16 +28,12 @@ from typing import Any, List, Mapping, Optional, Sequence
 
 from draughts.board import Board
 from draughts.engine_api import Info, PlayResult
-from draughts.dxp.protocol import (DEFAULT_PORT, BackAcc, BackReq, Chat, Connection, DxpClosed, DxpError,
-                                   DxpTimeout, GameAcc, GameEnd, GameReq, MoveMsg, colour_letter,
-                                   format, legal_move, move_message, parse, position_of)
-from draughts.errors import DraughtsError
-from draughts.hub.errors import EngineProtocolError, EngineTerminatedError, EngineTimeoutError
+from draughts.dxp.protocol import (DEFAULT_PORT, BackAcc, BackReq, Chat, Connection, GameAcc, GameEnd,
+                                   GameReq, MoveMsg, colour_letter, format, legal_move, move_message, parse,
+                                   position_of)
+from draughts.errors import (DxpClosed, DxpConnectionError, DxpError, DxpTimeout, EngineClaim, EngineProtocolError,
+                             EngineTerminatedError, EngineTimeoutError, InvalidInputError)
 from draughts.limits import Limit
-
-EngineCrashed = EngineTerminatedError
-EngineStalled = EngineTimeoutError
-EngineIllegal = EngineProtocolError
 
 #: seconds a started program may take before it accepts the connection
 CONNECT_TIMEOUT = 30.0
@@ -47,18 +43,6 @@ ANSWER_TIMEOUT = 10.0
 UNBOUNDED_TIMEOUT = 120.0
 #: seconds to wait past the limit's time by default
 GRACE = 2.0
-
-
-class EngineClaim(Exception):
-    """The engine to move ended the game instead of moving (DXP's GAMEEND):
-    `kind` is NONE (no verdict), RESIGN, DRAW or WIN, from its side; `said` is
-    what it said about it (its CHAT), `line` what it sent."""
-
-    NONE, RESIGN, DRAW, WIN = 0, 1, 2, 3
-
-    def __init__(self, kind: int, said: str = "", line: str = ""):
-        super().__init__(f"GAMEEND {kind}")
-        self.kind, self.said, self.line = kind, said, line
 
 
 class DxpEngine:
@@ -83,25 +67,25 @@ class DxpEngine:
                 self._process = subprocess.Popen(list(command), cwd=cwd, stdin=subprocess.DEVNULL,
                                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             except OSError as e:
-                raise EngineCrashed(f"cannot start {' '.join(command)}: {e}") from None
+                raise EngineTerminatedError(f"cannot start {' '.join(command)}: {e}") from None
         try:
             self._conn = Connection.connect(host, port, timeout=CONNECT_TIMEOUT)
-        except DxpError as e:
+        except DxpConnectionError as e:
             self._stop_process()
-            raise EngineCrashed(f"engine {self.name}: {e}") from None
+            raise EngineTerminatedError(f"engine {self.name}: {e}") from None
         self.alive = True
 
     # --- the engine protocol ---------------------------------------------------------
     def configure(self, options: Mapping[str, Any]) -> None:
-        """DXP has no options: any one named is a DraughtsError."""
+        """DXP has no options: any one named is an InvalidInputError."""
         if options:
-            raise DraughtsError(f"a DXP engine takes no options, not {', '.join(map(str, options))}")
+            raise InvalidInputError(f"a DXP engine takes no options, not {', '.join(map(str, options))}")
 
     def analyse(self, board: Board, limit: Limit, multipv: int = 1, *,
                 grace: float = GRACE) -> List[Info]:
         """The engine's move as the one line (DXP reports no search)."""
         if multipv != 1:
-            raise DraughtsError(f"a DXP engine reports one line, not multipv={multipv!r}")
+            raise InvalidInputError(f"a DXP engine reports one line, not multipv={multipv!r}")
         result = self.play(board, limit, grace=grace)
         return [Info(pv=[result.move])]
 
@@ -122,14 +106,14 @@ class DxpEngine:
 
     def _connected(self) -> Connection:
         if self._conn is None:
-            raise EngineCrashed(f"engine {self.name} is not connected")
+            raise EngineTerminatedError(f"engine {self.name} is not connected")
         return self._conn
 
     def play(self, board: Board, limit: Limit, *, grace: float = GRACE) -> PlayResult:
         """The engine's move, awaited the limit's time plus `grace` seconds;
         EngineClaim when it ends the game instead."""
         if board.variant.name != "international":
-            raise DraughtsError(f"engine {self.name}: DXP plays international draughts only, "
+            raise InvalidInputError(f"engine {self.name}: DXP plays international draughts only, "
                                 f"not {board.variant.name}")
         conn = self._connected()
         try:
@@ -146,12 +130,12 @@ class DxpEngine:
                 try:
                     msg = parse(text)
                 except DxpError as e:
-                    raise EngineIllegal(f"an unreadable DXP message: {e}", text) from None
+                    raise EngineProtocolError(f"an unreadable DXP message: {e}", text) from None
                 if isinstance(msg, MoveMsg):
                     elapsed = time.perf_counter() - t0
                     move = legal_move(board, msg)
                     if move is None:
-                        raise EngineIllegal(f"illegal move {text}", text)
+                        raise EngineProtocolError(f"illegal move {text}", text)
                     self._sent += 1
                     budget = limit.budget()
                     return PlayResult(move, None, Info(pv=[move]), elapsed,
@@ -167,16 +151,16 @@ class DxpEngine:
                 elif isinstance(msg, BackReq):
                     conn.send(BackAcc(BackAcc.NOT_SUPPORTED))      # the referee takes nothing back
                 elif not isinstance(msg, BackAcc):
-                    raise EngineIllegal(f"a {type(msg).__name__} during a game", text)
+                    raise EngineProtocolError(f"a {type(msg).__name__} during a game", text)
         except DxpTimeout as e:
             self.alive = False
-            raise EngineStalled(str(e)) from None
+            raise EngineTimeoutError(str(e)) from None
         except DxpClosed as e:
             self.alive = False
-            raise EngineCrashed(str(e)) from None
-        except DxpError as e:
+            raise EngineTerminatedError(str(e)) from None
+        except (DxpError, DxpConnectionError) as e:
             self.alive = False
-            raise EngineCrashed(str(e)) from None
+            raise EngineTerminatedError(str(e)) from None
 
     def running(self) -> bool:
         """The connection (and the program, if we started it) is still there."""
@@ -216,10 +200,10 @@ class DxpEngine:
                 continue                    # left over from the last game
             break
         if not isinstance(msg, GameAcc):
-            raise EngineCrashed(f"{self.name} answered a GAMEREQ with {format(msg)!r}")
+            raise EngineTerminatedError(f"{self.name} answered a GAMEREQ with {format(msg)!r}")
         if msg.code != GameAcc.ACCEPT:
             why = {1: "wrong version", 2: "not this game", 3: "no games"}.get(msg.code, f"code {msg.code}")
-            raise EngineCrashed(f"{self.name} refused the game ({why})")
+            raise EngineTerminatedError(f"{self.name} refused the game ({why})")
         self._open = True
         self._sent = len(start.move_stack)
 
@@ -236,7 +220,7 @@ class DxpEngine:
                 msg = conn.recv(max(0.01, end - time.monotonic()))
                 if isinstance(msg, GameEnd):
                     break
-        except DxpError:
+        except (DxpError, DxpConnectionError):
             pass
         self._open = False
 

@@ -18,14 +18,12 @@ import logging
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from draughts.board import Board, Move
-from draughts.errors import DraughtsError
-from draughts.hub.errors import (EngineCommandError, EngineError, EngineNoMoveError,
-                                 EngineOvertimeError, EngineProtocolError, EngineTerminatedError,
-                                 EngineTimeoutError)
 from draughts.engine_api import Info, PlayResult
-from draughts.hub.protocol import (HubError, engine_variant_name, Param, format_line, format_position,
-                                   format_value, match_move, parse_bool, parse_info, parse_line,
-                                   root_board)
+from draughts.errors import (EngineCommandError, EngineError, EngineNoMoveError, EngineOvertimeError,
+                             EngineProtocolError, EngineTerminatedError, EngineTimeoutError, HubError,
+                             InvalidInputError)
+from draughts.hub.protocol import (engine_variant_name, Param, format_line, format_position,
+                                   format_value, match_move, parse_bool, parse_info, parse_line, root_board)
 from draughts.hub.transport import SubprocessTransport, Transport
 from draughts.limits import Limit
 from draughts.variants import variant as get_variant
@@ -49,7 +47,7 @@ def read_done(board: Board, args: Mapping[str, str], line: str, what: str) -> Tu
         raise EngineNoMoveError(f"the engine answered `done` without a move: {line!r}", line)
     try:
         move = match_move(board, text)
-    except DraughtsError as e:
+    except InvalidInputError as e:
         raise EngineProtocolError(f"{what} {text!r}, which is not a legal move: {e} "
                                   f"(its line: {line!r})", line) from None
     ponder = None
@@ -58,7 +56,7 @@ def read_done(board: Board, args: Mapping[str, str], line: str, what: str) -> Tu
         after.push(move)
         try:
             ponder = match_move(after, args["ponder"])
-        except DraughtsError:
+        except InvalidInputError:
             LOG.info("engine's ponder move %r is not legal; ignored", args["ponder"])
     return move, ponder
 
@@ -482,7 +480,7 @@ class AsyncHubEngine:
 def _variant_name(text: str) -> str:
     try:
         return get_variant(text).name
-    except DraughtsError:
+    except InvalidInputError:
         return text
 
 

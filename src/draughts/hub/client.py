@@ -10,10 +10,10 @@ its own in a background thread.
 
 `HubEngine` satisfies `draughts.engine_api.EngineProtocol` (its `PlayResult`
 and `Info` are those of every engine).  The pieces live in modules of their
-own: the errors (`draughts.hub.errors`), the values shared with the server
+own: the errors (`draughts.errors`), the values shared with the server
 (`draughts.hub.protocol`: `Param`, `parse_info`; `draughts.limits.Limit`), the transports
 (`draughts.hub.transport`) and the asyncio core (`draughts.hub.async_client`);
-this module also names them all, as it always has.
+this module also names the values and the transports.
 """
 
 from __future__ import annotations
@@ -22,19 +22,16 @@ import asyncio
 import threading
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
+from draughts.errors import EngineError
 from draughts.board import Board
 from draughts.hub.async_client import QUIT_TIMEOUT, AsyncAnalysis, AsyncHubEngine
-from draughts.hub.errors import (EngineCommandError, EngineError, EngineNoMoveError,
-                                 EngineOvertimeError, EngineProtocolError, EngineTerminatedError,
-                                 EngineTimeoutError)
 from draughts.engine_api import Info, PlayResult
 from draughts.hub.protocol import Param, parse_info
 from draughts.hub.transport import MemoryTransport, SubprocessTransport, Transport
 from draughts.limits import Limit
 
 __all__ = [
-    "EngineError", "EngineTerminatedError", "EngineTimeoutError", "EngineProtocolError",
-    "EngineCommandError", "EngineOvertimeError", "EngineNoMoveError", "Limit", "PlayResult", "Info", "Param",
+    "Limit", "PlayResult", "Info", "Param",
     "Transport", "SubprocessTransport", "MemoryTransport", "AsyncHubEngine", "AsyncAnalysis",
     "HubEngine", "Analysis", "parse_info",
 ]

@@ -44,12 +44,12 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
+from draughts._args import parse_real
 from draughts.board import Board
-from draughts.errors import DraughtsError
+from draughts.errors import (EngineCommandError, EngineError, EngineNoMoveError, EngineOvertimeError,
+                             EngineProtocolError, EngineTimeoutError, InvalidInputError)
 from draughts.hub.async_client import LOG, AsyncHubEngine
 from draughts.hub.client import HubEngine
-from draughts.hub.errors import (EngineCommandError, EngineError, EngineNoMoveError,
-                                 EngineOvertimeError, EngineProtocolError, EngineTimeoutError)
 from draughts.engine_api import Info, PlayResult
 from draughts.hub.protocol import format_position, format_value, match_move, parse_info
 from draughts.limits import Limit
@@ -128,7 +128,7 @@ def read_info(words: Sequence[str], board: Optional[Board] = None) -> Info:
     args: Dict[str, str] = {}
     for key, word in zip(("depth", "mean-depth", "score", "nodes", "time", "nps"), words):
         try:
-            value = float(word)
+            value = parse_real(word)
         except ValueError:
             continue
         if key == "score":
@@ -343,7 +343,7 @@ def _read_move(board: Board, words: Sequence[str], line: str):
         raise EngineNoMoveError(f"the engine answered `move` without a move: {line!r}", line)
     try:
         move = match_move(board, words[0])
-    except DraughtsError as e:
+    except InvalidInputError as e:
         raise EngineProtocolError(f"the engine played {words[0]!r}, which is not a legal move: {e} "
                                   f"(its line: {line!r})", line) from None
     ponder = None
@@ -352,7 +352,7 @@ def _read_move(board: Board, words: Sequence[str], line: str):
         after.push(move)
         try:
             ponder = match_move(after, words[1])
-        except DraughtsError:
+        except InvalidInputError:
             LOG.info("engine's ponder move %r is not legal; ignored", words[1])
     return move, ponder
 

@@ -23,6 +23,7 @@ czech use the american grid's numbers).
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
@@ -31,8 +32,8 @@ from draughts._args import is_int, parse_bool, parse_int, parse_real
 from draughts.limits import NODES_MAX, Limit
 from draughts.board import Board, Move
 from draughts.engine_api import Info
-from draughts.errors import (AmbiguousMoveError, DraughtsError, IllegalMoveError,
-                             InvalidMoveError)
+from draughts.errors import (AmbiguousMoveError, HubError, HubPositionError, HubSyntaxError, IllegalMoveError,
+                             InvalidInputError, InvalidMoveError, OptionError)
 from draughts.notation import format_fen, squares_of
 from draughts.variants import BLACK, WHITE, Color, Variant, variant as get_variant
 
@@ -45,18 +46,6 @@ __all__ = [
 
 Args = Dict[str, str]
 ArgValue = Union[str, int, float, bool, None]
-
-
-class HubError(DraughtsError):
-    """Text that is not valid Hub protocol."""
-
-
-class HubSyntaxError(HubError):
-    """A line that cannot be read (an unterminated quote, a value with no name...)."""
-
-
-class HubPositionError(HubError):
-    """A position string of the wrong length, side or letters, or an impossible position."""
 
 
 # --- lines -------------------------------------------------------------------
@@ -241,7 +230,7 @@ def board_from_position(text: str, v: Union[str, Variant]) -> Board:
     fen = format_fen(v, white, black, kings, turn, numeric=True)
     try:
         return Board(fen, variant=v)
-    except DraughtsError as e:
+    except InvalidInputError as e:
         raise HubPositionError(f"impossible {v.name} position: {e}") from None
 
 
@@ -360,7 +349,7 @@ def parse_level(args: Mapping[str, str]) -> Limit:
         raise HubError("level needs depth=, nodes=, move-time=, [moves=] time= [inc=] or infinite")
     try:
         return Limit(**fields)
-    except DraughtsError as e:
+    except InvalidInputError as e:
         raise HubError(f"level: {e}") from None
 
 
@@ -405,21 +394,16 @@ class Param:
         """A `set-param` value of this parameter as its type; ValueError naming
         the parameter and what it takes."""
         if self.type == "bool":
-            try:
-                return parse_bool(text)
-            except ValueError:
-                raise ValueError(f"{self.name} takes true or false, not {quote(text)}") from None
-        if self.type in ("int", "real"):
-            try:
-                n = parse_int(text) if self.type == "int" else parse_real(text)
-            except ValueError:
-                kind = "a whole number" if self.type == "int" else "a number"
-                raise ValueError(f"{self.name} takes {kind}, not {quote(text)}") from None
-            if (self.min is not None and n < self.min) or (self.max is not None and n > self.max):
-                raise ValueError(f"{self.name} must be from {self.min} to {self.max}, not {n}")
-            return n
+            return parse_bool(text, self.name)
+        if self.type == "int":
+            low = None if self.min is None else math.ceil(self.min)
+            high = None if self.max is None else math.floor(self.max)
+            return parse_int(text, self.name, low, high)
+        if self.type == "real":
+            return parse_real(text, self.name, self.min, self.max)
         if self.type == "enum" and text not in self.values:
-            raise ValueError(f"{self.name} takes one of {', '.join(self.values)}, not {quote(text)}")
+            raise OptionError(f"{self.name} takes one of {', '.join(self.values)}, not {quote(text)}",
+                              self.name, text)
         return text
 
 
@@ -457,7 +441,7 @@ def _pv_moves(board: Board, text: str) -> List[Move]:
     for word in text.split():
         try:
             m = match_move(b, word)
-        except DraughtsError:
+        except InvalidInputError:
             break
         moves.append(m)
         b.push(m)

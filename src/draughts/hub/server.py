@@ -20,13 +20,13 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import draughts
 from draughts import bench
-from draughts._args import is_int, parse_int
+from draughts._args import parse_int
 from draughts._memory import check_table_size
 from draughts.board import Board, Move
 from draughts.engine import DEFAULT_MOVE_OVERHEAD, LEVEL_MAX, MULTIPV_LINES, THREADS_MAX, Engine
 from draughts.engine_api import Info, PlayResult
-from draughts.errors import DraughtsError, PerftStopped
-from draughts.hub.protocol import (HUB_ALIASES, ArgValue, Args, HubError, Param, board_from_position, format_line,
+from draughts.errors import DraughtsError, HubError, InvalidInputError, OptionError, PerftStopped
+from draughts.hub.protocol import (HUB_ALIASES, ArgValue, Args, Param, board_from_position, format_line,
                                    match_move, parse_level, parse_line, quote)
 from draughts.hub.pydraughts import IDENTITY, VARIANT_NAMES, Dialect, dialect_for
 from draughts.limits import Limit
@@ -50,8 +50,8 @@ ENGINE_PARAMS = ("tt-size", "level", "move-overhead", "threads", "eval", "egdb-p
 VARIANT_VALUES = [n for name in VARIANTS for n in (name, *HUB_ALIASES.get(name, ()))]
 
 
-class CommandError(Exception):
-    """Bad input: answered with `error message=...`."""
+class CommandError(InvalidInputError):
+    """A command that cannot be carried out as given: answered with `error message=...`."""
 
 
 @dataclass
@@ -216,7 +216,7 @@ class HubServer:
                 if self._job is not None and command not in self._while_busy:
                     raise CommandError(f"{command}: busy with a {self._job.kind} (send stop first)")
                 handler(args)
-        except CommandError as e:
+        except (CommandError, OptionError) as e:      # they name what is wrong themselves
             self._error(str(e))
         except (DraughtsError, ValueError, MemoryError) as e:
             self._error(f"{command}: {e}")
@@ -262,7 +262,7 @@ class HubServer:
             text = args["value"]
             try:
                 value = get_variant(VARIANT_NAMES.get(text.strip().lower(), text)).name
-            except DraughtsError:
+            except InvalidInputError:
                 raise CommandError(f"unknown variant {quote(text)}; known: {', '.join(VARIANT_VALUES)}") from None
         else:
             try:
@@ -328,13 +328,13 @@ class HubServer:
                     board = Board(args["fen"], variant=v)
                 else:
                     board = Board(variant=v)
-            except DraughtsError as e:
+            except InvalidInputError as e:
                 raise CommandError(f"bad position: {e}") from None
         self._pos_key, self._pos_board, self._pos_moves = None, None, []
         for n, text in enumerate(moves[first:], start=first + 1):
             try:
                 board.push(match_move(board, dialect.move_in(text)))
-            except DraughtsError as e:
+            except InvalidInputError as e:
                 raise CommandError(f"move {n} of moves: {e}") from None
         self.board = board
         self._pos_key, self._pos_board, self._pos_moves = key, board, moves
@@ -369,10 +369,7 @@ class HubServer:
 
     def _perft(self, args: Args) -> None:
         board = self._need_board()
-        text = args.get("depth", "")
-        if not (is_int(text) and 0 <= parse_int(text) <= MAX_PERFT_DEPTH):
-            raise CommandError(f"perft depth= takes a whole number from 0 to {MAX_PERFT_DEPTH}, "
-                               f"not {quote(text)}")
+        parse_int(args.get("depth", ""), "perft depth=", 0, MAX_PERFT_DEPTH)
         dup = args.get("duplicates", "drop")
         if dup not in ("drop", "keep"):
             raise CommandError(f"perft duplicates= takes drop or keep, not {quote(dup)}")
@@ -382,10 +379,9 @@ class HubServer:
 
     def _bench(self, args: Args) -> None:
         text = args.get("depth")
-        if text is not None and not (is_int(text) and 1 <= parse_int(text) <= 64):
-            raise CommandError(f"bench depth= takes a whole number from 1 to 64, not {text!r}")
+        depth = parse_int(text, "bench depth=", 1, 64) if text is not None else bench.DEFAULT_DEPTH
         job = _Job("bench", args=dict(args))
-        job.bench = bench.Bench(parse_int(text) if text is not None else bench.DEFAULT_DEPTH, bench.DEFAULT_TT_MB)
+        job.bench = bench.Bench(depth, bench.DEFAULT_TT_MB)
         job.release.set()
         self._start(job, self._run_bench)
 

@@ -13,9 +13,8 @@ from dataclasses import dataclass, field, replace
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from draughts._args import parse_bool, parse_int
-from draughts.hub.errors import (EngineError, EngineNoMoveError, EngineOvertimeError,
-                                 EngineProtocolError, EngineTerminatedError, EngineTimeoutError)
-from draughts.errors import DraughtsError
+from draughts.errors import (EngineError, EngineNoMoveError, EngineOvertimeError, EngineProtocolError,
+                             EngineTerminatedError, EngineTimeoutError, InvalidInputError)
 from draughts.match.timecontrol import TimeControl, parse_seconds, parse_tc
 
 PROTOCOLS = ("hub", "hub1", "builtin", "dxp")
@@ -27,20 +26,7 @@ UNBOUNDED_TIMEOUT = 120.0
 STARTUP_TIMEOUT = 30.0
 
 
-# The players' errors are the Hub client's, one family for every protocol
-# (draughts.hub.errors); these names say what each means to the referee.
-#: an engine misbehaved (`line`, where there is one, is what it sent)
-EngineFailure = EngineError
-#: its process ended (a crash, an exit)
-EngineCrashed = EngineTerminatedError
-#: it said nothing in time
-EngineStalled = EngineTimeoutError
-#: it kept talking but sent no move in time
-EngineOvertime = EngineOvertimeError
-#: its move was not legal or not readable
-EngineIllegal = EngineProtocolError
-#: it answered `done` without a move
-EngineNoMove = EngineNoMoveError
+
 
 
 @dataclass(frozen=True)
@@ -83,31 +69,9 @@ class EngineConfig:
                    int(d.get("port", 0)))
 
 
-def _onoff(key: str, text: str) -> bool:
-    try:
-        return parse_bool(text)
-    except ValueError:
-        raise DraughtsError(f"{key}= takes on or off, not {text!r}") from None
-
-
-def whole_number(label: str, text: str, low: int = 0) -> int:
-    """A whole number >= low read from option text; errors name the option `label`."""
-    try:
-        n = parse_int(text)
-    except ValueError:
-        raise DraughtsError(f"{label} takes a whole number, not {text!r}") from None
-    if n < low:
-        raise DraughtsError(f"{label} must be at least {low}, not {n}")
-    return n
-
-
-def _whole(key: str, text: str, low: int = 1) -> int:
-    return whole_number(f"{key}=", text, low)
-
-
 def split_token(token: str) -> Tuple[str, str]:
     if "=" not in token:
-        raise DraughtsError(f"engine setting {token!r} is not key=value")
+        raise InvalidInputError(f"engine setting {token!r} is not key=value")
     key, value = token.split("=", 1)
     return key.strip(), value
 
@@ -130,7 +94,7 @@ def parse_engine(tokens: Sequence[str], each: Sequence[str] = ()) -> EngineConfi
             if key.startswith("option."):
                 name = key[len("option."):]
                 if not name:
-                    raise DraughtsError(f"{token!r}: option.NAME=VALUE needs a name")
+                    raise InvalidInputError(f"{token!r}: option.NAME=VALUE needs a name")
                 options[name] = value
             elif key == "arg":
                 arg_list.append(value)
@@ -142,43 +106,43 @@ def parse_engine(tokens: Sequence[str], each: Sequence[str] = ()) -> EngineConfi
                     own_keys.add(key)
                 values[key] = value
             else:
-                raise DraughtsError(f"unknown engine setting {key!r} (known: {', '.join(ENGINE_KEYS)}, option.NAME)")
+                raise InvalidInputError(f"unknown engine setting {key!r} (known: {', '.join(ENGINE_KEYS)}, option.NAME)")
     proto = values.get("proto", "hub").strip().lower()
     if proto not in PROTOCOLS:
-        raise DraughtsError(f"proto={proto!r}: this runner speaks {' and '.join(PROTOCOLS)}")
+        raise InvalidInputError(f"proto={proto!r}: this runner speaks {' and '.join(PROTOCOLS)}")
     cmd = values.get("cmd", "")
     if proto == "hub" and not cmd:
-        raise DraughtsError("an engine needs cmd= (our own engine: cmd=draughts arg=hub)")
+        raise InvalidInputError("an engine needs cmd= (our own engine: cmd=draughts arg=hub)")
     if proto == "hub1" and not cmd:
-        raise DraughtsError("a proto=hub1 engine needs cmd= (Scan 2.0: cmd=./scan arg=hub dir=SCAN_DIR)")
+        raise InvalidInputError("a proto=hub1 engine needs cmd= (Scan 2.0: cmd=./scan arg=hub dir=SCAN_DIR)")
     if proto == "hub1" and "nodes" in values:
-        raise DraughtsError("nodes= is not for proto=hub1 engines (Hub version 1 has no node limit)")
+        raise InvalidInputError("nodes= is not for proto=hub1 engines (Hub version 1 has no node limit)")
     tc_fields: Dict = {}
     if "tc" in values:
         tc_fields.update(parse_tc(values["tc"]))
     if "st" in values:
         st = parse_seconds(values["st"], "st")
         if st <= 0:
-            raise DraughtsError("st= must be more than 0 seconds")
+            raise InvalidInputError("st= must be more than 0 seconds")
         if tc_fields.get("time"):
-            raise DraughtsError("an engine takes tc= or st=, not both")
+            raise InvalidInputError("an engine takes tc= or st=, not both")
         tc_fields["movetime"] = st
     if "depth" in values:
-        tc_fields["depth"] = _whole("depth", values["depth"])
+        tc_fields["depth"] = parse_int(values["depth"], "depth=", low=1)
     if "nodes" in values:
-        tc_fields["nodes"] = _whole("nodes", values["nodes"])
+        tc_fields["nodes"] = parse_int(values["nodes"], "nodes=", low=1)
     if "timemargin" in values:
-        tc_fields["margin"] = _whole("timemargin", values["timemargin"], 0) / 1000.0
+        tc_fields["margin"] = parse_int(values["timemargin"], "timemargin=", low=0) / 1000.0
     tc = TimeControl(**tc_fields)
     if not tc.bounded and proto != "builtin":
-        raise DraughtsError("an engine needs a limit: tc=, st=, depth= or nodes= (tc=inf only with depth= or nodes=)")
+        raise InvalidInputError("an engine needs a limit: tc=, st=, depth= or nodes= (tc=inf only with depth= or nodes=)")
     timeout = UNBOUNDED_TIMEOUT
     if "timeout" in values:
         timeout = parse_seconds(values["timeout"], "timeout")
     name = values.get("name") or (os.path.basename(cmd) if cmd else "draughts")
     if proto == "hub" and cmd == "draughts" and not values.get("name"):
         name = "draughts"
-    restart = _onoff("restart", values["restart"]) if "restart" in values else False
+    restart = parse_bool(values["restart"], "restart=") if "restart" in values else False
     all_args = tuple(each_args + args) if args or each_args else ()
     host, port = _dxp_address(proto, values)
     if proto == "dxp" and not values.get("name"):
@@ -192,11 +156,9 @@ def _dxp_address(proto: str, values: Dict[str, str]) -> Tuple[str, int]:
     if proto != "dxp":
         for key in ("host", "port"):
             if key in values:
-                raise DraughtsError(f"{key}= is for proto=dxp engines")
+                raise InvalidInputError(f"{key}= is for proto=dxp engines")
         return "", 0
-    port = _whole("port", values["port"], 1) if "port" in values else 0
-    if port > 65535:
-        raise DraughtsError(f"port= must be 1-65535, not {port}")
+    port = parse_int(values["port"], "port=", low=1, high=65535) if "port" in values else 0
     return values.get("host", "").strip(), port
 
 

@@ -27,12 +27,11 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from draughts import egdb, pdn
 from draughts.board import Board
-from draughts.dxp.engine import EngineClaim
 from draughts.engine_api import PlayResult
-from draughts.errors import DraughtsError
+from draughts.errors import (EngineClaim, EngineError, EngineNoMoveError, EngineOvertimeError,
+                             EngineTerminatedError, EngineTimeoutError, IllegalMoveError, InvalidInputError)
 from draughts.hub.protocol import parse_line
-from draughts.match.engines import (EngineConfig, EngineCrashed, EngineFailure, EngineNoMove,
-                                    EngineOvertime, EngineStalled, stall_grace)
+from draughts.match.engines import EngineConfig, stall_grace
 from draughts.match.openings import Opening, move_from_tuple, move_tuple
 from draughts.match.timecontrol import Clock
 from draughts.variants import Color, Variant
@@ -77,7 +76,7 @@ def database_verdict(board: Board) -> Optional[str]:
         if db is None or len(board.pieces()) > db.pieces:
             return None
         return db.probe(board)
-    except DraughtsError:
+    except InvalidInputError:
         return None
 
 
@@ -190,7 +189,7 @@ def _colour(c: Color) -> str:
     return "White" if c == Color.WHITE else "Black"
 
 
-def _move_word(exc: EngineFailure) -> str:
+def _move_word(exc: EngineError) -> str:
     """The move an engine sent, from its line (or the error's words)."""
     line = (getattr(exc, "line", "") or "").strip()
     if line:
@@ -240,18 +239,18 @@ def play_game(job: GameJob, players: Sequence, configs: Sequence[EngineConfig], 
         record.duration = time.time() - t0
         return record
 
-    def fault(colour: Color, exc: EngineFailure) -> GameRecord:
+    def fault(colour: Color, exc: EngineError) -> GameRecord:
         name = _colour(colour)
-        if isinstance(exc, EngineCrashed):
+        if isinstance(exc, EngineTerminatedError):
             record.failed.append(engine_of[colour])
             return finish(~colour, ABANDONED, f"{name} disconnects")
-        if isinstance(exc, EngineOvertime):            # (before stalled: a kind of time-out)
+        if isinstance(exc, EngineOvertimeError):            # (before stalled: a kind of time-out)
             return finish(~colour, TIME_FORFEIT, f"{name} loses on time (it sent {exc.lines} lines "
                           f"but no move)")
-        if isinstance(exc, EngineStalled):
+        if isinstance(exc, EngineTimeoutError):
             record.failed.append(engine_of[colour])
             return finish(~colour, STALLED, f"{name}'s connection stalls")
-        if isinstance(exc, EngineNoMove):
+        if isinstance(exc, EngineNoMoveError):
             return finish(~colour, ILLEGAL_MOVE, f"{name} sends no move (a done without a move)")
         return finish(~colour, ILLEGAL_MOVE, f"{name} makes an illegal move: {_move_word(exc)}")
 
@@ -282,7 +281,7 @@ def play_game(job: GameJob, players: Sequence, configs: Sequence[EngineConfig], 
             start_at = getattr(players[seat[colour]], "start_at", None)
             if start_at is not None:             # a DXP engine: the GAMEREQ's position is the opening's end
                 start_at(len(job.opening.moves))
-        except EngineFailure as e:
+        except EngineError as e:
             return fault(colour, e)
 
     while True:
@@ -309,7 +308,7 @@ def play_game(job: GameJob, players: Sequence, configs: Sequence[EngineConfig], 
             reply = player.play(board.copy(), limit, stall_grace(clock.tc, available, config))
         except EngineClaim as e:
             return claim(colour, e)
-        except EngineFailure as e:
+        except EngineError as e:
             return fault(colour, e)
         if reply.latency is not None:
             record.latency.setdefault(str(engine_of[colour]), []).append(round(reply.latency * 1000.0, 2))

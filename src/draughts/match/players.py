@@ -8,7 +8,7 @@ the limit: for each line) before the engine counts as stalled.  What the
 runner needs beyond the protocol lives here: the grace, the start-up
 timeouts, which faults leave an engine fit for another game, the restarts
 (`running`), a DXP engine's opening (`start_at`).  `play` raises the engine
-protocol's errors (`draughts.hub.errors`; named in `draughts.match.engines`
+protocol's errors (`draughts.errors`; named in `draughts.match.engines`
 for what they mean to the referee) or a DXP engine's `EngineClaim`.  The
 referee checks the move again on its own board whatever the player says.
 
@@ -36,12 +36,11 @@ from draughts.board import Board
 from draughts.dxp.engine import DEFAULT_PORT, DxpEngine
 from draughts.engine import Engine
 from draughts.engine_api import PlayResult
-from draughts.errors import DraughtsError
-from draughts.hub.errors import EngineError, EngineOvertimeError, EngineProtocolError
+from draughts.errors import DraughtsError, EngineError, EngineOvertimeError, EngineProtocolError, InvalidInputError
 from draughts.hub.hub1 import Hub1Engine
 from draughts.hub.protocol import engine_variant_name
 from draughts.limits import Limit
-from draughts.match.engines import STARTUP_TIMEOUT, EngineConfig, EngineCrashed, EngineStalled
+from draughts.match.engines import STARTUP_TIMEOUT, EngineConfig, EngineTerminatedError, EngineTimeoutError
 from draughts.variants import Variant
 
 __all__ = ["InProcessPlayer", "HubPlayer", "Hub1Player", "DxpPlayer", "make_player"]
@@ -64,7 +63,7 @@ class InProcessPlayer:
         try:
             self._engine = Engine(variant, tt_mb=1, options=options)
         except DraughtsError as e:
-            raise DraughtsError(f"engine {config.name}: {e}") from None
+            raise InvalidInputError(f"engine {config.name}: {e}") from None
         self.alive = True
 
     def new_game(self, variant: Variant) -> None:
@@ -73,10 +72,10 @@ class InProcessPlayer:
 
     def play(self, board: Board, limit: Limit, grace: float) -> PlayResult:
         if not self.alive:
-            raise EngineCrashed(f"engine {self.name} was closed (the match is stopping)")
+            raise EngineTerminatedError(f"engine {self.name} was closed (the match is stopping)")
         result = self._engine.play(board, limit)
         if not self.alive:
-            raise EngineCrashed(f"engine {self.name} was closed (the match is stopping)")
+            raise EngineTerminatedError(f"engine {self.name} was closed (the match is stopping)")
         return result
 
     def close(self) -> None:
@@ -108,11 +107,11 @@ class HubPlayer:
                                         time_margin=config.tc.margin,
                                         defaults={"threads": threads} if threads else None)
         except hub.EngineTerminatedError as e:
-            raise EngineCrashed(f"cannot start {' '.join(command)}: {e}") from None
+            raise EngineTerminatedError(f"cannot start {' '.join(command)}: {e}") from None
         except hub.EngineTimeoutError as e:
-            raise EngineStalled(f"{' '.join(command)} did not finish its start-up: {e}") from None
+            raise EngineTimeoutError(f"{' '.join(command)} did not finish its start-up: {e}") from None
         except hub.EngineError as e:
-            raise DraughtsError(f"engine {config.name}: {e}") from None
+            raise InvalidInputError(f"engine {config.name}: {e}") from None
         self.alive = True
         self._check_variant(variant)
 
@@ -121,7 +120,7 @@ class HubPlayer:
         names = p.values if p is not None else ["international"]
         if engine_variant_name(variant, names) is None:
             self.close()
-            raise DraughtsError(f"engine {self.name} does not play {variant.name} "
+            raise InvalidInputError(f"engine {self.name} does not play {variant.name} "
                                 f"(it plays {', '.join(sorted(names))})")
 
     def _call(self, fn, *args, **kwargs):
@@ -179,7 +178,7 @@ class Hub1Player(HubPlayer):
     def _check_variant(self, variant: Variant) -> None:
         if variant.name != "international":
             self.close()
-            raise DraughtsError(f"engine {self.name}: a Hub version 1 engine plays international draughts "
+            raise InvalidInputError(f"engine {self.name}: a Hub version 1 engine plays international draughts "
                                 f"only, not {variant.name}")
 
 
@@ -192,9 +191,9 @@ class DxpPlayer:
 
     def __init__(self, config: EngineConfig, variant: Variant):
         if variant.name != "international":
-            raise DraughtsError(f"engine {config.name}: DXP plays international draughts only, not {variant.name}")
+            raise InvalidInputError(f"engine {config.name}: DXP plays international draughts only, not {variant.name}")
         if config.options:
-            raise DraughtsError(f"engine {config.name}: a DXP engine takes no option.NAME= settings")
+            raise InvalidInputError(f"engine {config.name}: a DXP engine takes no option.NAME= settings")
         self.name = config.name
         self.config = config
         tc = config.tc
