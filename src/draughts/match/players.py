@@ -106,11 +106,11 @@ class HubPlayer:
                                         startup_timeout=STARTUP_TIMEOUT, timeout=10.0,
                                         time_margin=config.tc.margin,
                                         defaults={"threads": threads} if threads else None)
-        except hub.EngineTerminatedError as e:
+        except EngineTerminatedError as e:
             raise EngineTerminatedError(f"cannot start {' '.join(command)}: {e}") from None
-        except hub.EngineTimeoutError as e:
+        except EngineTimeoutError as e:
             raise EngineTimeoutError(f"{' '.join(command)} did not finish its start-up: {e}") from None
-        except hub.EngineError as e:
+        except EngineError as e:
             raise InvalidInputError(f"engine {config.name}: {e}") from None
         self.alive = True
         self._check_variant(variant)
