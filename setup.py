@@ -9,7 +9,7 @@ import sys
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-MODULES = ["movegen", "perft", "position", "zobrist", "tt", "eval", "egdb", "search"]
+MODULES = ["movegen", "perft", "position", "zobrist", "tt", "eval", "eval_weights", "eval_features", "egdb", "egdb_build", "search"]
 
 compile_args = ["-O3"]
 if os.environ.get("DRAUGHTS_NATIVE") == "1":

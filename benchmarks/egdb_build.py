@@ -22,6 +22,7 @@ import time
 
 from draughts import egdb
 from draughts.variants import variant
+from draughts_core.egdb import table_size
 
 
 def _cpu() -> float:
@@ -66,7 +67,7 @@ def time_pair(args) -> None:
     t0, c0 = time.perf_counter(), _cpu()
     egdb.solve_pair(db.core, m, args.threads)
     wall, cpu = time.perf_counter() - t0, _cpu() - c0
-    n = egdb.table_size(v.size, *m) + (0 if m == m[2:] + m[:2] else egdb.table_size(v.size, *m[2:], *m[:2]))
+    n = table_size(v.size, *m) + (0 if m == m[2:] + m[:2] else table_size(v.size, *m[2:], *m[:2]))
     print(f"{name} pair {m}: {n:,} positions, wall {wall:.1f} s, cpu {cpu:.1f} s, "
           f"{cpu / n * 1e6:.2f} us a position")
 

@@ -30,17 +30,17 @@ def nps(variant: str, ev: str, depth: int) -> tuple:
     for _ in range(3):
         engine.new_game()
         t0 = time.process_time()
-        r = engine.search(board, depth=depth)
+        r = engine.play(board, draughts.Limit(depth=depth))
         dt = time.process_time() - t0
-        nodes = r.nodes
-        best = max(best, r.nodes / dt if dt > 0 else 0.0)
+        nodes = r.info.nodes
+        best = max(best, r.info.nodes / dt if dt > 0 else 0.0)
     return nodes, best
 
 
 def depth_in_a_second(variant: str, ev: str) -> int:
     engine = draughts.Engine(variant, tt_mb=64, eval=ev)
     engine.new_game()
-    return engine.search(draughts.Board(variant=variant), movetime=1.0).depth
+    return engine.play(draughts.Board(variant=variant), draughts.Limit(movetime=1.0)).info.depth
 
 
 def main() -> None:

@@ -41,7 +41,7 @@ def positions(variant: str, games: int, seed: int) -> list:
             if board.is_game_over():
                 break
             moves = list(board.legal_moves)
-            move = rng.choice(moves) if ply <= 4 else engine.search(board, depth=4).move
+            move = rng.choice(moves) if ply <= 4 else engine.play(board, draughts.Limit(depth=4)).move
             board.push(move)
             if ply in SAMPLE_PLIES and not board.is_game_over():
                 out.append(board.copy(stack=False))
@@ -53,7 +53,7 @@ def nodes_at(variant: str, ev: str, boards: list, movetime: float) -> list:
     counts = []
     for board in boards:
         engine.new_game()
-        counts.append(engine.search(board, movetime=movetime).nodes)
+        counts.append(engine.play(board, draughts.Limit(movetime=movetime)).info.nodes)
     return counts
 
 

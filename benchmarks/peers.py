@@ -57,7 +57,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 VENVS = HERE / ".venv-peers"
 
-# The versions measured in benchmarks/README.md; pass --unpinned to take PyPI's newest.
+# The versions measured in benchmarks/results/2026-11-30-perft-movegen-peers.md; pass --unpinned to take PyPI's newest.
 PEERS = {
     "py-draughts": "1.10.1",
     "pydraughts": "0.6.7",

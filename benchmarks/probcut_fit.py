@@ -42,7 +42,7 @@ def sample_positions(variant: str, count: int, seed: int, nodes: int) -> List[dr
     """`count` quiet positions, one from each self-play game (see the module doc)."""
     rng = random.Random(seed)
     engine = draughts.Engine(variant, tt_mb=16, seed=seed)
-    engine.set_probcut(None)
+    engine.configure({"probcut": None})
     out: List[draughts.Board] = []
     while len(out) < count:
         board = draughts.Board(variant=variant)
@@ -56,7 +56,7 @@ def sample_positions(variant: str, count: int, seed: int, nodes: int) -> List[dr
             if ply < 6:
                 board.push(rng.choice(moves))
             else:
-                board.push(engine.search(board, nodes=nodes).move)
+                board.push(engine.play(board, draughts.Limit(nodes=nodes)).move)
         if not ok or board.is_game_over():
             continue
         moves = list(board.legal_moves)
@@ -75,7 +75,7 @@ def iteration_scores(engine: draughts.Engine, board: draughts.Board, depth: int)
             scores[info.depth] = info.score
 
     engine.new_game()
-    engine.search(board, depth=depth, on_info=on_info)
+    engine.play(board, draughts.Limit(depth=depth), on_info=on_info)
     return scores
 
 
@@ -106,7 +106,7 @@ def main() -> None:
     boards = sample_positions(args.variant, args.positions, args.seed, args.play_nodes)
     print(f"{args.variant}: {len(boards)} positions sampled in {time.time() - t0:.0f} s", file=sys.stderr)
     engine = draughts.Engine(args.variant, tt_mb=64, eval=None if args.eval == "auto" else args.eval)
-    engine.set_probcut(None)
+    engine.configure({"probcut": None})
     t0 = time.time()
     rows = [iteration_scores(engine, b, args.depth) for b in boards]
     print(f"searched to depth {args.depth} in {time.time() - t0:.0f} s", file=sys.stderr)

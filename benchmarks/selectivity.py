@@ -19,7 +19,7 @@ import statistics
 
 import draughts
 from draughts.engine import Engine
-from draughts.match.engines import parse_probcut
+from draughts.engine import parse_probcut
 from draughts.match.openings import generate, load
 
 
@@ -32,17 +32,17 @@ def openings(variant: str, count: int) -> list:
 
 def measure(variant: str, fit, boards: list, nodes: int, repeat: int) -> dict:
     engine = Engine(variant, tt_mb=64)
-    engine.set_probcut(fit)
+    engine.configure({"probcut": fit})
     runs = []
     for _ in range(repeat):
         engine.new_game()
-        r = engine.search(draughts.Board(variant=variant), movetime=1.0)
-        runs.append((r.depth, r.nodes))
+        r = engine.play(draughts.Board(variant=variant), draughts.Limit(movetime=1.0))
+        runs.append((r.info.depth, r.info.nodes))
     depths = []
     tries = cuts = 0
     for b in boards:
         engine.new_game()
-        depths.append(engine.search(b, nodes=nodes).depth)
+        depths.append(engine.play(b, draughts.Limit(nodes=nodes)).info.depth)
         t, c = engine.probcut_counts()
         tries += t
         cuts += c
@@ -61,7 +61,7 @@ def main() -> None:
     given = {}
     for item in args.probcut:
         v, _, figures = item.partition("=")
-        given[v] = parse_probcut("--probcut", figures)
+        given[v] = parse_probcut(figures)
     print(f"{'variant':14} {'probcut':42} {'d(1s)':>5} {'runs (depth/nodes)':32} "
           f"{'d@' + str(args.nodes):>8} {'tries':>6} {'cuts':>6}")
     for v in args.variants.split(","):

@@ -66,8 +66,8 @@ def nps(variants, threads: List[int], seconds: float, repeat: int) -> List[Dict]
         for _ in range(repeat):
             for t in threads:
                 engine = Engine(v, tt_mb=64, threads=t)
-                r = engine.search(board, movetime=seconds)
-                runs[t].append((r.nps, r.depth))
+                r = engine.play(board, draughts.Limit(movetime=seconds))
+                runs[t].append((r.info.nps, r.info.depth))
         base = statistics.median(n for n, _ in runs[threads[0]])
         for t in threads:
             rates = [n for n, _ in runs[t]]
@@ -90,7 +90,7 @@ def ttd(depths: Dict[str, int], threads: List[int], repeat: int) -> List[Dict]:
             main_nodes = 0
             for v, fen in positions:
                 engine = Engine(v, tt_mb=64, threads=t)
-                engine.search(draughts.Board(fen, variant=v), depth=depths[v])
+                engine.play(draughts.Board(fen, variant=v), draughts.Limit(depth=depths[v]))
                 main_nodes += engine._searcher.main_nodes
             times[t].append(time.perf_counter() - t0)
             mains[t].append(main_nodes)

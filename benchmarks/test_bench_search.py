@@ -18,12 +18,12 @@ def test_search_nodes_per_second(benchmark, variant):
 
     def run():
         engine.new_game()
-        return engine.search(board, depth=DEPTHS[variant])
+        return engine.play(board, draughts.Limit(depth=DEPTHS[variant]))
 
     result = benchmark.pedantic(run, rounds=3, iterations=1)
     benchmark.extra_info["depth"] = DEPTHS[variant]
-    benchmark.extra_info["nodes"] = result.nodes
-    benchmark.extra_info["nodes_per_s"] = result.nodes / benchmark.stats.stats.median
+    benchmark.extra_info["nodes"] = result.info.nodes
+    benchmark.extra_info["nodes_per_s"] = result.info.nodes / benchmark.stats.stats.median
 
 
 def test_depth_in_one_second_international(benchmark):
@@ -32,9 +32,9 @@ def test_depth_in_one_second_international(benchmark):
 
     def run():
         engine.new_game()
-        return engine.search(board, movetime=1.0)
+        return engine.play(board, draughts.Limit(movetime=1.0))
 
     result = benchmark.pedantic(run, rounds=3, iterations=1)
-    benchmark.extra_info["depth"] = result.depth
-    benchmark.extra_info["seldepth"] = result.seldepth
-    benchmark.extra_info["nodes_per_s"] = result.nps
+    benchmark.extra_info["depth"] = result.info.depth
+    benchmark.extra_info["seldepth"] = result.info.seldepth
+    benchmark.extra_info["nodes_per_s"] = result.info.nps

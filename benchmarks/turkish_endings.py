@@ -101,7 +101,7 @@ def play_out(fen: str, eval_name: str, depth: int, max_plies: int = 300) -> Opti
     board = draughts.Board(fen, variant="turkish")
     engine = Engine("turkish", eval=eval_name, tt_mb=8)
     while board.outcome() is None and board.ply < max_plies:
-        board.push(engine.search(board, depth=depth).move)
+        board.push(engine.play(board, draughts.Limit(depth=depth)).move)
     outcome = board.outcome()
     return board.ply if outcome is not None and outcome.winner == draughts.WHITE else None
 

@@ -17,10 +17,10 @@ import time
 import pytest
 
 import draughts
-from draughts import pdn
+from draughts import errors, pdn
 from draughts.dxp import protocol as P
 from draughts.dxp import session as S
-from draughts.dxp.player import DxpPlayer
+from draughts.match.players import DxpPlayer
 from draughts.match import cli
 from draughts.match.engines import parse_engine
 from draughts.match.runner import Console, Match
@@ -64,7 +64,7 @@ def test_every_message_type_round_trips(text):
     ("C" + "x" * 127, "at most 127"), ("M0012\t5250422122320", "printable ASCII"),
 ])
 def test_bad_messages_are_errors_that_say_what_is_wrong(text, words):
-    with pytest.raises(P.DxpError, match=words):
+    with pytest.raises(errors.DxpError, match=words):
         P.parse(text)
 
 
@@ -102,7 +102,7 @@ class Peer:
     def closed(self, timeout: float = 10.0) -> bool:
         try:
             self.read(timeout)
-        except P.DxpClosed:
+        except errors.DxpClosed:
             return True
         return False
 
@@ -331,7 +331,7 @@ def test_a_refused_game_is_an_error():
 
     threading.Thread(target=script, daemon=True).start()
     conn = P.Connection.connect("127.0.0.1", server.getsockname()[1])
-    with pytest.raises(P.DxpError, match="Busy refused the game .no games."):
+    with pytest.raises(errors.EngineError, match="Busy refused the game .no games."):
         S.initiate(conn, S.EngineMover(tt_mb=4, depth=1), log=lambda text: None)
     conn.close()
     server.close()
@@ -404,7 +404,7 @@ class ScriptedDxpEngine:
                     peer.send("E00")
                     if text.endswith("1"):
                         return
-        except P.DxpError:
+        except (errors.DxpError, errors.DxpConnectionError):
             return
         finally:
             sock.close()
@@ -418,7 +418,7 @@ class ScriptedDxpEngine:
             peer.send("E10")
         elif self.mode == "crash":
             peer.conn.close()
-            raise P.DxpClosed("closed")
+            raise errors.DxpClosed("closed")
         elif self.mode == "stall":
             time.sleep(3)
 

@@ -18,6 +18,7 @@ import time
 import pytest
 
 import draughts
+from draughts import errors
 from draughts.dxp import protocol as P
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc for threads and fds")
@@ -67,9 +68,9 @@ class Client:
         while True:
             try:
                 seen.append(self.read(max(0.01, end - time.monotonic())))
-            except P.DxpTimeout:
+            except errors.DxpTimeout:
                 return seen + ["<timeout>"]
-            except P.DxpError:
+            except (errors.DxpError, errors.DxpConnectionError):
                 return seen + ["<closed>"]
             if seen[-1].startswith("E"):
                 self.send("E01")
@@ -212,7 +213,7 @@ class Game:
         while not self.over and (not self.ours() or self.board.outcome() is not None):
             try:
                 self.handle(self.c.read(timeout))
-            except P.DxpClosed:
+            except errors.DxpClosed:
                 return False
         return True
 

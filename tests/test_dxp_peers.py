@@ -20,7 +20,7 @@ import time
 import pytest
 
 import draughts
-from draughts import egdb, pdn
+from draughts import egdb, errors, pdn
 from draughts.dxp import protocol as P
 from draughts.dxp import session as S
 from draughts.match import cli
@@ -71,7 +71,7 @@ class ScriptedFollower:
                 return
             try:
                 self._connection(P.Connection(sock))
-            except P.DxpError:
+            except (errors.DxpError, errors.DxpConnectionError):
                 pass
             finally:
                 sock.close()
@@ -356,7 +356,7 @@ def test_our_follower_to_move_at_the_length_sends_gameend_with_a_chat(follower):
     assert conn.recv_text(10) == "Cthe game length of 3 moves is reached"
     assert conn.recv_text(10) == "E00"
     conn.send("E01")
-    with pytest.raises(P.DxpClosed):
+    with pytest.raises(errors.DxpClosed):
         conn.recv_text(10)
     conn.close()
     deadline = time.monotonic() + 5

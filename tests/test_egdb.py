@@ -20,7 +20,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import draughts  # noqa: E402
 import reference_movegen as R  # noqa: E402
-from draughts import egdb  # noqa: E402
+from draughts import egdb, errors  # noqa: E402
 from draughts.cli import main  # noqa: E402
 from draughts.hub.server import HubServer  # noqa: E402
 from draughts_core.position import Position  # noqa: E402
@@ -315,7 +315,7 @@ def test_each_rule_set_has_its_own_database(egdb_dir):
     assert egdb.rules_name(draughts.variant("american", quiet_plies=0)) == \
         egdb.rules_name(draughts.variant("american"))
     house = egdb.Database.open(_variant("american", False), egdb_dir)
-    with pytest.raises(egdb.EgdbError, match="rules"):
+    with pytest.raises(errors.EgdbError, match="rules"):
         house.probe(draughts.Board("W:WK1:BK32", variant="american"))
 
 
@@ -326,7 +326,7 @@ def test_a_damaged_table_is_refused_and_rebuilt(tmp_path):
     raw = bytearray(open(path, "rb").read())
     raw[-1] ^= 0xFF
     open(path, "wb").write(bytes(raw))
-    with pytest.raises(egdb.EgdbError, match="damaged"):
+    with pytest.raises(errors.EgdbError, match="damaged"):
         egdb.Database.open("czech", d)
     rep = egdb.build("czech", 3, d)
     assert sorted(t.material for t in rep.built) == [(0, 2, 1, 0), (1, 0, 0, 2)]
@@ -404,13 +404,13 @@ def test_the_engine_keeps_a_won_result_and_converts_it(egdb_dir):
     for _ in range(60):
         if board.is_game_over():
             break
-        result = engine.search(board, nodes=5000)
-        hits += result.egdb_hits
+        result = engine.play(board, draughts.Limit(nodes=5000))
+        hits += result.info.egdb_hits
         if board.turn == draughts.WHITE:
             child = board.copy()
             child.push(result.move)
             assert child.is_game_over() or db.probe(child) == LOSS
-            assert result.score > 80        # a database win, or the mate itself
+            assert result.info.score > 80        # a database win, or the mate itself
         board.push(result.move)
     assert board.outcome() is not None and board.outcome().winner == draughts.WHITE
     assert hits > 0
@@ -418,7 +418,7 @@ def test_the_engine_keeps_a_won_result_and_converts_it(egdb_dir):
 
 def test_an_engine_follows_the_variant_to_its_database(egdb_dir):
     engine = draughts.Engine("american", tt_mb=8, egdb=egdb_dir)
-    engine.search(draughts.Board("W:WK1:BK32", variant="russian"), depth=2)
+    engine.play(draughts.Board("W:WK1:BK32", variant="russian"), draughts.Limit(depth=2))
     assert engine.egdb.variant.name == "russian"
     # without a database the engine searches as before
     plain = draughts.Engine("american", tt_mb=8)
@@ -442,9 +442,9 @@ def test_the_hub_engine_takes_an_egdb_path(egdb_dir):
 
 @pytest.mark.parametrize("name", UNSUPPORTED)
 def test_unsupported_rules_are_declined_with_a_clear_error(name, tmp_path):
-    with pytest.raises(egdb.EgdbError, match=f"not available for {name}"):
+    with pytest.raises(errors.EgdbError, match=f"not available for {name}"):
         egdb.build(name, 2, str(tmp_path))
-    with pytest.raises(egdb.EgdbError, match=f"not available for {name}"):
+    with pytest.raises(errors.EgdbError, match=f"not available for {name}"):
         egdb.Database.open(name, str(tmp_path))
     # an engine given a database directory plays on without tables
     engine = draughts.Engine(variant=name, egdb=str(tmp_path))

@@ -38,7 +38,7 @@ def test_engine_returns_a_legal_move_on_random_positions(variant):
     positions = random_positions(variant, 1000, seed=hash(variant) & 0xFFFF)
     singles = ends = 0
     for board in positions:
-        result = engine.search(board, depth=2)
+        result = engine.play(board, draughts.Limit(depth=2))
         assert result.move is not None, board.fen()
         assert result.move in board.legal_moves, (board.fen(), result.move)
         if board.legal_moves.count() == 1:
@@ -58,7 +58,7 @@ def test_engine_returns_a_legal_move_under_the_house_rule(name):
     engine = Engine(variant, tt_mb=4)
     declined = 0
     for board in random_positions(variant, 300, seed=7):
-        result = engine.search(board, depth=3)
+        result = engine.play(board, draughts.Limit(depth=3))
         assert result.move in board.legal_moves, (board.fen(), result.move)
         moves = list(board.legal_moves)
         if any(m.captured for m in moves) and not result.move.captured:
@@ -75,10 +75,10 @@ def test_engine_returns_a_legal_move_under_the_house_rule(name):
 ])
 def test_engine_takes_the_last_piece(variant, fen, winning):
     board = draughts.Board(fen, variant=variant)
-    result = Engine(variant, tt_mb=1).search(board, depth=3)
+    result = Engine(variant, tt_mb=1).play(board, draughts.Limit(depth=3))
     assert board.move_text(result.move) == winning
-    assert result.win_in == 1
-    assert result.score == 99.99           # 100 less a hundredth per ply, as the Hub protocol
+    assert result.info.win_in == 1
+    assert result.info.score == 99.99           # 100 less a hundredth per ply, as the Hub protocol
     child = board.copy()
     child.push(result.move)
     assert child.outcome().winner == board.turn
@@ -87,29 +87,29 @@ def test_engine_takes_the_last_piece(variant, fen, winning):
 def test_single_legal_move_is_returned():
     board = draughts.Board("W:W28:B23,K5", variant="international")
     assert board.legal_moves.count() == 1
-    assert Engine(tt_mb=1).search(board, depth=5).move == list(board.legal_moves)[0]
+    assert Engine(tt_mb=1).play(board, draughts.Limit(depth=5)).move == list(board.legal_moves)[0]
 
 
 def test_depth_limit_is_honoured_exactly():
     engine = Engine("russian", tt_mb=4)
     seen = []
-    result = engine.search(draughts.Board(variant="russian"), depth=6, on_info=lambda i: seen.append(i.depth))
-    assert result.depth == 6
+    result = engine.play(draughts.Board(variant="russian"), draughts.Limit(depth=6), on_info=lambda i: seen.append(i.depth))
+    assert result.info.depth == 6
     assert seen == [1, 2, 3, 4, 5, 6]
 
 
 @pytest.mark.parametrize("limit", [1, 500, 20000])
 def test_node_limit_is_honoured_exactly(limit):
     engine = Engine(tt_mb=4)
-    result = engine.search(draughts.Board(), nodes=limit)
-    assert result.nodes <= limit
+    result = engine.play(draughts.Board(), draughts.Limit(nodes=limit))
+    assert result.info.nodes <= limit
     assert result.move in draughts.Board().legal_moves
 
 
 def test_movetime_ends_the_search_promptly():
     engine = Engine(tt_mb=4)
     t0 = time.perf_counter()
-    result = engine.search(draughts.Board(), movetime=0.2)
+    result = engine.play(draughts.Board(), draughts.Limit(movetime=0.2))
     elapsed = time.perf_counter() - t0
     assert result.move is not None
     assert elapsed < 2.0          # a loose bound, not a benchmark
@@ -120,7 +120,7 @@ def test_stop_from_another_thread_ends_an_infinite_search():
     box = {}
 
     def run():
-        box["result"] = engine.search(draughts.Board(), infinite=True)
+        box["result"] = engine.play(draughts.Board(), draughts.Limit(infinite=True))
 
     worker = threading.Thread(target=run)
     worker.start()
@@ -138,7 +138,7 @@ def test_clock_search_uses_a_fraction_of_the_time():
     soft, hard = Engine.time_budget(10.0, 0.1, None)
     assert 0 < soft <= hard <= 5.0
     t0 = time.perf_counter()
-    engine.search(draughts.Board(variant="american"), time=1.0, inc=0.0)
+    engine.play(draughts.Board(variant="american"), draughts.Limit(time=1.0, inc=0.0))
     assert time.perf_counter() - t0 < 1.0
 
 
@@ -146,36 +146,36 @@ def test_same_search_after_new_game_gives_same_nodes():
     engine = Engine("spanish", tt_mb=8)
     board = draughts.Board(variant="spanish")
     engine.new_game()
-    first = engine.search(board, depth=8).nodes
+    first = engine.play(board, draughts.Limit(depth=8)).info.nodes
     engine.new_game()
-    second = engine.search(board, depth=8).nodes
+    second = engine.play(board, draughts.Limit(depth=8)).info.nodes
     assert first == second
 
 
 def test_known_drawn_ending_scores_zero():
     # 2 kings against 1 with flying kings is a known draw
     board = draughts.Board("W:WK46,K5:BK50", variant="international")
-    assert Engine(tt_mb=4).search(board, depth=6).score == 0.0
+    assert Engine(tt_mb=4).play(board, draughts.Limit(depth=6)).info.score == 0.0
 
 
 def test_repetition_in_the_game_is_seen_in_the_search():
     """A lost side that can repeat the position for the third time scores a draw."""
     fen = "W:WK32:BK1,K2,K3"           # american: three kings beat one
     fresh = draughts.Board(fen, variant="american")
-    lost = Engine("american", tt_mb=4).search(fresh, depth=8).score
+    lost = Engine("american", tt_mb=4).play(fresh, draughts.Limit(depth=8)).info.score
     assert lost < -1.0
     board = draughts.Board(fen, variant="american")
     for text in ("32-28", "1-5", "28-32", "5-1"):
         board.push_text(text)
     assert board.fen() == fresh.fen()
-    result = Engine("american", tt_mb=4).search(board, depth=8)
-    assert result.score == 0.0
+    result = Engine("american", tt_mb=4).play(board, draughts.Limit(depth=8))
+    assert result.info.score == 0.0
     assert board.move_text(result.move) == "32-28"
 
 
 def test_info_reports_every_iteration():
     infos = []
-    Engine("czech", tt_mb=4).search(draughts.Board(variant="czech"), depth=5, on_info=infos.append)
+    Engine("czech", tt_mb=4).play(draughts.Board(variant="czech"), draughts.Limit(depth=5), on_info=infos.append)
     assert [i.depth for i in infos] == [1, 2, 3, 4, 5]
     for info in infos:
         assert info.nodes > 0 and info.pv and info.time >= 0
@@ -183,8 +183,8 @@ def test_info_reports_every_iteration():
 
 def test_strength_levels_limit_depth():
     weak = Engine("american", level=1, seed=1, tt_mb=2)
-    result = weak.search(draughts.Board(variant="american"), depth=10)
-    assert result.depth <= 2
+    result = weak.play(draughts.Board(variant="american"), draughts.Limit(depth=10))
+    assert result.info.depth <= 2
     with pytest.raises(ValueError):
         Engine(level=0)
     with pytest.raises(ValueError):
@@ -195,7 +195,7 @@ def test_bad_limits_are_rejected():
     engine = Engine(tt_mb=1)
     for kwargs in ({"depth": 0}, {"nodes": -5}, {"movetime": -1}, {"time": "soon"}):
         with pytest.raises(ValueError):
-            engine.search(draughts.Board(), **kwargs)
+            engine.play(draughts.Board(), draughts.Limit(**kwargs))
     with pytest.raises(ValueError):
         Engine(tt_mb=0)
 

@@ -140,7 +140,7 @@ def _play_to_the_end(page, variant, fen):
         if board.turn != draughts.WHITE:
             page.wait_for_timeout(50)
             continue
-        move = helper.search(board, depth=10).move
+        move = helper.play(board, draughts.Limit(depth=10)).move
         n = len(gt.moves(page))
         gt.click_square(page, move.start)
         for sq in move.path[1:]:

@@ -262,18 +262,19 @@ def test_analysis_multipv_and_its_stop(ws):
     assert not s["analysing"]
 
 
-def test_multipv_fallback_scores_match_single_searches():
+def test_multipv_lines_are_the_engines_own():
     board = Board(variant="american")
     engine = ge.GuiEngine(ge.BUILTIN, board.variant)
     reports = []
     engine.analyse(board, 7, reports.append, max_depth=4)
+    assert [r.depth for r in reports] == [1, 2, 3, 4]
     last = reports[-1]
-    assert last.depth == 4 and len(last.lines) == 7
-    check = draughts.Engine("american", tt_mb=8)
-    for line in last.lines:
-        child = board.copy()
-        child.push(line.pv[0])
-        assert line.score == pytest.approx(-check.search(child, depth=3).score)
+    assert [line.multipv for line in last.lines] == list(range(1, 8))
+    check = draughts.Engine("american", tt_mb=ge.TT_MB)
+    want = check.analyse(board, draughts.Limit(depth=4), multipv=7)
+    assert [(line.score, line.pv, line.win_in) for line in last.lines] == \
+        [(i.score, i.pv, i.win_in) for i in want]
+    assert len({line.pv[0] for line in last.lines}) == 7
 
 
 def test_origin_check():

@@ -14,7 +14,8 @@ import pytest
 
 import draughts
 from draughts import pdn
-from draughts.hub.errors import EngineError, EngineNoMoveError, EngineProtocolError
+from draughts.engine_api import Info
+from draughts.errors import EngineError, EngineNoMoveError, EngineProtocolError
 from draughts.hub.hub1 import Hub1Engine, position_lines, read_info, search_lines
 from draughts.hub.protocol import format_position
 from draughts.hub.testing import MockTransport
@@ -59,12 +60,12 @@ def test_the_position_is_the_root_then_the_moves_with_a_lower_case_side():
 def test_info_words_are_read_in_version_2_units():
     board = draughts.Board()
     info = read_info("14 16.0 -35 784233 0.12 6.3 31-26 17-21 26x17 99-98 12x21".split(), board)
-    assert info["depth"] == 14 and info["mean-depth"] == 16.0
-    assert info["score"] == -0.35                                            # centi-men to men
-    assert info["nodes"] == 784233 and info["time"] == 0.12
-    assert info["nps"] == pytest.approx(6.3e6)
-    assert [m.hub() for m in info["pv"]] == ["31-26", "17-21", "26x17x21"]   # as far as legal
-    assert read_info(["x", "y"]) == {}
+    assert info.depth == 14 and info.extra["mean-depth"] == "16.0"
+    assert info.score == -0.35                                               # centi-men to men
+    assert info.nodes == 784233 and info.time == 0.12
+    assert info.nps == pytest.approx(6.3e6)
+    assert [m.hub() for m in info.pv] == ["31-26", "17-21", "26x17x21"]      # as far as legal
+    assert read_info(["x", "y"]) == Info()
 
 
 # --- the client against a scripted peer ----------------------------------------------------
@@ -107,7 +108,7 @@ def test_play_sends_pos_moves_then_time_and_reads_info_and_move():
     mock.expect("go", ["info 13 15.4 25 435186 0.08 5.4 19-23 28x19", "move 19-23 28x19"])
     result = engine.play(board, Limit(movetime=1.0))
     assert result.move.hub() == "19-23" and result.ponder.hub() == "28x19x23"
-    assert result.info["score"] == 0.25 and result.info["depth"] == 13 and not result.late
+    assert result.info.score == 0.25 and result.info.depth == 13 and not result.late
     assert result.latency == pytest.approx(result.elapsed - 0.08)
     mock.expect("quit")
     engine.quit()

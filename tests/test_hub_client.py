@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 import draughts
-from draughts.hub import (EngineCommandError, EngineError, EngineProtocolError,
-                          EngineTerminatedError, EngineTimeoutError, HubEngine, Limit,
-                          MemoryTransport)
+from draughts.errors import (EngineCommandError, EngineError, EngineProtocolError, EngineTerminatedError,
+                             EngineTimeoutError)
+from draughts.hub import HubEngine, Limit, MemoryTransport
 from draughts.hub.server import HubServer
 from hub_scripts.transcript import matches
 
@@ -144,14 +144,14 @@ def test_configure_sends_set_param_and_syncs_with_ping():
         engine: pong
     """)
     with engine:
-        engine.configure(tt_size=32, ponder=True)
+        engine.configure({"tt_size": 32, "ponder": True})
         assert engine.params["ponder"].value == "true"
         with pytest.raises(EngineCommandError) as err:
-            engine.configure(**{"tt-size": 5000})
+            engine.configure({"tt-size": 5000})
         assert err.value.line == 'error message="tt-size must be from 1 to 1024, not 5000"'
         assert engine.params["tt-size"].value == "32"
         with pytest.raises(EngineError, match="no parameter 'threads'"):
-            engine.configure(threads=4)                  # not declared: nothing is sent
+            engine.configure({"threads": 4})                 # not declared: nothing is sent
     assert script.finished(), script.failures
 
 
@@ -191,8 +191,11 @@ def test_play_sends_the_game_and_reads_the_move():
     after = board.copy()
     after.push(result.move)
     assert result.ponder == after.parse_move("14x23")
-    assert result.info == {"depth": 6, "mean-depth": 7.5, "score": -0.25, "nodes": 12345, "time": 0.02,
-                           "nps": 0.62, "pv": [result.move, result.ponder], "hashfull": "3"}
+    info = result.info
+    assert (info.depth, info.score, info.nodes, info.time, info.win_in) == (6, -0.25, 12345, 0.02, None)
+    assert info.nps == pytest.approx(620000.0) and info.pv == [result.move, result.ponder]
+    assert info.multipv == 1 and info.extra == {"mean-depth": "7.5", "hashfull": "3"}
+    assert result.latency == pytest.approx(result.elapsed - 0.02)
     assert not result.late
 
 
@@ -375,11 +378,11 @@ def test_analyse_streams_info_and_stops_at_the_limit():
     """)
     with engine:
         engine.params["variant"].value = "normal"
-        with engine.analyse(draughts.Board(), Limit(depth=3)) as analysis:
-            depths = [info["depth"] for info in analysis]
+        with engine.analysis(draughts.Board(), Limit(depth=3)) as analysis:
+            depths = [info.depth for info in analysis]
         assert depths == [1, 2, 3]
         assert analysis.result.move.hub() == "33-28" and analysis.result.ponder.hub() == "18-23"
-        assert analysis.info["score"] == 0.0
+        assert analysis.info.score == 0.0
     assert script.finished(), script.failures
 
 
@@ -394,8 +397,8 @@ def test_an_analysis_without_a_limit_runs_until_stop():
     """)
     with engine:
         engine.params["variant"].value = "normal"
-        analysis = engine.analyse(draughts.Board())
-        assert analysis.next()["depth"] == 1
+        analysis = engine.analysis(draughts.Board())
+        assert analysis.next().depth == 1
         with pytest.raises(EngineError, match="busy"):
             engine.play(draughts.Board(), Limit(depth=1))
         engine.stop()
@@ -436,8 +439,8 @@ def test_client_and_server_in_memory_play_a_game(variant):
             result = engine.play(board, Limit(depth=2))
             assert result.move in board.legal_moves
             board.push(result.move)
-        with engine.analyse(board, Limit(depth=3)) as analysis:
-            assert [info["depth"] for info in analysis][:3] == [1, 2, 3]
+        with engine.analysis(board, Limit(depth=3)) as analysis:
+            assert [info.depth for info in analysis][:3] == [1, 2, 3]
     assert engine.returncode == 0
 
 

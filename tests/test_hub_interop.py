@@ -139,7 +139,7 @@ def test_our_client_drives_dame_through_a_game(interop_python):
     with HubEngine([interop_python, "-I", "-m", "dame", "hub"], params={"hash": 16}) as engine:
         assert engine.name == "dame"
         assert "variant" not in engine.params             # international only
-        with pytest.raises(draughts.hub.EngineError):
+        with pytest.raises(draughts.EngineError):
             engine.play(draughts.Board(variant="russian"), Limit(depth=1))
         engine.new_game()
         while board.outcome() is None and board.ply < 300:
@@ -148,8 +148,8 @@ def test_our_client_drives_dame_through_a_game(interop_python):
             board.push(result.move)
         # the start position: the game's last one varies with the clock, and
         # dame answers a bare `done` where its own rules end the game
-        with engine.analyse(draughts.Board(), Limit(depth=4)) as analysis:
-            assert any(info.get("depth") == 4 for info in analysis)
+        with engine.analysis(draughts.Board(), Limit(depth=4)) as analysis:
+            assert any(info.depth == 4 for info in analysis)
         assert analysis.result.move is not None
         assert engine.ping() >= 0
     assert engine.returncode == 0

@@ -6,9 +6,10 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import draughts
-from draughts.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from draughts.errors import (AmbiguousMoveError, HubPositionError, HubSyntaxError, IllegalMoveError,
+                             InvalidMoveError)
 from draughts.hub import protocol
-from draughts.hub.protocol import (HubPositionError, HubSyntaxError, board_from_position,
+from draughts.hub.protocol import (board_from_position,
                                    format_line, format_position, match_move, parse_line,
                                    parse_move, parse_position, root_board)
 

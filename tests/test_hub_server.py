@@ -53,6 +53,7 @@ def test_handshake(hub):
         < param name=eval value=auto type=enum values="auto classic learned"
         < param name=egdb-path value="" type=string
         < param name=threads value=1 type=int min=1 max=256
+        < param name=multipv value=1 type=int min=1 max=256
         < wait
         > set-param name=tt-size value=8
         > set-param name=ponder value=true
@@ -69,17 +70,17 @@ def test_handshake(hub):
 def test_set_param_answers_bad_values_with_an_error(hub):
     hub.transcript("""
         > set-param name=cores value=4
-        < error message="unknown parameter 'cores'; known: variant, mandatory-capture, tt-size, ponder, level, move-overhead, pydraughts, eval, egdb-path, threads"
+        < error message="unknown parameter 'cores'; known: variant, mandatory-capture, tt-size, ponder, level, move-overhead, pydraughts, eval, egdb-path, threads, multipv"
         > set-param name=threads value=0
-        < error message="threads must be from 1 to 256, not 0"
+        < error message="threads takes a whole number from 1 to 256, not '0'"
         > set-param name=ponder value=maybe
         < error message="ponder takes true or false, not 'maybe'"
         > set-param name=tt-size value=0
-        < error message="tt-size must be from 1 to 65536, not 0"
+        < error message="tt-size takes a whole number from 1 to 65536, not '0'"
         > set-param name=tt-size value=12.5
-        < error message="tt-size takes a whole number, not '12.5'"
+        < error message="tt-size takes a whole number from 1 to 65536, not '12.5'"
         > set-param name=level value=21
-        < error message="level must be from 1 to 20, not 21"
+        < error message="level takes a whole number from 1 to 20, not '21'"
         > set-param name=variant value=chess
         < error message="unknown variant 'chess'; known: *"
         > set-param name=eval value=neural
@@ -432,7 +433,7 @@ def test_a_failing_search_still_answers_done(hub, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(hub.server.engine(), "search", broken)
+    monkeypatch.setattr(hub.server.engine(), "analyse", broken)
     hub.transcript("""
         > pos start
         > level depth=2

@@ -22,7 +22,7 @@ import pytest
 import draughts
 from draughts import learned
 from draughts.engine import LEARNED_DEFAULT, Engine, default_weights
-from draughts_core.eval import features
+from draughts_core.eval_features import features
 
 #: the learned evaluation on the diagonal grid; turkish (every square) has its
 #: own patterns and tests (tests/test_learned_turkish.py)
@@ -104,10 +104,15 @@ def ref_side(size, flying, board):
     locked = sum(1 for r, c in men
                  if not any(on_board(size, r - 1, c + dc) and (r - 1, c + dc) not in board for dc in (-1, 1)))
     k = len(kings)
-    return [len(men), int(k >= 1), int(k >= 2), max(0, k - 2), mobility,
-            sum(1 for r, c in kings if r + c == size - 1), stuck,
-            sum(size - 1 - r for r, c in men), abs(2 * left - len(men)),
-            sum(1 for r, c in men if r == size - 1), runaway, locked]
+    by_name = {
+        "men": len(men), "king1": int(k >= 1), "king2": int(k >= 2), "kings3": max(0, k - 2),
+        "king_mobility": mobility, "king_long_diagonal": sum(1 for r, c in kings if r + c == size - 1),
+        "king_stuck": stuck, "tempo": sum(size - 1 - r for r, c in men),
+        "balance": abs(2 * left - len(men)), "back_rank": sum(1 for r, c in men if r == size - 1),
+        "runaway": runaway, "locked": locked,
+    }
+    # in the order the core's enum (draughts_core.eval.Dense) names them
+    return [by_name[name] for name in learned.DENSE[:learned.SIDE_FEATURES]]
 
 
 def trunc_div(a, b):
@@ -465,7 +470,7 @@ def test_bad_weights_files_are_refused(tmp_path, random_weights):
     junk.write_bytes(b"not a weights file")
     with pytest.raises(draughts.DraughtsError, match="cannot read learned weights"):
         Engine("american", eval="learned", weights_file=str(junk))
-    with pytest.raises(draughts.DraughtsError, match="eval must be one of"):
+    with pytest.raises(draughts.DraughtsError, match="eval must be auto or one of"):
         Engine("american", eval="neural")
 
 
@@ -474,10 +479,10 @@ def test_eval_can_be_switched():
     board = draughts.Board("B:W18,21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
                            variant="american")
     classic = engine.evaluate(board)
-    engine.set_eval("learned")
+    engine.configure({"eval": "learned"})
     assert engine.eval == "learned"
     assert engine.evaluate(board) != classic
-    engine.set_eval("classic")
+    engine.configure({"eval": "classic"})
     assert engine.evaluate(board) == classic
 
 
@@ -585,7 +590,7 @@ def test_training_lowers_the_heldout_loss(tmp_path, capsys):
     assert man["games"] == 200 and man["positions"] > first["positions"]
     assert man["command"] == "draughts train " + " ".join(argv[1:])
     engine = Engine("american", eval="learned", weights_file=str(out / "weights-2.npz"), tt_mb=1)
-    assert engine.search(draughts.Board(variant="american"), depth=4).move is not None
+    assert engine.play(draughts.Board(variant="american"), draughts.Limit(depth=4)).move is not None
     # a seeded rerun in a fresh directory writes the same games and the same weights
     again = tmp_path / "again"
     argv[4] = str(again)

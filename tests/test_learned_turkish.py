@@ -30,7 +30,7 @@ import pytest
 import draughts
 from draughts import learned
 from draughts.engine import Engine
-from draughts_core.eval import features
+from draughts_core.eval_features import features
 from draughts_core.position import Position
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -99,10 +99,16 @@ def ref_side(board):
     moves = [sum(empty(r + dr, c + dc) for dr, dc in ((-1, 0), (0, -1), (0, 1))) for r, c in men]
     left = sum(1 for r, c in men if c < 4)
     k = len(kings)
-    return [len(men), int(k >= 1), int(k >= 2), max(0, k - 2), king_mobility, sum(moves), stuck,
-            sum(7 - r for r, c in men), abs(2 * left - len(men)),
-            sum(1 for r, c in men if r == 1), sum(1 for r, c in men if r == 1 and empty(0, c)),
-            sum(1 for m in moves if m == 0)]
+    by_name = {
+        "men": len(men), "king1": int(k >= 1), "king2": int(k >= 2), "kings3": max(0, k - 2),
+        "king_mobility": king_mobility, "men_mobility": sum(moves), "king_stuck": stuck,
+        "tempo": sum(7 - r for r, c in men), "balance": abs(2 * left - len(men)),
+        "threshold": sum(1 for r, c in men if r == 1),
+        "threshold_free": sum(1 for r, c in men if r == 1 and empty(0, c)),
+        "locked": sum(1 for m in moves if m == 0),
+    }
+    # in the order the core's enum (draughts_core.eval.DenseOrtho) names them
+    return [by_name[name] for name in learned.DENSE_ORTHO[:learned.SIDE_FEATURES]]
 
 
 def trunc_div(a, b):
@@ -337,7 +343,7 @@ def test_shipped_weights_load_and_match_their_manifest():
     board = draughts.Board(variant=TURKISH)
     # the start is symmetric: its score is the side to move's share only
     assert abs(engine.evaluate(board)) < 0.5
-    assert engine.search(board, depth=3).move in list(board.legal_moves)
+    assert engine.play(board, draughts.Limit(depth=3)).move in list(board.legal_moves)
 
 
 def test_training_lowers_the_heldout_loss(tmp_path):
@@ -356,7 +362,7 @@ def test_training_lowers_the_heldout_loss(tmp_path):
     assert man["command"] == "draughts train " + " ".join(argv[1:])
     engine = Engine(TURKISH, eval="learned", weights_file=str(out / "weights-1.npz"), tt_mb=1)
     board = draughts.Board(variant=TURKISH)
-    assert engine.search(board, depth=4).move in list(board.legal_moves)
+    assert engine.play(board, draughts.Limit(depth=4)).move in list(board.legal_moves)
 
 
 # --- endings --------------------------------------------------------------------
@@ -398,8 +404,8 @@ def test_one_piece_against_one_is_a_draw_and_scores_zero():
 
 
 #: won endings, White to move, and the plies to the win with best play (from a
-#: retrograde solve of each class in benchmarks/README.md; only the win is
-#: checked here): two kings against a man or a king, a king and a man
+#: retrograde solve of each class by benchmarks/turkish_endings.py,
+#: benchmarks/results/2026-12-01-turkish.md; only the win is checked here): two kings against a man or a king, a king and a man
 #: against a man or a king
 WON = [
     ("W:WKd4,Kc2:Bh2", 11), ("W:WKf7,Kf2:Ba2", 11),
@@ -419,6 +425,6 @@ def test_won_endings_are_won(eval_name):
         board = draughts.Board(fen, variant=TURKISH)
         engine.new_game()
         while board.outcome() is None and board.ply < 200:
-            board.push(engine.search(board, depth=3).move)
+            board.push(engine.play(board, draughts.Limit(depth=3)).move)
         outcome = board.outcome()
         assert outcome is not None and outcome.winner == draughts.WHITE, (fen, board.fen(), outcome)

@@ -118,7 +118,7 @@ def test_generated_openings_are_legal_distinct_and_near_equal(variant):
         assert len(board.move_stack) == 4 and board.outcome() is None
         seen.add(board.fen())
         engine.new_game()
-        assert abs(engine.search(board.copy(), depth=3).score) <= 0.3
+        assert abs(engine.play(board.copy(), draughts.Limit(depth=3)).info.score) <= 0.3
         assert abs(g.score) <= 0.3
     assert len(seen) == 3
     again = op.generate(variant, 4, 3, depth=3, max_score=0.3, seed=5)

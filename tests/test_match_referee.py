@@ -11,7 +11,9 @@ import pytest
 import draughts
 from draughts import pdn
 from draughts.match import cli
-from draughts.match.engines import EngineConfig, InProcessPlayer, Reply
+from draughts.engine_api import Info, PlayResult
+from draughts.match.engines import EngineConfig
+from draughts.match.players import InProcessPlayer
 from draughts.match.game import (DrawAdjudication, GameJob, ResignAdjudication, Rules, play_game,
                                  record_board)
 from draughts.match.openings import START
@@ -126,7 +128,7 @@ class Scored(InProcessPlayer):
 
     def play(self, board, limit, grace):
         reply = super().play(board, limit, grace)
-        return Reply(reply.move, reply.elapsed, self.score, 1, reply.text)
+        return PlayResult(reply.move, None, Info(depth=1, score=self.score, pv=[reply.move]), reply.elapsed)
 
 
 def _game(rules, a_score, b_score):

@@ -3,9 +3,8 @@
 import pytest
 
 import draughts
-from draughts.engine import PROBCUT, Engine, ProbCutFit
+from draughts.engine import PROBCUT, Engine, ProbCutFit, parse_probcut
 from draughts.errors import DraughtsError
-from draughts.match.engines import parse_probcut
 
 FIT = ProbCutFit(min_depth=4, shallow_pct=40, slope=1.05, intercept=-3, sigma=20.0, sigma_per_ply=3.5, t=1.5)
 
@@ -30,30 +29,30 @@ def test_packed_tables_follow_the_fit():
 ])
 def test_bad_figures_are_refused_and_the_old_ones_stay(bad):
     engine = Engine("american", tt_mb=1)
-    engine.set_probcut(FIT)
+    engine.configure({"probcut": FIT})
     with pytest.raises(DraughtsError, match="probcut"):
-        engine.set_probcut(bad)
+        engine.configure({"probcut": bad})
     assert engine.probcut == FIT
-    with pytest.raises(DraughtsError, match="ProbCutFit"):
-        engine.set_probcut("sometimes")
+    with pytest.raises(DraughtsError, match="probcut"):
+        engine.configure({"probcut": "sometimes"})
     assert engine.probcut == FIT
 
 
 def test_auto_follows_the_variant_and_the_evaluation():
     engine = Engine("american", tt_mb=1)
     assert engine.probcut == PROBCUT.get(("american", engine.eval))
-    engine.set_eval("classic")
+    engine.configure({"eval": "classic"})
     assert engine.probcut == PROBCUT.get(("american", "classic"))
-    engine.set_variant("international")
+    engine.configure({"variant": "international"})
     assert engine.probcut == PROBCUT.get(("international", "classic"))
-    engine.set_eval(None)
+    engine.configure({"eval": "auto"})
     assert engine.probcut == PROBCUT.get(("international", engine.eval))
     # a choice of figures (or None) is kept whatever the variant
-    engine.set_probcut(FIT)
-    engine.set_variant("russian")
+    engine.configure({"probcut": FIT})
+    engine.configure({"variant": "russian"})
     assert engine.probcut == FIT
-    engine.set_probcut(None)
-    engine.set_variant("american")
+    engine.configure({"probcut": None})
+    engine.configure({"variant": "american"})
     assert engine.probcut is None
 
 
@@ -62,8 +61,8 @@ def test_probcut_cuts_and_off_restores_the_search():
 
     def run(fit):
         engine = Engine("american", tt_mb=16)
-        engine.set_probcut(fit)
-        nodes = engine.search(board, depth=12).nodes
+        engine.configure({"probcut": fit})
+        nodes = engine.play(board, draughts.Limit(depth=12)).info.nodes
         return nodes, engine.probcut_counts()
 
     off, counts = run(None)
@@ -75,10 +74,17 @@ def test_probcut_cuts_and_off_restores_the_search():
     assert run(ProbCutFit(4, 40, 1.0, 0, 5000.0, 0.0, 1.0)) == (off, (0, 0))
 
 
-def test_the_match_option():
-    assert parse_probcut("e", "off") is None
-    assert parse_probcut("e", "auto") == "auto"
-    assert parse_probcut("e", "4,40,1.05,-3,20,3.5,1.5") == FIT
+def test_the_option_text():
+    assert parse_probcut("off") is None
+    assert parse_probcut("auto") == "auto"
+    assert parse_probcut("4,40,1.05,-3,20,3.5,1.5") == FIT
     for bad in ("4,40,1.05", "on", "4,40,x,-3,20,3.5,1.5"):
-        with pytest.raises(DraughtsError, match="engine e: option.probcut"):
-            parse_probcut("e", bad)
+        with pytest.raises(DraughtsError, match="probcut is off, auto or MIN"):
+            parse_probcut(bad)
+    engine = Engine("american", tt_mb=1)
+    engine.configure({"probcut": "4,40,1.05,-3,20,3.5,1.5"})
+    assert engine.probcut == FIT
+    engine.configure({"probcut": "off"})
+    assert engine.probcut is None
+    engine.configure({"probcut": "auto"})
+    assert engine.probcut == PROBCUT.get(("american", engine.eval))

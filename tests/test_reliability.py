@@ -125,10 +125,10 @@ def test_a_move_time_keeps_the_overhead_back():
     engine = Engine("american", tt_mb=1, move_overhead=0.015)
     assert engine.move_budget(Limit(movetime=0.05)) == pytest.approx((0.035, 0.035))
     assert engine.move_budget(Limit(movetime=0.01))[1] == 0.001      # less than the overhead: at once
-    engine.set_move_overhead(0)
+    engine.configure({"move-overhead": 0})
     assert engine.move_budget(Limit(movetime=0.02)) == (0.02, 0.02)
-    with pytest.raises(DraughtsError, match="move_overhead"):
-        engine.set_move_overhead(float("nan"))
+    with pytest.raises(DraughtsError, match="move-overhead"):
+        engine.configure({"move-overhead": float("nan")})
     assert Engine("american", tt_mb=1).move_overhead == DEFAULT_MOVE_OVERHEAD
 
 
@@ -145,14 +145,14 @@ def test_a_late_answer_is_kept_back_from_the_next_moves():
             held.append(info)
             time.sleep(0.15)
 
-    engine.search(draughts.Board(), movetime=0.1, on_info=hold_up)
+    engine.play(draughts.Board(), draughts.Limit(movetime=0.1), on_info=hold_up)
     late = engine.lateness
     assert 0.05 <= late <= 0.5
     soft, hard = engine.move_budget(Limit(movetime=0.3))
     assert hard == pytest.approx(0.3 - 0.01 - late)
-    engine.search(draughts.Board(), movetime=0.05)          # on time: the mark decays
+    engine.play(draughts.Board(), draughts.Limit(movetime=0.05))          # on time: the mark decays
     assert engine.lateness == pytest.approx(late * 0.9, rel=0.2)
-    engine.search(draughts.Board(), depth=2)                 # untimed searches leave it alone
+    engine.play(draughts.Board(), draughts.Limit(depth=2))                 # untimed searches leave it alone
     assert engine.lateness == pytest.approx(late * 0.9, rel=0.2)
 
 
@@ -160,11 +160,11 @@ def test_the_search_counts_from_the_moment_its_clock_started():
     engine = Engine("international", tt_mb=1, move_overhead=0)
     board = draughts.Board()
     started = engine.clock() - 0.45               # the clock started 0.45 s ago
-    result = engine.search(board, movetime=0.5, start=started)
+    result = engine.play(board, draughts.Limit(movetime=0.5), start=started)
     assert result.move is not None
     # the reported time includes the 0.45 s before the call, and the search
     # stopped near the deadline rather than 0.5 s after the call
-    assert result.time >= 0.45
+    assert result.info.time >= 0.45
     assert engine.clock() - started < 0.5 + 2.0
 
 
@@ -176,9 +176,9 @@ def test_move_overhead_is_a_hub_parameter():
             > init
             < ready
             > set-param name=move-overhead value=-1
-            < error message="move-overhead must be from 0 to 5000, not -1"
+            < error message="move-overhead takes a whole number from 0 to 5000, not '-1'"
             > set-param name=move-overhead value=x
-            < error message="move-overhead takes a whole number, not 'x'"
+            < error message="move-overhead takes a whole number from 0 to 5000, not 'x'"
         """)
         assert session.server.engine().move_overhead == pytest.approx(0.035)
         session.transcript("""
@@ -263,7 +263,10 @@ def test_board_perft_takes_a_stop_flag():
 def test_search_rejects_bad_limits_with_a_draughts_error(kwargs):
     engine = Engine("american", tt_mb=1)
     with pytest.raises(DraughtsError):
-        engine.search(draughts.Board(variant="american"), **kwargs)
+        if "start" in kwargs:
+            engine.play(draughts.Board(variant="american"), draughts.Limit(depth=1), **kwargs)
+        else:
+            engine.play(draughts.Board(variant="american"), draughts.Limit(**kwargs))
 
 
 @pytest.mark.parametrize("depth", [2 ** 31, 2 ** 64, 65, -1, 2.0, True])
@@ -289,12 +292,12 @@ from draughts.errors import DraughtsError, TableMemoryError
 engine = draughts.Engine("american", tt_mb=16)
 resource.setrlimit(resource.RLIMIT_AS, (1 << 31, 1 << 31))
 try:
-    engine.resize(4000)
+    engine.configure({"tt-size": 4000})
 except TableMemoryError as e:
     assert isinstance(e, DraughtsError) and isinstance(e, ValueError), type(e)
     assert "4000 MiB" in str(e) and "keeping the 16 MiB" in str(e), str(e)
 assert engine.tt_mb == 16
-assert engine.search(draughts.Board(variant="american"), depth=3).move is not None
+assert engine.play(draughts.Board(variant="american"), draughts.Limit(depth=3)).move is not None
 try:
     draughts.Engine("american", tt_mb=4000)
 except TableMemoryError as e:
@@ -329,7 +332,7 @@ def test_numbers_elsewhere_take_ascii_digits_only():
     try:
         session.transcript("""
             > set-param name=tt-size value=٣٢
-            < error message="tt-size takes a whole number, not '٣٢'"
+            < error message="tt-size takes a whole number from 1 to 65536, not '٣٢'"
             > level move-time=٣
             < error message="level move-time= takes a number, not '٣'"
             > pos start moves="٣٢-٢٨"

@@ -131,7 +131,7 @@ def test_duplicate_conventions():
 def test_the_classic_evaluation_plays():
     engine = draughts.Engine(variant="turkish", eval="classic")
     board = make("W:WKa1:Ba3,a7")
-    result = engine.search(board, depth=2)
+    result = engine.play(board, draughts.Limit(depth=2))
     assert result.move in list(board.legal_moves)
 
 
@@ -158,11 +158,11 @@ def test_the_search_sees_a_repetition_through_sideways_man_moves():
     moves in between were a man's sideways moves."""
     fen = "B:WKa1,Kh8:Bd5"                 # two kings beat a man
     engine = draughts.Engine(variant="turkish", tt_mb=4)
-    assert engine.search(make(fen), depth=6).score < -1.0
+    assert engine.play(make(fen), draughts.Limit(depth=6)).info.score < -1.0
     board = make(fen)
     for text in ("d5-e5", "a1-a2", "e5-d5", "a2-a1"):
         board.push(text)
     assert board.fen() == make(fen).fen()
-    result = draughts.Engine(variant="turkish", tt_mb=4).search(board, depth=6)
-    assert result.score == 0.0
+    result = draughts.Engine(variant="turkish", tt_mb=4).play(board, draughts.Limit(depth=6))
+    assert result.info.score == 0.0
     assert board.move_text(result.move) == "d5-e5"

@@ -230,22 +230,22 @@ def test_engine_finds_the_shot(case, evaluation):
     # depth 1), so it searches two plies past the combination
     first = case["engine_depth"] if evaluation == "classic" else max(case["engine_depth"], case["depth"] + 2)
     for depth in sorted({first, max(first, 8)}):
-        result = draughts.Engine(variant, tt_mb=16, eval=evaluation).search(board, depth=depth)
+        result = draughts.Engine(variant, tt_mb=16, eval=evaluation).play(board, draughts.Limit(depth=depth))
         assert result.move is not None
         played = board.move_text(result.move)
         if evaluation == "learned" and depth < 8 and played != case["move"]:
             # below depth 8 the learned engine may put a shot that does not run
             # away off by a move (american-4: 32-28 first, the shot still there),
             # but only with a score that already counts the shot's gain
-            gained = result.win_in is not None and result.win_in > 0 if case["gain"] == "win" \
-                else result.score >= case["gain"]
+            gained = result.info.win_in is not None and result.info.win_in > 0 if case["gain"] == "win" \
+                else result.info.score >= case["gain"]
             assert gained, (f"{case['id']}: at depth {depth} the learned engine plays {played} "
-                            f"(score {result.score}), neither the shot {case['move']} nor a move "
+                            f"(score {result.info.score}), neither the shot {case['move']} nor a move "
                             f"that keeps its gain\n{board}")
             continue
         assert played == case["move"], (
             f"{case['id']}: at depth {depth} the {evaluation} engine plays {played} "
-            f"(score {result.score}), not the shot {case['move']}\n{board}")
+            f"(score {result.info.score}), not the shot {case['move']}\n{board}")
 
 
 # ---------------------------------------------------------------------------

@@ -34,9 +34,9 @@ def test_two_threads_find_the_shot(case):
     board = draughts.Board(case["fen"], variant=case["variant"])
     depth = max(case["engine_depth"], 8)
     engine = Engine(case["variant"], tt_mb=16, eval="classic", threads=2)
-    result = engine.search(board, depth=depth)
-    assert board.move_text(result.move) == case["move"], (case["id"], result.score)
-    assert result.depth == depth
+    result = engine.play(board, draughts.Limit(depth=depth))
+    assert board.move_text(result.move) == case["move"], (case["id"], result.info.score)
+    assert result.info.depth == depth
 
 
 @pytest.mark.parametrize("variant,fen,plies", [
@@ -47,9 +47,9 @@ def test_two_threads_find_the_shot(case):
 ])
 def test_two_threads_report_the_same_win(variant, fen, plies):
     board = draughts.Board(fen, variant=variant)
-    one = Engine(variant, tt_mb=4).search(board, depth=6)
-    two = Engine(variant, tt_mb=4, threads=2).search(board, depth=6)
-    assert one.win_in == two.win_in == plies
+    one = Engine(variant, tt_mb=4).play(board, draughts.Limit(depth=6))
+    two = Engine(variant, tt_mb=4, threads=2).play(board, draughts.Limit(depth=6))
+    assert one.info.win_in == two.info.win_in == plies
     assert one.move == two.move
 
 
@@ -57,30 +57,30 @@ def test_two_threads_keep_a_mate_in_three_kings_against_one():
     # american: 2 kings against 1 is won; the forced win is found at the same
     # length with 2 threads (a won score, the same number of plies or fewer)
     board = draughts.Board("W:WK14,K15:BK1", variant="american")
-    one = Engine("american", tt_mb=8).search(board, depth=20)
-    two = Engine("american", tt_mb=8, threads=2).search(board, depth=20)
-    assert one.win_in is not None and one.win_in > 0
-    assert two.win_in is not None and 0 < two.win_in <= one.win_in
+    one = Engine("american", tt_mb=8).play(board, draughts.Limit(depth=20))
+    two = Engine("american", tt_mb=8, threads=2).play(board, draughts.Limit(depth=20))
+    assert one.info.win_in is not None and one.info.win_in > 0
+    assert two.info.win_in is not None and 0 < two.info.win_in <= one.info.win_in
 
 
 def test_one_thread_is_the_single_threaded_search_node_for_node():
     engine = Engine("international", tt_mb=8, threads=3)
-    engine.set_threads(1)
+    engine.configure({"threads": 1})
     board = draughts.Board()
-    first = engine.search(board, depth=8).nodes
+    first = engine.play(board, draughts.Limit(depth=8)).info.nodes
     engine.new_game()
-    again = Engine("international", tt_mb=8).search(board, depth=8).nodes
+    again = Engine("international", tt_mb=8).play(board, draughts.Limit(depth=8)).info.nodes
     assert first == again
 
 
 def test_bench_is_unchanged_with_helpers_once_made_and_dropped():
     engine = Engine("american", tt_mb=bench.DEFAULT_TT_MB, threads=2)
     board = draughts.Board(variant="american")
-    engine.search(board, depth=6)
-    engine.set_threads(1)
+    engine.play(board, draughts.Limit(depth=6))
+    engine.configure({"threads": 1})
     engine.new_game()
     fresh = Engine("american", tt_mb=bench.DEFAULT_TT_MB)
-    assert engine.search(board, depth=9).nodes == fresh.search(board, depth=9).nodes
+    assert engine.play(board, draughts.Limit(depth=9)).info.nodes == fresh.play(board, draughts.Limit(depth=9)).info.nodes
 
 
 @pytest.mark.parametrize("threads", [2, 3])
@@ -90,7 +90,7 @@ def test_stop_ends_every_thread_at_once(threads):
     seen = []
 
     def run():
-        box["result"] = engine.search(draughts.Board(), infinite=True, on_info=seen.append)
+        box["result"] = engine.play(draughts.Board(), draughts.Limit(infinite=True), on_info=seen.append)
 
     worker = threading.Thread(target=run)
     worker.start()
@@ -113,7 +113,7 @@ def test_stop_ends_every_thread_at_once(threads):
 def test_movetime_ends_a_threaded_search_promptly():
     engine = Engine(tt_mb=16, threads=2)
     t0 = time.perf_counter()
-    result = engine.search(draughts.Board(), movetime=0.2)
+    result = engine.play(draughts.Board(), draughts.Limit(movetime=0.2))
     elapsed = time.perf_counter() - t0
     assert result.move is not None
     assert elapsed < 1.0          # a loose bound, not a benchmark
@@ -122,9 +122,9 @@ def test_movetime_ends_a_threaded_search_promptly():
 @pytest.mark.parametrize("limit", [1, 500, 20000, 200000])
 def test_node_limit_counts_every_thread(limit):
     engine = Engine(tt_mb=4, threads=2)
-    result = engine.search(draughts.Board(), nodes=limit)
-    assert result.nodes <= limit
-    assert result.nodes >= limit // 2          # the batches left unused are small
+    result = engine.play(draughts.Board(), draughts.Limit(nodes=limit))
+    assert result.info.nodes <= limit
+    assert result.info.nodes >= limit // 2          # the batches left unused are small
     assert result.move in draughts.Board().legal_moves
 
 
@@ -132,22 +132,22 @@ def test_threads_change_between_searches():
     engine = Engine("russian", tt_mb=8)
     board = draughts.Board(variant="russian")
     for n in (2, 4, 1, 3, 2):
-        engine.set_threads(n)
+        engine.configure({"threads": n})
         assert engine.threads == n
-        result = engine.search(board, depth=6)
-        assert result.move in board.legal_moves and result.depth == 6
+        result = engine.play(board, draughts.Limit(depth=6))
+        assert result.move in board.legal_moves and result.info.depth == 6
         board.push(result.move)
 
 
 def test_table_resize_with_threads():
     engine = Engine("international", tt_mb=8, threads=2)
     board = draughts.Board()
-    engine.search(board, depth=6)
-    engine.resize(1)
-    assert engine.search(board, depth=7).move in board.legal_moves
-    engine.resize(32)
+    engine.play(board, draughts.Limit(depth=6))
+    engine.configure({"tt-size": 1})
+    assert engine.play(board, draughts.Limit(depth=7)).move in board.legal_moves
+    engine.configure({"tt-size": 32})
     engine.new_game()
-    assert engine.search(board, movetime=0.1).move in board.legal_moves
+    assert engine.play(board, draughts.Limit(movetime=0.1)).move in board.legal_moves
 
 
 @pytest.mark.parametrize("bad", [0, -1, 1000, 2.0, "2", True])

@@ -21,8 +21,8 @@ import pytest
 import draughts
 from draughts import BLACK, WHITE, Board, Engine
 from draughts.board import Termination
-from draughts.egdb import EgdbError, rules_dir
-from draughts.errors import FenError
+from draughts.egdb import rules_dir
+from draughts.errors import EgdbError, FenError
 from draughts.hub.protocol import engine_variant_name
 from draughts.pdn import Game, read_game, write_game
 
@@ -187,7 +187,7 @@ def test_frisian_bad_king_move_fields_are_errors(fen):
 
 def test_frisian_engine_respects_the_count():
     board = Board("W:WK46,50:B1:+0+346", variant="frisian")
-    result = Engine(variant="frisian").search(board, depth=4)
+    result = Engine(variant="frisian").play(board, draughts.Limit(depth=4))
     assert str(result.move) in ("50-44", "50-45")
 
 
@@ -249,9 +249,9 @@ def test_antidraughts_blocked_side_to_move_wins():
 
 def test_antidraughts_engine_gives_its_last_man_away():
     board = Board("W:W33:B22,1,2", variant="antidraughts")
-    result = Engine(variant="antidraughts").search(board, depth=4)
+    result = Engine(variant="antidraughts").play(board, draughts.Limit(depth=4))
     assert str(result.move) == "33-28"
-    assert result.win_in is not None and result.win_in > 0
+    assert result.info.win_in is not None and result.info.win_in > 0
 
 
 # --- breakthrough ------------------------------------------------------------------
@@ -267,9 +267,9 @@ def test_breakthrough_first_king_wins():
 
 def test_breakthrough_engine_crowns_at_once():
     board = Board("W:W6,31:B45", variant="breakthrough")
-    result = Engine(variant="breakthrough").search(board, depth=3)
+    result = Engine(variant="breakthrough").play(board, draughts.Limit(depth=3))
     assert str(result.move) in ("6-1", "6-2")
-    assert result.win_in == 1
+    assert result.info.win_in == 1
 
 
 def test_breakthrough_perft_stops_at_a_crowning():
@@ -308,7 +308,7 @@ def test_pdn_round_trip(variant):
     board = Board(variant=variant)
     engine = Engine(variant=variant)
     for _ in range(6):
-        board.push(engine.search(board, depth=2).move)
+        board.push(engine.play(board, draughts.Limit(depth=2)).move)
     text = write_game(Game.from_board(board))
     game = read_game(text, variant=variant)
     assert game.variant.name == variant

@@ -7,7 +7,7 @@ import json
 import os
 from typing import Any, Optional
 
-from draughts.errors import DraughtsError
+from draughts.errors import InvalidInputError
 
 
 def save_json(path: str, data: Any, *, indent: Optional[int] = None) -> None:
@@ -19,12 +19,12 @@ def save_json(path: str, data: Any, *, indent: Optional[int] = None) -> None:
 
 
 def load_json(path: str, what: str) -> Any:
-    """The JSON in `path`; DraughtsError naming `what` (e.g. "match state")
+    """The JSON in `path`; InvalidInputError naming `what` (e.g. "match state")
     when it is missing or unreadable."""
     try:
         with open(path, encoding="utf-8") as fh:
             return json.load(fh)
     except FileNotFoundError:
-        raise DraughtsError(f"no {what} file {path!r} to resume") from None
+        raise InvalidInputError(f"no {what} file {path!r} to resume") from None
     except (OSError, ValueError) as e:
-        raise DraughtsError(f"cannot read {what} {path!r}: {e}") from None
+        raise InvalidInputError(f"cannot read {what} {path!r}: {e}") from None

@@ -2,7 +2,7 @@
 
 import os
 
-from draughts.errors import DraughtsError
+from draughts.errors import InvalidInputError
 
 
 def physical_mib() -> int:
@@ -18,5 +18,5 @@ def check_table_size(mib: int, what: str) -> None:
     process killed rather than give an error)."""
     total = physical_mib()
     if total and mib > total * 3 // 4:
-        raise DraughtsError(f"a {mib} MiB {what} does not fit: this machine has {total} MiB "
+        raise InvalidInputError(f"a {mib} MiB {what} does not fit: this machine has {total} MiB "
                             f"of memory (at most {total * 3 // 4} MiB may go to one table)")

@@ -12,6 +12,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 from draughts.board import Board
 from draughts.engine import Engine
+from draughts.limits import Limit
 
 DEFAULT_DEPTH = 11
 DEFAULT_TT_MB = 16
@@ -75,14 +76,14 @@ class Bench:
             if self.stopped:
                 break
             t0 = time.perf_counter()
-            result = engine.search(board, depth=self.depth, arm=False)
+            result = engine.play(board, Limit(depth=self.depth), arm=False)
             dt = time.perf_counter() - t0
-            total += result.nodes
+            total += result.info.nodes
             elapsed += dt
             if report:
-                move = board.move_text(result.move) if result.move else "none"
+                move = board.move_text(result.move)
                 report(f"Position {i}/{len(POSITIONS)} {name} {fen}: best {move} "
-                       f"score {result.score:+.2f} nodes {result.nodes}")
+                       f"score {result.info.score:+.2f} nodes {result.info.nodes}")
         self._engine = None
         return total, elapsed
 

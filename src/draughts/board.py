@@ -12,7 +12,8 @@ import re
 from dataclasses import dataclass
 from typing import Dict, Iterator, List, NamedTuple, Optional, Tuple, Union
 
-from draughts.errors import (AmbiguousMoveError, DraughtsError, FenError, IllegalMoveError,
+from draughts.diagram import diagram
+from draughts.errors import (AmbiguousMoveError, FenError, IllegalMoveError, InvalidInputError,
                              InvalidMoveError, PerftStopped)
 from draughts.notation import (format_fen, format_king_moves, parse_fen, parse_king_moves, split_move,
                                square_text, squares_of, start_squares)
@@ -377,23 +378,8 @@ class Board:
         return self.unicode(ascii=True)
 
     def unicode(self, *, ascii: bool = False, flipped: bool = False) -> str:
-        """A text diagram, White at the bottom unless flipped."""
-        size = self.variant.size
-        grid = [[" "] * size for _ in range(size)]     # unplayable squares stay blank
-        white, black, kings = self._pos.pieces()
-        ks = set(kings)
-        for i, (r, c) in enumerate(self._squares.coords):
-            grid[r][c] = "."
-        for i in white:
-            r, c = self._squares.coords[i]
-            grid[r][c] = ("W" if i in ks else "w") if ascii else ("⛁" if i in ks else "⛀")
-        for i in black:
-            r, c = self._squares.coords[i]
-            grid[r][c] = ("B" if i in ks else "b") if ascii else ("⛃" if i in ks else "⛂")
-        rows = [" ".join(row) for row in grid]
-        if flipped:
-            rows = [r[::-1] for r in rows[::-1]]
-        return "\n".join(rows)
+        """A text diagram, White at the bottom unless flipped (`draughts.diagram`)."""
+        return diagram(self, ascii=ascii, flipped=flipped)
 
     def __repr__(self):
         v = self.variant
@@ -731,7 +717,7 @@ class Board:
         """perft(depth - 1) below every legal move."""
         keep = _duplicates_keep(duplicates)
         if check_perft_depth(depth) < 1:
-            raise DraughtsError("divide needs depth >= 1")
+            raise InvalidInputError("divide needs depth >= 1")
         out = []
         for m, child in self.successors(duplicates):
             n = child.perft(depth - 1, keep, stop)
@@ -752,13 +738,13 @@ class Board:
 
 def check_perft_depth(depth) -> int:
     """`depth` if it is a perft depth the core takes (0 to MAX_PERFT_DEPTH),
-    else DraughtsError: the one limit and message of every perft."""
+    else InvalidInputError: the one limit and message of every perft."""
     if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_PERFT_DEPTH:
-        raise DraughtsError(f"perft depth must be a whole number from 0 to {MAX_PERFT_DEPTH}, not {depth!r}")
+        raise InvalidInputError(f"perft depth must be a whole number from 0 to {MAX_PERFT_DEPTH}, not {depth!r}")
     return depth
 
 
 def _duplicates_keep(duplicates: str) -> bool:
     if duplicates not in ("drop", "keep"):
-        raise DraughtsError(f"duplicates must be 'drop' or 'keep', not {duplicates!r}")
+        raise InvalidInputError(f"duplicates must be 'drop' or 'keep', not {duplicates!r}")
     return duplicates == "keep"

@@ -3,28 +3,19 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import sys
-from typing import List, Optional
+from typing import Callable, List, Optional, Tuple
 
 import draughts
-from draughts import bench, perft
+from draughts import bench, gui, perft, play, svg, train
 from draughts._args import add_variant_options, positive_int, variant_from_args, whole_number
 from draughts.board import Board
+from draughts.dxp import cli as dxp_cli
+from draughts.egdb import cli as egdb_cli
 from draughts.errors import DraughtsError
-
-
-_COMMAND_MODULES = (
-    "draughts.hub.server",      # draughts hub
-    "draughts.play",            # draughts play, draughts analyze
-    "draughts.svg",             # draughts svg
-    "draughts.match.cli",       # draughts match, draughts openings
-    "draughts.dxp.cli",         # draughts dxp
-    "draughts.train",           # draughts train
-    "draughts.egdb",            # draughts egdb build, draughts egdb probe
-    "draughts.gui",             # draughts gui
-)
+from draughts.hub import server as hub_server
+from draughts.match import cli as match_cli
 
 
 def cmd_perft(args) -> int:
@@ -64,11 +55,7 @@ def cmd_bench(args) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="draughts", description="A draughts engine toolkit.")
-    parser.add_argument("--version", action="version", version=f"draughts {draughts.__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-
+def register_perft(sub) -> None:
     p = sub.add_parser("perft", help="count move paths from a position")
     add_variant_options(p)
     p.add_argument("--depth", "-d", type=whole_number, default=6, help="plies to count (default 6)")
@@ -89,6 +76,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="progress bar on stderr (default: when stderr is a terminal)")
     p.set_defaults(func=cmd_perft)
 
+
+def register_bench(sub) -> None:
     p = sub.add_parser("bench", help="search the fixed bench positions; prints the node signature")
     p.add_argument("--depth", "-d", type=positive_int, default=None,
                    help="search depth (default %(default)s: the pinned bench depth)")
@@ -96,15 +85,33 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", "-q", action="store_true", help="no per-position lines on stderr")
     p.set_defaults(func=cmd_bench)
 
-    # Commands that live in their own modules: each has register(subparsers).
-    for name in _COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as e:
-            if e.name and (name == e.name or name.startswith(e.name + ".")):
-                continue                # not part of this installation yet
-            raise
-        module.register(sub)
+
+#: every subcommand of `draughts`: the names a function adds to the parser
+COMMANDS: Tuple[Tuple[Tuple[str, ...], Callable], ...] = (
+    (("perft",), register_perft),
+    (("bench",), register_bench),
+    (("hub",), hub_server.register),
+    (("play", "analyze"), play.register),
+    (("svg",), svg.register),
+    (("match", "openings"), match_cli.register),
+    (("dxp",), dxp_cli.register),
+    (("train",), train.register),
+    (("egdb",), egdb_cli.register),
+    (("gui",), gui.register),
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="draughts", description="A draughts engine toolkit.")
+    parser.add_argument("--version", action="version", version=f"draughts {draughts.__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for names, register in COMMANDS:
+        before = set(sub.choices)
+        register(sub)
+        added = set(sub.choices) - before
+        if added != set(names):
+            raise RuntimeError(f"{register.__module__}.{register.__name__} added the commands "
+                               f"{sorted(added)}, not {sorted(names)}")
     return parser
 
 
@@ -117,7 +124,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         return 2
     try:
         return args.func(args)
-    except (DraughtsError, ValueError) as e:       # every bad-input error is a ValueError
+    except (DraughtsError, ValueError) as e:       # bad input, or an engine or connection fault
         print(f"draughts: error: {e}", file=sys.stderr)
         return 2
     except BrokenPipeError:                          # e.g. piped into `head`

@@ -8,7 +8,7 @@ import socket
 import time
 from typing import Optional, Tuple
 
-from draughts.errors import DraughtsError
+from draughts.errors import ClusterLost, InvalidInputError
 
 
 _connected = None
@@ -24,7 +24,7 @@ def _head(address: str) -> Optional[Tuple[str, int]]:
     a = address[len("ray://"):] if address.startswith("ray://") else address
     host, sep, port = a.rpartition(":")
     if not sep or not host or not (port.isascii() and port.isdigit()) or not 0 < int(port) < 65536:
-        raise DraughtsError(f"cluster address {address!r} is not HOST:PORT, ray://HOST:PORT or auto")
+        raise InvalidInputError(f"cluster address {address!r} is not HOST:PORT, ray://HOST:PORT or auto")
     return host.strip("[]"), int(port)
 
 
@@ -51,18 +51,18 @@ def connect(address: str):
     try:
         import ray
     except ImportError:
-        raise DraughtsError("--cluster needs Ray: pip install 'draughts-engine[cluster]'") from None
+        raise InvalidInputError("--cluster needs Ray: pip install 'draughts-engine[cluster]'") from None
     if ray.is_initialized() and _connected != address:
         ray.shutdown()
     if not ray.is_initialized():
         why = reachable(address)
         if why is not None:
-            raise DraughtsError(f"cannot connect to the Ray cluster at {address!r}: {why}")
+            raise ClusterLost(f"cannot connect to the Ray cluster at {address!r}: {why}")
         try:
             ray.init(address=address, ignore_reinit_error=True, log_to_driver=False,
                      logging_level=logging.ERROR)
         except Exception as e:                      # Ray raises ConnectionError, RuntimeError, ...
-            raise DraughtsError(f"cannot connect to the Ray cluster at {address!r}: {e}") from None
+            raise ClusterLost(f"cannot connect to the Ray cluster at {address!r}: {e}") from None
         _connected = address
     return ray
 
@@ -96,5 +96,3 @@ class Watch:
             raise ClusterLost(f"lost the Ray cluster at {self.address!r}: {why}")
 
 
-class ClusterLost(DraughtsError):
-    """The cluster's head stopped answering during a run."""

@@ -3,13 +3,18 @@
     >>> import draughts
     >>> board = draughts.Board(variant="american")
     >>> engine = draughts.Engine(variant="american", tt_mb=16)
-    >>> result = engine.search(board, depth=8)
-    >>> result.move in board.legal_moves, result.depth, len(result.pv) >= 1
+    >>> result = engine.play(board, draughts.Limit(depth=8))
+    >>> result.move in board.legal_moves, result.info.depth, result.info.pv[0] == result.move
     (True, 8, True)
+    >>> lines = engine.analyse(board, draughts.Limit(depth=6), multipv=3)
+    >>> [info.multipv for info in lines], len({info.pv[0] for info in lines})
+    ([1, 2, 3], 3)
 
-Scores are in men from the side to move (1.00 = one man).  A won position
-scores 100 less a hundredth per ply to the win (Scan's convention, as the Hub
-protocol reports it: 99.97 wins in 3 plies) and `SearchResult.win_in` tells
+`Engine` has the engine protocol of `draughts.engine_api` (`play`,
+`analyse`, `configure`, `quit`).  Scores are in men from the side to move
+(1.00 = one man).  A won position scores 100 less a hundredth per ply to the
+win (Scan's convention, as the Hub protocol reports it: 99.97 wins in 3
+plies) and `Info.win_in` tells
 the plies (negative: the side to move loses).  With an endgame database
 (`Engine(egdb=DIR)`, see `draughts.egdb`) a position it knows to be won
 scores 90 men less a hundredth a ply plus the evaluation within 8 men.
@@ -20,30 +25,33 @@ from __future__ import annotations
 import math
 import os
 import threading
-from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional, Tuple, Union
+from dataclasses import dataclass, fields, replace
+from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple, Union
 
 from draughts import learned
 from draughts._memory import check_table_size
+from draughts._args import parse_int
 from draughts.board import Board, Move
+from draughts.engine_api import Info, PlayResult
 from draughts.egdb import Database, complete_pieces, rule_fields, supported as egdb_supported
-from draughts.errors import DraughtsError, TableMemoryError
+from draughts.errors import DraughtsError, InvalidInputError, TableMemoryError
 from draughts.limits import Limit, clock_budget, search_budget
 from draughts.variants import Variant, variant as get_variant
-from draughts_core.search import THREADS_MAX, WIN_SCORE, WIN_THRESHOLD, Searcher, clock
+from draughts_core.search import MULTIPV_LINES, THREADS_MAX, WIN_SCORE, WIN_THRESHOLD, Searcher, clock
 
 LEVEL_MAX = 20
 #: seconds kept back from every timed move for the way of the answer to the
 #: caller: the pipe both ways, the process being scheduled on a loaded
 #: machine, the Python work before and after the search.  Chosen from the
-#: latencies measured in benchmarks/README.md ("Time losses").
+#: latencies measured in matches: docs/decisions.md#move-overhead.
 DEFAULT_MOVE_OVERHEAD = 0.020
 #: the engine's measured lateness (see Engine.lateness): its high-water mark
 #: keeps this share a move, and is never taken above LATENESS_MAX seconds
 LATENESS_DECAY = 0.9
 LATENESS_MAX = 0.5
 EVALS = ("classic", "learned")
-#: variants whose default evaluation is the learned one (it won in self-play)
+#: variants whose default evaluation is the learned one (it won in self-play:
+#: docs/decisions.md#the-learned-evaluation-is-every-variants-default)
 LEARNED_DEFAULT = frozenset({
     "american", "international", "russian", "brazilian", "spanish", "czech", "italian",
     "frisian", "frysk", "antidraughts", "killer", "pool", "thai", "turkish", "breakthrough",
@@ -77,7 +85,7 @@ class ProbCutFit:
 
 #: ProbCut per (variant, evaluation), fitted by benchmarks/probcut_fit.py and
 #: kept where a node-limited SPRT against the search without it passed
-#: (benchmarks/README.md, "Selectivity (issue 13), session 4"); elsewhere off.
+#: (docs/decisions.md#probcut-only-where-it-passed); elsewhere off.
 PROBCUT: Dict[Tuple[str, str], ProbCutFit] = {
     # probcut_fit.py --variant american --positions 300 --depth 14 (seed 2026):
     # shallow 50 %, slope 1.04, intercept -1, sigma_d = 23.0 + 1.36 d; t = 1.0
@@ -154,37 +162,26 @@ def default_eval(v: Variant) -> str:
     return "learned" if v.name in LEARNED_DEFAULT and learned.has_weights(v) else "classic"
 
 
-@dataclass
-class Info:
-    """What one finished iteration found."""
+@dataclass(frozen=True)
+class SearchParams:
+    """The search's tuning: late-move reductions (`lmr_mode` 0 reduces late
+    quiet moves by one or two plies, 1 by 0.75 + ln(depth) ln(index) /
+    (lmr_divisor / 100)), the futility margin a ply of depth in centi-men (0:
+    off), and ProbCut's figures (None: off).  `default_search_params` gives
+    a variant's defaults; `Engine.configure` changes the fields it names."""
 
-    depth: int
-    seldepth: int
-    score: float
-    nodes: int
-    time: float
-    nps: float
-    pv: List[Move]
-    win_in: Optional[int] = None
-    #: positions the endgame database answered so far
-    egdb_hits: int = 0
+    lmr_mode: int = 1
+    lmr_divisor: int = 225
+    #: futility pruning that never skips a move offering a capture (a shot):
+    #: the margin and its evidence are in docs/decisions.md#futility-margin
+    futility: int = 120
+    probcut: Optional[ProbCutFit] = None
 
 
-@dataclass
-class SearchResult:
-    move: Optional[Move]
-    score: float
-    pv: List[Move]
-    depth: int
-    seldepth: int
-    nodes: int
-    time: float
-    nps: float
-    win_in: Optional[int] = None
-    #: the move the engine expects in reply (second move of the PV), if any
-    ponder: Optional[Move] = None
-    #: positions the endgame database answered
-    egdb_hits: int = 0
+def default_search_params(v: Variant, eval: str) -> SearchParams:
+    """The search tuning an Engine uses for a variant and evaluation unless
+    told otherwise: the one place where the defaults live."""
+    return SearchParams(probcut=PROBCUT.get((v.name, eval)))
 
 
 def _score_men(score: int) -> Tuple[float, Optional[int]]:
@@ -205,80 +202,273 @@ def level_settings(level: int) -> Tuple[int, int]:
     return 1 + (level * 3) // 4, (LEVEL_MAX - level) * 12
 
 
+def parse_probcut(text: str) -> Union[None, str, ProbCutFit]:
+    """The `probcut` option's text: off, auto, or the seven figures of a
+    ProbCutFit (MIN,PCT,SLOPE,ICPT,SIGMA,SIGMA_PER_PLY,T)."""
+    if text in ("off", "auto"):
+        return None if text == "off" else "auto"
+    parts = text.split(",")
+    try:
+        if len(parts) != 7:
+            raise ValueError("seven figures")
+        md, pct, slope, icpt, sigma, s1, t = parts
+        return ProbCutFit(int(md), int(pct), float(slope), int(icpt), float(sigma), float(s1), float(t))
+    except ValueError:
+        raise InvalidInputError(f"probcut is off, auto or MIN,PCT,SLOPE,ICPT,SIGMA,SIGMA_PER_PLY,T, "
+                            f"not {text!r}") from None
+
+
+def _whole(name: str, value: Any, low: int, high: int, text: bool = True) -> int:
+    """A whole number option from low to high (with `text`, text is read as one)."""
+    n = value
+    if text and isinstance(value, str):
+        try:
+            n = parse_int(value)
+        except ValueError:
+            n = value
+    if not isinstance(n, int) or isinstance(n, bool) or not low <= n <= high:
+        raise InvalidInputError(f"{name} must be a whole number from {low} to {high}, not {value!r}")
+    return n
+
+
+def _check_probcut(value: Any) -> Union[None, str, ProbCutFit]:
+    if isinstance(value, str):
+        value = parse_probcut(value)
+    if not (value is None or value == "auto" or isinstance(value, ProbCutFit)):
+        raise InvalidInputError(f"probcut takes a ProbCutFit, 'off', 'auto' or its figures, not {value!r}")
+    if isinstance(value, ProbCutFit):
+        # what the core's set_probcut takes
+        min_depth, slope, _, _, margin = value.packed()
+        if not 2 <= min_depth < 64 or not 256 <= slope <= 4096 or min(margin) < 0:
+            raise InvalidInputError(f"probcut needs 2 <= min_depth < 64, a slope from 0.25 to 4 and margins "
+                                f"not below 0, not {value!r}")
+    return value
+
+
+def _check_move_overhead(value: Any) -> float:
+    """move-overhead in milliseconds (as the Hub parameter)."""
+    n = value
+    if isinstance(value, str):
+        try:
+            n = float(value)
+        except ValueError:
+            n = value
+    if isinstance(n, bool) or not isinstance(n, (int, float)) or not math.isfinite(n) or not 0 <= n <= 60000:
+        raise InvalidInputError(f"move-overhead must be a number of milliseconds from 0 to 60000, not {value!r}")
+    return float(n)
+
+
+def _check_egdb(value: Any) -> Union[None, str, Database]:
+    if value is None or value == "" or isinstance(value, Database):
+        return value or None
+    if not isinstance(value, (str, os.PathLike)):
+        raise InvalidInputError(f"egdb-path takes a directory, a Database or none, not {value!r}")
+    path = os.fspath(value)
+    if not os.path.isdir(path):
+        raise InvalidInputError(f"egdb-path: no endgame database directory {path!r}")
+    return path
+
+
+def _check_tt_size(mib: int) -> int:
+    check_table_size(mib, "transposition table")
+    return mib
+
+
+def _check_eval(value: Any) -> Optional[str]:
+    if value is None or value == "auto":
+        return None
+    if value not in EVALS:
+        raise InvalidInputError(f"eval must be auto or one of {', '.join(EVALS)}, not {value!r}")
+    return value
+
+
+def _check_eval_file(value: Any) -> Optional[str]:
+    if value is None or value == "":
+        return None
+    if not isinstance(value, (str, os.PathLike)):
+        raise InvalidInputError(f"eval-file takes a learned weights file, not {value!r}")
+    return os.fspath(value)
+
+
+def _check_variant(value: Any) -> Variant:
+    if isinstance(value, Variant):
+        return value
+    if not isinstance(value, str):
+        raise InvalidInputError(f"variant takes a variant's name, not {value!r}")
+    try:
+        return get_variant(value)
+    except DraughtsError as e:
+        raise InvalidInputError(f"variant: {e}") from None
+
+
+#: the options of `Engine.configure`, by their Hub parameter names, and what
+#: reads each value (a bad one is an InvalidInputError naming the option)
+OPTIONS: Dict[str, Callable[[Any], Any]] = {
+    "variant": _check_variant,
+    "tt-size": lambda v: _check_tt_size(_whole("tt-size", v, 1, 65536)),
+    "threads": lambda v: _whole("threads", v, 1, THREADS_MAX),
+    "level": lambda v: _whole("level", v, 1, LEVEL_MAX),
+    "move-overhead": _check_move_overhead,
+    "eval": _check_eval,
+    "eval-file": _check_eval_file,
+    "egdb-path": _check_egdb,
+    "lmr-mode": lambda v: _whole("lmr-mode", v, 0, 1),
+    "lmr-divisor": lambda v: _whole("lmr-divisor", v, 1, 100000),
+    "futility": lambda v: _whole("futility", v, 0, 10000),
+    "probcut": _check_probcut,
+}
+#: the options that are SearchParams fields
+_TUNING = {"lmr-mode": "lmr_mode", "lmr-divisor": "lmr_divisor", "futility": "futility",
+           "probcut": "probcut"}
+
+
 class Engine:
-    """A search engine for one variant at a time (it follows the board it is given)."""
+    """A search engine for one variant at a time (it follows the board it is
+    given); it satisfies `draughts.engine_api.EngineProtocol`."""
 
     def __init__(self, variant: Union[str, Variant] = "international", *, tt_mb: int = 64,
                  level: int = LEVEL_MAX, weights: Optional[EvalWeights] = None,
                  seed: Optional[int] = None, move_overhead: float = DEFAULT_MOVE_OVERHEAD,
                  eval: Optional[str] = None, weights_file: Optional[str] = None,
-                 egdb: Union[None, str, "os.PathLike[str]", Database] = None, threads: int = 1):
+                 egdb: Union[None, str, "os.PathLike[str]", Database] = None, threads: int = 1,
+                 options: Optional[Mapping[str, Any]] = None):
         """eval: "classic" or "learned" (None: the variant's default, see
         default_eval); weights_file: a learned weights file to use instead of
         the shipped one (for the variant of this engine); egdb: endgame
-        databases to probe (a directory or a loaded Database; see set_egdb);
-        threads: search threads sharing the transposition table (see
-        set_threads)."""
-        self.variant = get_variant(variant)
+        databases to probe (a directory or a loaded Database); threads: search
+        threads sharing the transposition table; move_overhead: seconds kept
+        back from every timed move; options: more settings, as `configure`
+        takes them."""
+        self._variant = get_variant(variant)
         self._weights_override = weights
-        self._eval = self._check_eval(eval)
+        self._eval = _check_eval(eval)
         self._weights_file = weights_file
         self._tt_mb = self._check_tt(tt_mb)
-        #: seconds kept back from every timed move (see DEFAULT_MOVE_OVERHEAD)
-        self.move_overhead = self._check_overhead(move_overhead)
+        self._move_overhead = self._check_overhead(move_overhead)
         #: seconds by which timed searches have lately returned past their
         #: hard limit (the process not scheduled in time on a busy machine, a
         #: slow answer path): a high-water mark that decays by LATENESS_DECAY
         #: a move, kept back from timed moves on top of `move_overhead`
         self.lateness = 0.0
+        #: the SearchParams fields the user has set (the rest follow the variant)
+        self._tuning: Dict[str, Any] = {}
         try:
-            self._searcher = Searcher(self.variant.core_rules, self._weights().packed(), self._tt_mb)
+            self._searcher = Searcher(self._variant.core_rules, self._weights().packed(), self._tt_mb)
         except MemoryError:
             raise TableMemoryError(f"cannot allocate a {tt_mb} MiB transposition table") from None
-        self._probcut_choice: Union[None, str, ProbCutFit] = "auto"
         self._configure_rules()
         self._lock = threading.Lock()
-        self.set_threads(threads)
+        self._set_threads(_whole("threads", threads, 1, THREADS_MAX, text=False))
         self._seed = seed if seed is not None else int.from_bytes(os.urandom(8), "little") >> 2
-        self.level = LEVEL_MAX
-        self.set_level(level)
+        self._level = LEVEL_MAX
+        self._set_level(_whole("level", level, 1, LEVEL_MAX, text=False))
         #: the endgame database in use (None: none)
         self.egdb: Optional[Database] = None
         self._egdb_source: Union[None, str, Database] = None
         self._egdb_cache: dict = {}
-        self.set_egdb(egdb)
+        self._set_egdb(_check_egdb(egdb))
+        if options:
+            self.configure(options)
 
-    def set_egdb(self, egdb: Union[None, str, "os.PathLike[str]", Database]) -> None:
-        """Probe endgame databases: a directory (the database of the engine's
-        variant in it is loaded, again after a change of variant; none there is
-        no error), a loaded `Database`, or None for none."""
-        if egdb is not None and not isinstance(egdb, Database):
-            egdb = os.fspath(egdb)
-            if not os.path.isdir(egdb):
-                raise DraughtsError(f"no endgame database directory {egdb!r}")
-        self._egdb_source = egdb
-        self._egdb_cache.clear()
-        self._load_egdb()
+    # --- options -------------------------------------------------------------------
+    def configure(self, options: Mapping[str, Any]) -> None:
+        """Set options by their Hub parameter names (`tt_size` is `tt-size`):
+        `variant`, `tt-size` (MiB), `threads`, `level` (1-20), `move-overhead`
+        (milliseconds), `eval` (auto, classic, learned), `eval-file`,
+        `egdb-path` (a directory, a Database, "" or None: none), and the
+        search tuning (`SearchParams`): `lmr-mode`, `lmr-divisor`,
+        `futility` (centi-men a ply, 0 off) and `probcut` (off, auto, a
+        ProbCutFit or its seven figures).  Only what is named changes, and a
+        user's tuning stays through a change of variant.  Every value is
+        checked before any is set: an unknown option or a bad value is a
+        InvalidInputError naming it.  Taken between searches."""
+        if not isinstance(options, Mapping):
+            raise InvalidInputError(f"configure takes a mapping of options, not {type(options).__name__}")
+        values: Dict[str, Any] = {}
+        for key, value in options.items():
+            name = key.replace("_", "-") if isinstance(key, str) else key
+            if name not in OPTIONS:
+                raise InvalidInputError(f"unknown engine option {key!r} (known: {', '.join(OPTIONS)})")
+            values[name] = OPTIONS[name](value)
+        if "tt-size" in values:                 # first: it is the one that may fail now
+            self._resize(values.pop("tt-size"))
+        if "variant" in values:
+            self._set_variant(values.pop("variant"))
+        rules = False
+        if "eval" in values:
+            self._eval = values.pop("eval")
+            rules = True
+        if "eval-file" in values:
+            self._weights_file = values.pop("eval-file")
+            rules = True
+        for name, field_name in _TUNING.items():
+            if name in values:
+                value = values.pop(name)
+                if name == "probcut" and value == "auto":
+                    self._tuning.pop(field_name, None)
+                else:
+                    self._tuning[field_name] = value
+        if rules:
+            self._apply_eval()
+            self._searcher.clear()
+        self._apply_search_params()
+        if "threads" in values:
+            self._set_threads(values.pop("threads"))
+        if "level" in values:
+            self._set_level(values.pop("level"))
+        if "move-overhead" in values:
+            self._move_overhead = values.pop("move-overhead") / 1000.0
+        if "egdb-path" in values:
+            self._set_egdb(values.pop("egdb-path"))
+        assert not values, f"options not applied: {values}"
 
-    def _load_egdb(self) -> None:
-        src, db = self._egdb_source, None
-        if not egdb_supported(self.variant):
-            src = None                  # no databases for these rules (frisian, killer, turkish, ...)
-        if isinstance(src, Database):
-            db = src if rule_fields(src.variant) == rule_fields(self.variant) else None
-        elif src is not None:
-            key = rule_fields(self.variant)
-            if key not in self._egdb_cache:
-                found = complete_pieces(self.variant, src) >= 2
-                self._egdb_cache[key] = Database.open(self.variant, src) if found else None
-            db = self._egdb_cache[key]
-        self.egdb = db
-        self._searcher.set_egdb(db.core if db is not None else None)
+    @property
+    def variant(self) -> Variant:
+        """The variant searched now (the last board's)."""
+        return self._variant
+
+    @property
+    def eval(self) -> str:
+        """The evaluation in use: "classic" or "learned"."""
+        return self._eval or default_eval(self._variant)
+
+    @property
+    def search_params(self) -> SearchParams:
+        """The search tuning in use: the variant's defaults
+        (`default_search_params`) with the user's choices over them."""
+        return replace(default_search_params(self._variant, self.eval), **self._tuning)
+
+    @property
+    def probcut(self) -> Optional[ProbCutFit]:
+        """The ProbCut figures in use (None: no ProbCut)."""
+        return self.search_params.probcut
+
+    @property
+    def level(self) -> int:
+        """Strength 1 (weakest) to 20 (full strength)."""
+        return self._level
+
+    @property
+    def threads(self) -> int:
+        """Search threads (Lazy SMP: helpers search beside the main thread and
+        share its transposition table; 1 is the single-threaded search, node
+        for node)."""
+        return self._searcher.threads
+
+    @property
+    def tt_mb(self) -> int:
+        """The transposition table's size in MiB."""
+        return self._tt_mb
+
+    @property
+    def move_overhead(self) -> float:
+        """Seconds kept back from every timed move (see DEFAULT_MOVE_OVERHEAD)."""
+        return self._move_overhead
 
     @staticmethod
     def _check_tt(tt_mb) -> int:
         if not isinstance(tt_mb, int) or isinstance(tt_mb, bool) or not 1 <= tt_mb <= 65536:
-            raise DraughtsError(f"tt_mb must be a whole number of MiB from 1 to 65536, not {tt_mb!r}")
+            raise InvalidInputError(f"tt_mb must be a whole number of MiB from 1 to 65536, not {tt_mb!r}")
         check_table_size(tt_mb, "transposition table")
         return tt_mb
 
@@ -286,137 +476,88 @@ class Engine:
     def _check_overhead(seconds) -> float:
         if (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
                 or not math.isfinite(seconds) or not 0 <= seconds <= 60):
-            raise DraughtsError(f"move_overhead must be a number of seconds from 0 to 60, not {seconds!r}")
+            raise InvalidInputError(f"move_overhead must be a number of seconds from 0 to 60, not {seconds!r}")
         return float(seconds)
 
-    @staticmethod
-    def _check_eval(name: Optional[str]) -> Optional[str]:
-        if name is not None and name not in EVALS:
-            raise DraughtsError(f"eval must be one of {', '.join(EVALS)}, not {name!r}")
-        return name
+    def _set_egdb(self, egdb: Union[None, str, Database]) -> None:
+        """Probe endgame databases: a directory (the database of the engine's
+        variant in it is loaded, again after a change of variant; none there is
+        no error), a loaded `Database`, or None for none."""
+        self._egdb_source = egdb
+        self._egdb_cache.clear()
+        self._load_egdb()
 
-    @property
-    def eval(self) -> str:
-        """The evaluation in use: "classic" or "learned"."""
-        return self._eval or default_eval(self.variant)
-
-    def set_eval(self, name: Optional[str]) -> None:
-        """Evaluate with "classic" or "learned" (None: the variant's default)."""
-        self._eval = self._check_eval(name)
-        self._apply_eval()
-        self._searcher.clear()
+    def _load_egdb(self) -> None:
+        src, db = self._egdb_source, None
+        if not egdb_supported(self._variant):
+            src = None                  # no databases for these rules (frisian, killer, turkish, ...)
+        if isinstance(src, Database):
+            db = src if rule_fields(src.variant) == rule_fields(self._variant) else None
+        elif src is not None:
+            key = rule_fields(self._variant)
+            if key not in self._egdb_cache:
+                found = complete_pieces(self._variant, src) >= 2
+                self._egdb_cache[key] = Database.open(self._variant, src) if found else None
+            db = self._egdb_cache[key]
+        self.egdb = db
+        self._searcher.set_egdb(db.core if db is not None else None)
 
     def _apply_eval(self) -> None:
-        table = learned.load(self.variant, self._weights_file) if self.eval == "learned" else None
+        table = learned.load(self._variant, self._weights_file) if self.eval == "learned" else None
         self._searcher.set_learned(table)
-        self._apply_probcut()
 
-    @property
-    def probcut(self) -> Optional[ProbCutFit]:
-        """The ProbCut figures in use (None: no ProbCut)."""
-        choice = self._probcut_choice
-        if isinstance(choice, str):             # "auto"
-            return PROBCUT.get((self.variant.name, self.eval))
-        return choice
-
-    def set_probcut(self, fit: Union[None, str, ProbCutFit] = "auto") -> None:
-        """Search with these ProbCut figures: "auto" (the default) takes the
-        variant's and evaluation's from `PROBCUT` (none there: off), again
-        after either changes; a `ProbCutFit` or None (off) is kept whatever
-        the variant."""
-        if not (fit is None or fit == "auto" or isinstance(fit, ProbCutFit)):
-            raise DraughtsError(f"probcut takes a ProbCutFit, None or 'auto', not {fit!r}")
-        old, self._probcut_choice = self._probcut_choice, fit
+    def _apply_search_params(self) -> None:
+        params = self.search_params
+        self._searcher.set_tuning(params.lmr_mode, params.lmr_divisor, params.futility)
+        fit = params.probcut
         try:
-            self._apply_probcut()
-        except DraughtsError:
-            self._probcut_choice = old
-            raise
+            self._searcher.set_probcut(*(fit.packed() if fit is not None else ()))
+        except ValueError as e:
+            raise InvalidInputError(f"probcut: {e}") from None
 
     def probcut_counts(self) -> Tuple[int, int]:
         """ProbCut's shallow searches in the last search and the cuts they made."""
         return self._searcher.pc_tries, self._searcher.pc_cuts
 
-    def _apply_probcut(self) -> None:
-        fit = self.probcut
-        try:
-            self._searcher.set_probcut(*(fit.packed() if fit is not None else ()))
-        except ValueError as e:
-            raise DraughtsError(f"probcut: {e}") from None
-
     def _weights(self) -> EvalWeights:
-        return self._weights_override or default_weights(self.variant)
+        return self._weights_override or default_weights(self._variant)
 
-    def _configure_rules(self):
-        v = self.variant
+    def _configure_rules(self) -> None:
+        v = self._variant
         self._searcher.set_rules(v.core_rules)
         self._searcher.set_weights(self._weights().packed())
         self._apply_eval()
-        # futility pruning that never skips a move offering a capture (a shot):
-        # node-equal self-play against none, american -2 Elo (200 games),
-        # russian +21 (100), international +35 (120); it also saves time
-        self.set_tuning(futility=120)
+        self._apply_search_params()
 
-    def set_variant(self, variant: Union[str, Variant]) -> None:
-        new = get_variant(variant)
-        if new != self.variant:
-            self.variant = new
+    def _set_variant(self, variant: Variant) -> None:
+        if variant != self._variant:
+            self._variant = variant
             self._configure_rules()
             self._searcher.clear()
             if self._egdb_source is not None:
                 self._load_egdb()
 
-    def set_tuning(self, lmr_mode: int = 1, lmr_divisor: int = 225, futility: int = 0) -> None:
-        """Search tuning knobs (for testing changes against each other):
-        late-move reductions (mode 0 fixed, 1 logarithmic) and the futility
-        margin per ply in centi-men (0: off)."""
-        self._searcher.set_tuning(lmr_mode, lmr_divisor, futility)
-
-    def set_level(self, level: int) -> None:
-        """Strength 1 (weakest) to 20 (full strength)."""
-        if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= LEVEL_MAX:
-            raise DraughtsError(f"level must be a whole number from 1 to {LEVEL_MAX}, not {level!r}")
-        self.level = level
+    def _set_level(self, level: int) -> None:
+        self._level = level
         _, noise = level_settings(level)
         self._searcher.set_noise(noise, self._seed)
 
-    def resize(self, tt_mb: int) -> None:
-        """A new transposition table of tt_mb MiB; if it cannot be had, the
-        old table stays (and `tt_mb` still says its size).  Taken between
-        searches (the threads of a running one are reading the table)."""
-        size = self._check_tt(tt_mb)
+    def _resize(self, tt_mb: int) -> None:
+        """A new table; if it cannot be had, the old one stays (and `tt_mb`
+        still says its size)."""
         try:
             with self._lock:
-                self._searcher.resize(size)
+                self._searcher.resize(tt_mb)
         except MemoryError:
-            raise TableMemoryError(f"cannot allocate a {size} MiB transposition table; "
+            raise TableMemoryError(f"cannot allocate a {tt_mb} MiB transposition table; "
                                    f"keeping the {self._tt_mb} MiB one") from None
-        self._tt_mb = size
+        self._tt_mb = tt_mb
 
-    def set_threads(self, threads: int) -> None:
-        """Search on `threads` native threads (Lazy SMP: helpers search beside
-        the main thread and share its transposition table; the GIL is
-        released).  1 is the single-threaded search, node for node.  Taken
-        between searches (it waits for a running one to end)."""
-        if (not isinstance(threads, int) or isinstance(threads, bool)
-                or not 1 <= threads <= THREADS_MAX):
-            raise DraughtsError(f"threads must be a whole number from 1 to {THREADS_MAX}, not {threads!r}")
-        with self._lock:
+    def _set_threads(self, threads: int) -> None:
+        with self._lock:                # waits for a running search to end
             self._searcher.set_threads(threads)
 
-    @property
-    def threads(self) -> int:
-        """Search threads (see set_threads)."""
-        return self._searcher.threads
-
-    def set_move_overhead(self, seconds: float) -> None:
-        """Seconds kept back from every timed move."""
-        self.move_overhead = self._check_overhead(seconds)
-
-    @property
-    def tt_mb(self) -> int:
-        return self._tt_mb
-
+    # --- games and searches ----------------------------------------------------------
     def new_game(self) -> None:
         """The next search is unrelated to the last: clear the table and the move-ordering tables."""
         self._searcher.clear()
@@ -427,14 +568,20 @@ class Engine:
         stops that search as soon as it begins."""
         self._searcher.stop()
 
+    def quit(self) -> None:
+        """Stop a running search; the engine may still be used afterwards
+        (there is no process to end)."""
+        self._searcher.stop()
+
     def arm(self) -> None:
         """Forget earlier stops: the next search runs until its limits or a
-        stop() from now on.  search() arms itself unless told not to."""
+        stop() from now on.  play() and analyse() arm themselves unless told
+        not to."""
         self._searcher.pending_stop = False
 
     def evaluate(self, board: Board) -> float:
         """The static evaluation of the position, in men from the side to move."""
-        self.set_variant(board.variant)
+        self._set_variant(board.variant)
         return self._searcher.evaluate(board.position) / 100.0
 
     @staticmethod
@@ -447,7 +594,7 @@ class Engine:
         """(soft, hard) seconds of search under the limit's move time or
         clock, less this engine's move overhead and its recent lateness; (0,
         0) when neither is given."""
-        return search_budget(limit, self.move_overhead + self.lateness)
+        return search_budget(limit, self._move_overhead + self.lateness)
 
     def _note_lateness(self, begun: float, hard: float) -> None:
         """Record how far past `begun + hard` (seconds) this timed search answers."""
@@ -456,87 +603,112 @@ class Engine:
 
     @staticmethod
     def clock() -> float:
-        """The search's clock (seconds): pass a reading as `search(start=...)`."""
+        """The search's clock (seconds): pass a reading as `play(start=...)`."""
         return clock()
 
-    def search(self, board: Board, limit: Optional[Limit] = None, *, depth: Optional[int] = None,
-               nodes: Optional[int] = None, movetime: Optional[float] = None,
-               time: Optional[float] = None, inc: Optional[float] = None,
-               moves_to_go: Optional[int] = None, infinite: bool = False,
-               on_info: Optional[Callable[[Info], None]] = None, arm: bool = True,
-               start: Optional[float] = None) -> SearchResult:
-        """Search the board's position and return the best move found.
+    def play(self, board: Board, limit: Optional[Limit] = None, *,
+             on_info: Optional[Callable[[Info], None]] = None, arm: bool = True,
+             start: Optional[float] = None) -> PlayResult:
+        """Search the board's position and return the best move found, with
+        the reply expected (`ponder`) and the last iteration's `Info`.
 
-        The limit is a `Limit`, or its fields as keywords.  With no limit at
-        all the search stops at depth 12 (use `infinite=True` and `stop()` to
-        search until told).  `time` is the clock before this move's increment
-        `inc`.  Times count from `start` (an `Engine.clock()` reading taken
-        when the move's clock started; default: now) and keep `move_overhead`
-        back.  The GIL is released while searching.  A caller that starts the
-        search on another thread calls `arm()` first and passes arm=False, so
-        that a stop sent in between is not lost.
+        With no limit the search stops at depth 12 (use `Limit(infinite=True)`
+        and `stop()` to search until told).  `on_info` is called with every
+        finished iteration's Info.  Times count from `start` (an
+        `Engine.clock()` reading taken when the move's clock started;
+        default: now) and keep `move_overhead` back.  The GIL is released
+        while searching.  A caller that starts the search on another thread
+        calls `arm()` first and passes arm=False, so that a stop sent in
+        between is not lost.  A position without a legal move is a
+        DraughtsError.
         """
-        keywords = Limit(depth, nodes, movetime, time, inc, moves_to_go, infinite)
+        if not board.legal_moves:
+            raise InvalidInputError(f"no legal move in {board.fen()}: the game is over")
+        lines, elapsed, budget = self._search(board, limit, 1, on_info, arm, start)
+        info = lines[0]
+        return PlayResult(info.pv[0], info.pv[1] if len(info.pv) > 1 else None, info, elapsed,
+                          budget is not None and elapsed > budget)
+
+    def analyse(self, board: Board, limit: Optional[Limit] = None, multipv: int = 1, *,
+                on_info: Optional[Callable[[Info], None]] = None, arm: bool = True,
+                start: Optional[float] = None) -> List[Info]:
+        """The `multipv` best root moves, each with its score and line, best
+        first (one a legal move at most; none when the game is over).  The
+        limit, `on_info` (called for every line of every finished iteration,
+        `Info.multipv` telling which), `arm` and `start` are play()'s.  With
+        multipv > 1 the lines are searched in turn at each depth on one
+        thread (the first as the best line, then the best of the moves not
+        yet reported), sharing the table; multipv 1 is play()'s search."""
+        if isinstance(multipv, bool) or not isinstance(multipv, int) or multipv < 1:
+            raise InvalidInputError(f"multipv must be a whole number from 1 up, not {multipv!r}")
+        if not board.legal_moves:
+            return []
+        return self._search(board, limit, multipv, on_info, arm, start)[0]
+
+    def _search(self, board: Board, limit: Optional[Limit], multipv: int,
+                on_info: Optional[Callable[[Info], None]], arm: bool,
+                start: Optional[float]) -> Tuple[List[Info], float, Optional[float]]:
+        """(the lines, best first; seconds from `start` to the answer; the
+        seconds the limit grants, None when it is not timed)."""
         if limit is None:
-            limit = keywords
+            limit = Limit()
         elif not isinstance(limit, Limit):
-            raise DraughtsError(f"search takes a draughts.Limit, not {type(limit).__name__}")
-        elif not keywords.empty:
-            raise DraughtsError("search takes a Limit or limit keywords, not both")
+            raise InvalidInputError(f"the limit is a draughts.Limit, not {type(limit).__name__}")
         if start is not None and (isinstance(start, bool) or not isinstance(start, (int, float))
                                   or not math.isfinite(start) or start < 0):
-            raise DraughtsError(f"start must be an Engine.clock() reading, not {start!r}")
+            raise InvalidInputError(f"start must be an Engine.clock() reading, not {start!r}")
         if arm:
             self.arm()
-        self.set_variant(board.variant)
+        self._set_variant(board.variant)
         begun = start if start is not None else clock()
         soft, hard = self.move_budget(limit)
         timed = hard > 0 and not limit.infinite
         soft, hard = soft * 1000.0, hard * 1000.0
-        depth, nodes = limit.depth, limit.nodes
-        max_depth = depth or 0
-        cap, _ = level_settings(self.level)
+        max_depth = limit.depth or 0
+        cap, _ = level_settings(self._level)
         if cap:
             max_depth = min(max_depth, cap) if max_depth else cap
         if limit.empty and not cap:
             max_depth = 12
+        legal = list(board.legal_moves)
         if (limit.budget() is not None and not limit.infinite and limit.depth is None
-                and limit.nodes is None and board.legal_moves.count() == 1):
+                and limit.nodes is None and len(legal) == 1):
             # one legal move on a clock: nothing to choose, so no time to
             # spend; a one-ply search still gives the score and the reply
             max_depth, soft, hard, timed = 1, 0.0, 0.0, False
+        lines_wanted = min(multipv, len(legal), MULTIPV_LINES)
         state = board.search_state()
 
-        def info_cb(d, sel, score, n, ms, pv):
-            if on_info is None:
-                return
+        def info_of(d: int, sel: int, score: int, n: int, ms: float, pv, index: int) -> Info:
             men, win = _score_men(score)
             t = ms / 1000.0
-            on_info(Info(d, sel, men, n, t, n / t if t > 0 else 0.0, self._pv_moves(board, pv), win,
-                         self._searcher.egdb_hits))
+            return Info(d, sel, men, win, n, t, n / t if t > 0 else 0.0, self._pv_moves(board, pv),
+                        index, self._searcher.egdb_hits)
+
+        def info_cb(d, sel, score, n, ms, pv, index):
+            if on_info is not None:
+                on_info(info_of(d, sel, score, n, ms, pv, index))
 
         with self._lock:
             mv, score, d, sel, n, ms, pv = self._searcher.run(
-                state.position, state.history, max_depth, nodes or 0, soft, hard,
+                state.position, state.history, max_depth, limit.nodes or 0, soft, hard,
                 state.reversible, state.capture_promo, state.endgame_plies,
-                info_cb if on_info else None, start or 0.0)
-        legal = list(board.legal_moves)
-        mv_obj: Optional[Move]
-        if mv is None and legal:
-            mv_obj = legal[0]
-            pv_moves = [mv_obj]
+                info_cb if on_info else None, start or 0.0, lines_wanted)
+            found = self._searcher.lines
+        if lines_wanted > 1 and found:
+            lines = [info_of(ld, lsel, lscore, n, ms, lpv, k + 1)
+                     for k, (lscore, ld, lsel, lpv) in enumerate(found)]
         else:
-            pv_moves = self._pv_moves(board, pv) if pv else []
+            best = info_of(d, sel, score, n, ms, pv, 1)
             mv_obj = board.move_of_code(mv) if mv is not None else None
-            if pv_moves and mv_obj is not None and pv_moves[0] != mv_obj:
-                pv_moves = [mv_obj]
-        men, win = _score_men(score)
-        t = ms / 1000.0
-        out = SearchResult(mv_obj, men, pv_moves, d, sel, n, t, n / t if t > 0 else 0.0, win,
-                           pv_moves[1] if len(pv_moves) > 1 else None, self._searcher.egdb_hits)
+            if mv_obj is None:                          # stopped before the first iteration
+                best.pv = [legal[0]]
+            elif not best.pv or best.pv[0] != mv_obj:
+                best.pv = [mv_obj]
+            lines = [best]
         if timed:
             self._note_lateness(begun, hard / 1000.0)
-        return out
+        return lines, clock() - begun, limit.budget() if timed else None
 
     def _pv_moves(self, board: Board, pv) -> List[Move]:
         out = []

@@ -49,46 +49,20 @@ from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
-from draughts.errors import DraughtsError
+from draughts.errors import InvalidInputError
 from draughts.variants import Variant, variant as get_variant
-from draughts_core.eval import LearnedEval, feature_arrays, ortho_blocks, regions
+from draughts_core.eval import Dense, DenseOrtho
+from draughts_core.eval_features import feature_arrays, ortho_blocks, regions
+from draughts_core.eval_weights import LearnedEval
 
 NPAT = 3 ** 8
 
-#: the dense features, in the core's order (draughts_core/eval.pxd NDENSE)
-DENSE = (
-    "men",              # men on the board
-    "king1",            # has at least one king
-    "king2",            # has at least two kings
-    "kings3",           # kings beyond the second
-    "king_mobility",    # empty squares the kings can move to
-    "king_long_diagonal",
-    "king_stuck",       # kings with no empty square next to them
-    "tempo",            # rows advanced, summed over the men
-    "balance",          # |men on the left half - men on the right half|
-    "back_rank",        # men on their own back row
-    "runaway",          # men near the crown with no enemy piece in front
-    "locked",           # men with no forward move
-    "turn",             # +1 White to move, -1 Black
-    "trade",            # 32 * (material difference) / (material on board), men 1 and kings 3
-)
+#: the dense features, in the core's order, named by the core's enums
+#: (draughts_core/eval.pxd: Dense, DenseOrtho; each member's comment says what it counts)
+DENSE = tuple(f.name[2:].lower() for f in sorted(Dense, key=int))
 #: the dense features on the orthogonal board (turkish), in the core's order
-DENSE_ORTHO = (
-    "men",              # men on the board
-    "king1",            # has at least one king
-    "king2",            # has at least two kings
-    "kings3",           # kings beyond the second
-    "king_mobility",    # empty squares the kings can move to along rows and columns
-    "men_mobility",     # quiet moves of the men (forward and sideways)
-    "king_stuck",       # kings with no empty square next to them
-    "tempo",            # rows advanced, summed over the men
-    "balance",          # |men on the left half - men on the right half|
-    "threshold",        # men one row from the crown
-    "threshold_free",   # ... with the crowning square in front of them empty
-    "locked",           # men with no quiet move
-    "turn",             # +1 White to move, -1 Black
-    "trade",            # 32 * (material difference) / (material on board), men 1 and kings 3
-)
+DENSE_ORTHO = tuple(f.name[2:].lower() for f in sorted(DenseOrtho, key=int))
+#: the first SIDE_FEATURES dense features are one side's count less the other's
 SIDE_FEATURES = 12
 
 
@@ -226,21 +200,21 @@ def read(path: str, lay: Optional[Layout] = None) -> Tuple[np.ndarray, np.ndarra
             dense = np.array(data["dense"])
             king_sq = np.array(data["king_squares"])
     except (OSError, KeyError, ValueError) as e:
-        raise DraughtsError(f"cannot read learned weights {path!r}: {e}") from None
+        raise InvalidInputError(f"cannot read learned weights {path!r}: {e}") from None
     nreg = patterns.shape[0] if patterns.ndim == 3 else -1
     found = [x for x in LAYOUTS if x.nreg == nreg]
     if patterns.shape[1:] != (NPAT, 2) or not found:
-        raise DraughtsError(f"learned weights {path!r}: patterns of shape {patterns.shape}")
+        raise InvalidInputError(f"learned weights {path!r}: patterns of shape {patterns.shape}")
     if dense.shape != (len(DENSE), 2):
-        raise DraughtsError(f"learned weights {path!r}: dense weights of shape {dense.shape}")
+        raise InvalidInputError(f"learned weights {path!r}: dense weights of shape {dense.shape}")
     of_file = found[0]
     if king_sq.shape != (of_file.squares, 2):
-        raise DraughtsError(f"learned weights {path!r}: king squares of shape {king_sq.shape}")
+        raise InvalidInputError(f"learned weights {path!r}: king squares of shape {king_sq.shape}")
     if lay is not None and of_file is not lay:
-        raise DraughtsError(f"learned weights {path!r} are for {of_file.name}, not {lay.name}")
+        raise InvalidInputError(f"learned weights {path!r} are for {of_file.name}, not {lay.name}")
     for name, a in (("patterns", patterns), ("dense", dense), ("king_squares", king_sq)):
         if not np.issubdtype(a.dtype, np.integer):
-            raise DraughtsError(f"learned weights {path!r}: {name} of type {a.dtype}, integers expected")
+            raise InvalidInputError(f"learned weights {path!r}: {name} of type {a.dtype}, integers expected")
     return patterns, dense, king_sq
 
 
@@ -281,7 +255,7 @@ def load(variant, path: Optional[str] = None) -> LearnedEval:
     key = f"{path}:{lay.name}"
     if key not in _CACHE:
         if not os.path.exists(path):
-            raise DraughtsError(f"no learned weights for {v.name}: {path} is missing")
+            raise InvalidInputError(f"no learned weights for {v.name}: {path} is missing")
         _CACHE[key] = build(*read(path, lay), lay)
     return _CACHE[key]
 
@@ -302,17 +276,3 @@ def features(variant, white: np.ndarray, black: np.ndarray, kings: np.ndarray,
                    np.ascontiguousarray(black, dtype=np.uint64), np.ascontiguousarray(kings, dtype=np.uint64),
                    np.ascontiguousarray(turn, dtype=np.uint8), idx, dense, pieces, king_sq)
     return idx, dense, pieces, king_sq
-
-
-def evaluate_white(patterns: np.ndarray, dense_w: np.ndarray, king_w: np.ndarray, lay: Layout,
-                   idx: np.ndarray, dense: np.ndarray, pieces: np.ndarray, king_sq: np.ndarray) -> np.ndarray:
-    """The evaluation for White (float, before rounding and the drawn
-    endings) of feature arrays."""
-    t = table(patterns, lay)
-    nreg = idx.shape[1]
-    pat = t[np.arange(nreg)[None, :], idx.astype(np.int64), :].sum(axis=1)        # (n, 2)
-    tot = (pat + dense.astype(np.float64) @ np.asarray(dense_w, dtype=np.float64)
-           + king_sq.astype(np.float64) @ lay.king_table(king_w))
-    full = lay.full
-    ph = np.minimum(pieces, full) / full
-    return tot[:, 0] * ph + tot[:, 1] * (1 - ph)

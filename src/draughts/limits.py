@@ -16,7 +16,7 @@ import math
 from dataclasses import dataclass, fields
 from typing import Any, List, Optional, Tuple
 
-from draughts.errors import DraughtsError
+from draughts.errors import InvalidInputError
 
 __all__ = ["Limit", "search_budget", "clock_budget", "DEPTH_MAX", "NODES_MAX"]
 
@@ -37,7 +37,7 @@ class Limit:
     move (`movetime`), a clock (`time` before this move's increment `inc`, as
     the Hub protocol adds the increment before the move; `moves_to_go` to the
     next time control), or `infinite` (until told to stop).  Times are
-    seconds.  Every value is checked: a bad one is a DraughtsError."""
+    seconds.  Every value is checked: a bad one is an InvalidInputError."""
 
     depth: Optional[int] = None
     nodes: Optional[int] = None
@@ -52,14 +52,14 @@ class Limit:
             value = getattr(self, name)
             if value is not None and (not isinstance(value, int) or isinstance(value, bool)
                                       or not 1 <= value <= high):
-                raise DraughtsError(f"{name} must be a whole number from 1 to {high}, not {value!r}")
+                raise InvalidInputError(f"{name} must be a whole number from 1 to {high}, not {value!r}")
         for name in ("movetime", "time", "inc"):
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
                                       or not math.isfinite(value) or value < 0):
-                raise DraughtsError(f"{name} must be a finite number of seconds >= 0, not {value!r}")
+                raise InvalidInputError(f"{name} must be a finite number of seconds >= 0, not {value!r}")
         if not isinstance(self.infinite, bool):
-            raise DraughtsError(f"infinite must be True or False, not {self.infinite!r}")
+            raise InvalidInputError(f"infinite must be True or False, not {self.infinite!r}")
 
     @property
     def empty(self) -> bool:

@@ -22,7 +22,7 @@ from draughts._files import load_json, save_json
 from draughts._memory import check_table_size
 from draughts._progress import Progress as Bar
 from draughts.board import Board, Move, check_perft_depth
-from draughts.errors import DraughtsError, PerftStopped, TableMemoryError
+from draughts.errors import ClusterLost, InvalidInputError, PerftStopped, TableMemoryError
 from draughts.variants import Variant
 from draughts_core.perft import PerftTable, StopFlag
 from draughts_core.position import Position
@@ -93,7 +93,7 @@ class Checkpoint:
     def load(cls, path: str, header: Dict) -> "Checkpoint":
         data = load_json(path, "checkpoint")
         if not isinstance(data, dict):
-            raise DraughtsError(f"{path!r} is not a perft checkpoint")
+            raise InvalidInputError(f"{path!r} is not a perft checkpoint")
         saved = {k: data.get(k) for k in header}
         if saved != header:
             def show(key, value):
@@ -102,7 +102,7 @@ class Checkpoint:
                 return repr(value)
             diff = ", ".join(f"{k}: saved {show(k, saved[k])}, asked {show(k, header[k])}"
                              for k in header if saved[k] != header[k])
-            raise DraughtsError(f"checkpoint {path!r} belongs to another run ({diff})")
+            raise InvalidInputError(f"checkpoint {path!r} belongs to another run ({diff})")
         cp = cls(path, header)
         cp.done = {int(k): int(v) for k, v in data.get("done", {}).items()}
         return cp
@@ -184,12 +184,12 @@ def run(board: Board, depth: int, *, duplicates: str = "drop", hash_mb: int = 0,
     """perft(depth) of the board's position with any of: a hash table, threads,
     a Ray cluster, a checkpoint file, a per-root-move breakdown."""
     if duplicates not in ("drop", "keep"):
-        raise DraughtsError(f"duplicates must be 'drop' or 'keep', not {duplicates!r}")
+        raise InvalidInputError(f"duplicates must be 'drop' or 'keep', not {duplicates!r}")
     check_perft_depth(depth)
     if threads < 1:
-        raise DraughtsError(f"threads must be at least 1, not {threads}")
+        raise InvalidInputError(f"threads must be at least 1, not {threads}")
     if hash_mb < 0:
-        raise DraughtsError(f"hash size must be >= 0 MiB, not {hash_mb}")
+        raise InvalidInputError(f"hash size must be >= 0 MiB, not {hash_mb}")
     if hash_mb:
         check_table_size(hash_mb, "perft table")
     keep = duplicates == "keep"
@@ -212,7 +212,7 @@ def run(board: Board, depth: int, *, duplicates: str = "drop", hash_mb: int = 0,
         # a run split only for its progress bar: enough subtrees for a useful ETA
         split = choose_split(board, depth, 4 if plain else workers, keep)
     if not 1 <= split <= depth:
-        raise DraughtsError(f"split must be between 1 and the depth ({depth}), not {split}")
+        raise InvalidInputError(f"split must be between 1 and the depth ({depth}), not {split}")
     roots, units = split_units(board, depth, split, keep)
     remaining_depth = depth - split
 
@@ -259,7 +259,7 @@ def run(board: Board, depth: int, *, duplicates: str = "drop", hash_mb: int = 0,
                     try:
                         count = int(ray.get(ref, timeout=30))
                     except Exception as e:          # the task, its node or the head died
-                        raise ray_cluster.ClusterLost(f"subtree {pending[ref]} failed on the Ray "
+                        raise ClusterLost(f"subtree {pending[ref]} failed on the Ray "
                                                       f"cluster at {cluster!r}: {e}") from None
                     finished(pending.pop(ref), count)
                 if not ready:
@@ -268,10 +268,10 @@ def run(board: Board, depth: int, *, duplicates: str = "drop", hash_mb: int = 0,
             for ref in pending:
                 ray.cancel(ref, force=True)
             raise
-        except ray_cluster.ClusterLost as e:
+        except ClusterLost as e:
             where = checkpoint or resume
             hint = f"; {len(counts)} subtrees are kept in {where}: resume with --resume {where}" if where else ""
-            raise ray_cluster.ClusterLost(f"{e}{hint}") from None
+            raise ClusterLost(f"{e}{hint}") from None
     else:
         table = new_table(hash_mb) if hash_mb else None
         stop = StopFlag()               # set on an interrupt: the running subtrees end at once

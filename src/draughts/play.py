@@ -15,10 +15,13 @@ import sys
 import textwrap
 from typing import Callable, List, Optional, Sequence
 
-from draughts._args import add_variant_options, positive_int, variant_from_args
+from draughts._args import add_variant_options, int_type, positive_int, real_type, variant_from_args
 from draughts import pdn
 from draughts.board import Board, Move, Outcome, Termination
-from draughts.engine import LEVEL_MAX, Engine, Info
+from draughts.diagram import ASCII_PIECES, UNICODE_PIECES, diagram
+from draughts.engine import LEVEL_MAX, Engine
+from draughts.engine_api import Info
+from draughts.limits import Limit
 from draughts.errors import AmbiguousMoveError, DraughtsError, IllegalMoveError, InvalidMoveError
 from draughts.notation import MOVE_SEPARATOR, split_move, square_text, squares_of
 from draughts.variants import BLACK, WHITE, Color
@@ -29,11 +32,6 @@ DEFAULT_MOVETIME = 1.0
 DEFAULT_SAVE_FILE = "draughts-game.pdn"
 
 
-# piece symbols: (white man, white king, black man, black king)
-_ASCII_PIECES = ("w", "W", "b", "B")
-_UNICODE_PIECES = ("○", "◎", "●", "◉")
-
-
 def colour_name(color: Color) -> str:
     return "White" if color == WHITE else "Black"
 
@@ -42,82 +40,12 @@ def colour_name(color: Color) -> str:
 
 def render(board: Board, *, flipped: bool = False, ascii: bool = False,
            lastmove: Optional[Move] = None) -> str:
-    """The board as text, White at the bottom unless `flipped`.
-
-    Numeric variants show every playing square's number (after the piece on
-    it, if any), with the numbers of each row at the left; algebraic variants
-    show a dot on empty playing squares and files and ranks round the edge.
-    The start and end squares of `lastmove` are in brackets, the squares it
-    captured on show an `x`.
-    """
-    v = board.variant
-    sq = squares_of(v)
-    n = v.size
-    wm, wk, bm, bk = _ASCII_PIECES if ascii else _UNICODE_PIECES
-    taken_mark = "x" if ascii else "×"
-    white, black, king_list = board.position.pieces()
-    kings = set(king_list)
-    symbol = {}
-    for i in white:
-        symbol[i] = wk if i in kings else wm
-    for i in black:
-        symbol[i] = bk if i in kings else bm
-    ends = set()
-    taken = set()
-    if lastmove is not None:
-        ends = {sq.internal[lastmove.start], sq.internal[lastmove.end]}
-        taken = {sq.internal[s] for s in lastmove.captured}
-
-    at = {}                                    # (row, col) as drawn -> internal square
-    for i, (r, c) in enumerate(sq.coords):
-        if flipped:
-            r, c = n - 1 - r, n - 1 - c
-        at[(r, c)] = i
-
-    numeric = not v.algebraic
-    cell_w = 5 if numeric else 3
-
-    def cell(r: int, c: int) -> str:
-        i = at.get((r, c))
-        if i is None:
-            return " " * cell_w
-        mark = symbol.get(i) or (taken_mark if i in taken else None)
-        if numeric:
-            body = f"{mark or ' '}{sq.number[i]:>2}"
-        else:
-            body = mark or "."
-        return f"[{body}]" if i in ends else f" {body} "
-
-    lines = []
-    if numeric:
-        labels = []
-        for r in range(n):
-            nums = sorted(sq.number[at[(r, c)]] for c in range(n) if (r, c) in at)
-            labels.append(f"{nums[0]}-{nums[-1]}")
-        lw = max(len(t) for t in labels)
-        rule = " " * lw + " +" + "-" * (n * cell_w) + "+"
-        lines.append(rule)
-        for r in range(n):
-            lines.append(f"{labels[r]:>{lw}} |" + "".join(cell(r, c) for c in range(n)) + "|")
-        lines.append(rule)
-    else:
-        files = [chr(ord("a") + c) for c in range(n)]
-        if flipped:
-            files.reverse()
-        head = "    " + "".join(f" {f} " for f in files)
-        rule = "   +" + "-" * (n * cell_w) + "+"
-        lines.append(head)
-        lines.append(rule)
-        for r in range(n):
-            rank = r + 1 if flipped else n - r
-            lines.append(f"{rank:>2} |" + "".join(cell(r, c) for c in range(n)) + f"| {rank}")
-        lines.append(rule)
-        lines.append(head)
-    return "\n".join(lines)
+    """The board framed as the game shows it (`draughts.diagram.diagram`)."""
+    return diagram(board, ascii=ascii, flipped=flipped, framed=True, lastmove=lastmove)
 
 
 def legend(ascii: bool = False) -> str:
-    wm, wk, bm, bk = _ASCII_PIECES if ascii else _UNICODE_PIECES
+    wm, wk, bm, bk = ASCII_PIECES if ascii else UNICODE_PIECES
     taken = "x" if ascii else "×"
     return (f"{wm} white man  {wk} white king  {bm} black man  {bk} black king  "
             f"[ ] last move  {taken} taken")
@@ -280,10 +208,10 @@ class PlaySession:
                 self._advisor = Engine(self.board.variant, tt_mb=16)
         return self._advisor
 
-    def _limits(self):
+    def _limit(self) -> Limit:
         if self.depth is not None:
-            return {"depth": self.depth}
-        return {"movetime": self.movetime if self.movetime is not None else DEFAULT_MOVETIME}
+            return Limit(depth=self.depth)
+        return Limit(movetime=self.movetime if self.movetime is not None else DEFAULT_MOVETIME)
 
     # --- the loop
     def run(self) -> int:
@@ -333,10 +261,7 @@ class PlaySession:
     def engine_move(self) -> None:
         b = self.board
         self.say(f"The engine ({colour_name(b.turn)}) is thinking...")
-        result = self.engine.search(b, **self._limits())
-        move = result.move
-        if move is None:                      # no move: the outcome check will end the game
-            move = next(iter(b.legal_moves))
+        move = self.engine.play(b, self._limit()).move
         text = b.move_text(move)
         b.push(move)
         self.say(f"The engine plays {text}.")
@@ -445,12 +370,10 @@ class PlaySession:
             self.say("The game is over.")
             return
         b = self.board
-        result = self.advisor().search(b, **self._limits())
-        if result.move is None:
-            self.say("No hint: there is no legal move.")
-            return
-        line = pv_text(b, result.pv[:6]) or b.move_text(result.move)
-        self.say(f"Hint: {b.move_text(result.move)} (your score {score_text(result.score, result.win_in)}; "
+        result = self.advisor().play(b, self._limit())
+        info = result.info
+        line = pv_text(b, info.pv[:6]) or b.move_text(result.move)
+        self.say(f"Hint: {b.move_text(result.move)} (your score {score_text(info.score or 0.0, info.win_in)}; "
                  f"expected line {line})")
 
     def resign(self) -> None:
@@ -464,8 +387,8 @@ class PlaySession:
             self.say("The game is already over.")
             return
         b = self.board
-        result = self.advisor().search(b, **self._limits())
-        engine_score = -result.score           # the search scored the human's side
+        result = self.advisor().play(b, self._limit()).info
+        engine_score = -(result.score or 0.0)  # the search scored the human's side
         if engine_score <= DRAW_ACCEPT_SCORE and not (result.win_in is not None and result.win_in < 0):
             self.say(f"The engine accepts the draw (its score {engine_score:+.2f} <= +{DRAW_ACCEPT_SCORE:.2f}).")
             self.ended = Outcome(Termination.AGREEMENT, None, "draw agreed")
@@ -519,11 +442,14 @@ class PlaySession:
 
 # --- analysis -----------------------------------------------------------------
 
-def format_info(board: Board, info: Info) -> str:
+def format_info(board: Board, info: Info, multipv: bool = False) -> str:
+    """One iteration's line of `draughts analyze`; with `multipv`, it starts
+    with the line's rank (`line 2`)."""
     nps = f"{info.nps / 1e6:.2f}M" if info.nps >= 1e6 else f"{info.nps / 1e3:.0f}k"
-    return (f"depth {info.depth:>2}  seldepth {info.seldepth:>2}  "
-            f"score {score_text(info.score, info.win_in):>9}  nodes {info.nodes:>10}  "
-            f"time {info.time:7.3f}s  nps {nps:>7}  pv {pv_text(board, info.pv)}")
+    rank = f"line {info.multipv:>2}  " if multipv else ""
+    return (f"{rank}depth {info.depth:>2}  seldepth {info.seldepth:>2}  "
+            f"score {score_text(info.score or 0.0, info.win_in):>9}  nodes {info.nodes:>10}  "
+            f"time {info.time or 0.0:7.3f}s  nps {nps:>7}  pv {pv_text(board, info.pv)}")
 
 
 def cmd_analyze(args) -> int:
@@ -540,21 +466,26 @@ def cmd_analyze(args) -> int:
         return 0
     engine = Engine(v, tt_mb=args.tt_mb)
 
+    multipv = args.multipv > 1
+
     def on_info(info: Info) -> None:
-        print(format_info(board, info), file=out, flush=True)
+        print(format_info(board, info, multipv), file=out, flush=True)
 
     if args.depth is not None:
-        limits = {"depth": args.depth}
+        limit = Limit(depth=args.depth)
     else:
-        limits = {"movetime": args.movetime if args.movetime is not None else 2.0}
-    result = engine.search(board, on_info=on_info, **limits)
-    if result.move is None:
-        print("No legal move.", file=out, flush=True)
+        limit = Limit(movetime=args.movetime if args.movetime is not None else 2.0)
+    lines = engine.analyse(board, limit, args.multipv, on_info=on_info)
+    best = lines[0]
+    print(f"best move {board.move_text(best.pv[0])}  score {score_text(best.score or 0.0, best.win_in)}  "
+          f"depth {best.depth}  nodes {best.nodes}  time {best.time or 0.0:.3f}s", file=out, flush=True)
+    if not multipv:
+        print(f"line {pv_text(board, best.pv)}", file=out, flush=True)
         return 0
-    print(f"best move {board.move_text(result.move)}  score {score_text(result.score, result.win_in)}  "
-          f"depth {result.depth}  nodes {result.nodes}  time {result.time:.3f}s", file=out, flush=True)
-    if result.pv:
-        print(f"line {pv_text(board, result.pv)}", file=out, flush=True)
+    for info in lines:
+        print(f"line {info.multipv}: {board.move_text(info.pv[0])}  "
+              f"score {score_text(info.score or 0.0, info.win_in)}  depth {info.depth}  "
+              f"pv {pv_text(board, info.pv)}", file=out, flush=True)
     return 0
 
 
@@ -579,7 +510,7 @@ def cmd_play(args) -> int:
     ascii = args.ascii
     if not ascii:                      # a terminal that cannot show the Unicode pieces gets letters
         try:
-            "".join(_UNICODE_PIECES + ("×",)).encode(sys.stdout.encoding or "ascii")
+            "".join(UNICODE_PIECES + ("×",)).encode(sys.stdout.encoding or "ascii")
         except (UnicodeEncodeError, LookupError):
             ascii = True
     session = PlaySession(board, human, engine, movetime=args.movetime, depth=args.depth,
@@ -587,24 +518,9 @@ def cmd_play(args) -> int:
     return session.run()
 
 
-def _level(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 1 <= value <= LEVEL_MAX:
-        raise argparse.ArgumentTypeError(f"the level runs from 1 to {LEVEL_MAX}, not {value}")
-    return value
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{text} seconds: must be more than 0")
-    return value
+#: `--level`: 1 to LEVEL_MAX; `--movetime`: seconds, more than 0
+_level = int_type(1, LEVEL_MAX)
+_seconds = real_type(above=0)
 
 
 def register(subparsers) -> None:
@@ -642,5 +558,7 @@ def register(subparsers) -> None:
     limit.add_argument("--depth", "-d", type=positive_int, default=None, help="search this many plies")
     limit.add_argument("--movetime", "-t", type=_seconds, default=None,
                        help="search this many seconds (default 2 when no --depth)")
+    p.add_argument("--multipv", type=positive_int, default=1,
+                   help="report this many best moves, each with its score and line (default 1)")
     p.add_argument("--tt-mb", type=positive_int, default=64, help="engine table size in MiB (default 64)")
     p.set_defaults(func=cmd_analyze)

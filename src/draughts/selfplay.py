@@ -33,7 +33,8 @@ from draughts import cluster as ray_cluster
 from draughts._progress import Progress
 from draughts.board import Board, Color
 from draughts.engine import Engine
-from draughts.errors import DraughtsError
+from draughts.errors import ClusterLost, InvalidInputError
+from draughts.limits import Limit
 from draughts.variants import variant as get_variant
 
 CHUNK_GAMES = 50
@@ -72,8 +73,8 @@ def _opening(board: Board, engine: Engine, rng: random.Random, cfg: SelfPlayConf
         if b.outcome() is not None:
             continue
         engine.new_game()
-        r = engine.search(b, depth=cfg.balance_depth)
-        if r.win_in is None and abs(r.score) <= cfg.max_score:
+        r = engine.play(b, Limit(depth=cfg.balance_depth)).info
+        if r.win_in is None and abs(r.score or 0.0) <= cfg.max_score:
             return b
     return board.copy()
 
@@ -88,12 +89,12 @@ def play_game(cfg: SelfPlayConfig, number: int, engine: Optional[Engine] = None)
     rows = []
     while board.ply < cfg.max_plies and board.outcome() is None:
         pos = board.position
-        r = engine.search(board, nodes=cfg.nodes)
+        r = engine.play(board, Limit(nodes=cfg.nodes))
         if not any(m.is_capture for m in board.legal_moves):
             w, b, k, turn = pos.key()[:4]        # (the frisian king-move counts are not a feature)
-            white_score = r.score if turn == 0 else -r.score
+            score = r.info.score or 0.0
+            white_score = score if turn == 0 else -score
             rows.append((w, b, k, turn, max(-300.0, min(300.0, white_score)) * 100, board.ply))
-        assert r.move is not None, "a game that goes on has a move"
         board.push(r.move)
     outcome = board.outcome()
     if outcome is None or outcome.winner is None:
@@ -157,7 +158,7 @@ def generate(cfg: SelfPlayConfig, games: int, out_dir: str, *, workers: int = 0,
     `cluster` (a Ray address) the chunks are played on that cluster
     (`generate_on_cluster`; workers and niceness are then not used)."""
     if games < 1:
-        raise DraughtsError(f"games must be at least 1, not {games}")
+        raise InvalidInputError(f"games must be at least 1, not {games}")
     os.makedirs(out_dir, exist_ok=True)
     chunks = (games + CHUNK_GAMES - 1) // CHUNK_GAMES
     todo = [c for c in range(chunks) if not os.path.exists(chunk_path(out_dir, c))]
@@ -204,7 +205,7 @@ def generate_on_cluster(cfg: SelfPlayConfig, chunks: int, todo: List[int], out_d
             with open(cfg.weights, "rb") as f:
                 weights = ray.put(f.read())
         except OSError as e:
-            raise DraughtsError(f"cannot read learned weights {cfg.weights!r}: {e}") from None
+            raise InvalidInputError(f"cannot read learned weights {cfg.weights!r}: {e}") from None
     remote = ray.remote(num_cpus=1, max_retries=RAY_RETRIES)(_cluster_chunk)
     queue = list(todo)
     pending: Dict[Any, int] = {}
@@ -220,13 +221,13 @@ def generate_on_cluster(cfg: SelfPlayConfig, chunks: int, todo: List[int], out_d
                 try:
                     ready, _ = ray.wait(list(pending), num_returns=1, timeout=0.5)
                 except Exception as e:
-                    raise ray_cluster.ClusterLost(f"lost the Ray cluster at {address!r}: {e}") from None
+                    raise ClusterLost(f"lost the Ray cluster at {address!r}: {e}") from None
                 for ref in ready:
                     chunk = pending.pop(ref)
                     try:
                         got, arrays = ray.get(ref, timeout=60)
                     except Exception as e:          # the task, its node or the head died
-                        raise ray_cluster.ClusterLost(f"chunk {chunk} failed on the Ray cluster at "
+                        raise ClusterLost(f"chunk {chunk} failed on the Ray cluster at "
                                                       f"{address!r}: {e}") from None
                     assert got == chunk, (got, chunk)
                     _write_chunk(out_dir, chunk, arrays)
@@ -235,9 +236,9 @@ def generate_on_cluster(cfg: SelfPlayConfig, chunks: int, todo: List[int], out_d
                     bar.update_to(done * CHUNK_GAMES, f"{played} positions")
                 if not ready:
                     watch.check()           # a head that has gone ends the run
-    except ray_cluster.ClusterLost as e:
+    except ClusterLost as e:
         saved = len(chunk_files(out_dir, chunks))
-        raise ray_cluster.ClusterLost(
+        raise ClusterLost(
             f"{e}; {saved} of {chunks} chunks ({saved * CHUNK_GAMES} games) are saved in {out_dir}: "
             f"the same command again plays only the rest") from None
     except BaseException:
@@ -286,7 +287,7 @@ def load(paths: List[str], chunks: Optional[int] = None) -> Dict[str, np.ndarray
     for p in paths:
         files.extend(chunk_files(p, chunks) if os.path.isdir(p) else [p])
     if not files:
-        raise DraughtsError(f"no games found in {', '.join(paths)}")
+        raise InvalidInputError(f"no games found in {', '.join(paths)}")
     parts = []
     for f in files:
         with np.load(f) as d:

@@ -18,9 +18,9 @@ import sys
 from typing import Dict, Optional, Tuple, Union
 from xml.sax.saxutils import escape
 
-from draughts._args import add_variant_options, int_at_least, variant_from_args
+from draughts._args import add_variant_options, int_type, variant_from_args
 from draughts.board import Board, Move
-from draughts.errors import DraughtsError
+from draughts.errors import InvalidInputError
 from draughts.notation import split_move, square_text, squares_of
 from draughts.variants import WHITE
 
@@ -60,11 +60,11 @@ def _lastmove_squares(board: Board, lastmove) -> Tuple[int, ...]:
         sq = squares_of(board.variant)
         parts = [p for p in split_move(lastmove) if p]
         if len(parts) < 2:
-            raise DraughtsError(f"last move {lastmove!r} is not a move (expected e.g. 32-28)")
+            raise InvalidInputError(f"last move {lastmove!r} is not a move (expected e.g. 32-28)")
         try:
             nums = [sq.number[sq.parse(p)] for p in parts]
         except ValueError as e:
-            raise DraughtsError(f"last move {lastmove!r}: {e}") from None
+            raise InvalidInputError(f"last move {lastmove!r}: {e}") from None
         return (nums[0], nums[-1])
     if isinstance(lastmove, (tuple, list)) and len(lastmove) == 2:
         return (int(lastmove[0]), int(lastmove[1]))
@@ -97,12 +97,12 @@ def board(board: Board, *, lastmove: Union[Move, str, bool, None] = None, flippe
     if not isinstance(board, Board):
         raise TypeError(f"draughts.svg.board takes a Board, not {type(board).__name__}")
     if isinstance(size, bool) or not isinstance(size, (int, float)) or size <= 0:
-        raise DraughtsError(f"size must be a positive number of pixels, not {size!r}")
+        raise InvalidInputError(f"size must be a positive number of pixels, not {size!r}")
     col = dict(COLORS)
     if colors:
         unknown = set(colors) - set(COLORS)
         if unknown:
-            raise DraughtsError(f"unknown colour names {sorted(unknown)}; known: {', '.join(COLORS)}")
+            raise InvalidInputError(f"unknown colour names {sorted(unknown)}; known: {', '.join(COLORS)}")
         col.update(colors)
     v = board.variant
     sq = squares_of(v)
@@ -173,7 +173,7 @@ def cmd_svg(args) -> int:
             with open(args.output, "w", encoding="utf-8") as f:
                 f.write(text)
         except OSError as e:
-            raise DraughtsError(f"cannot write {args.output}: {e.strerror or e}") from None
+            raise InvalidInputError(f"cannot write {args.output}: {e.strerror or e}") from None
     return 0
 
 
@@ -187,8 +187,8 @@ def _repr_svg_(self: Board) -> str:
 Board._repr_svg_ = _repr_svg_  # type: ignore[attr-defined]
 
 
-def _size_arg(text: str) -> int:
-    return int_at_least(16, "pixels")(text)
+#: `--size`: pixels, 16 or more
+_size_arg = int_type(16)
 
 
 def register(subparsers) -> None:

@@ -47,10 +47,10 @@ from typing import Callable, Dict, List, Optional, Tuple
 import numpy as np
 
 from draughts import cluster as ray_cluster, learned, selfplay
-from draughts._args import int_at_least, positive_int
+from draughts._args import positive_int, whole_number
 from draughts._progress import shown_by_default
 from draughts.engine import default_weights
-from draughts.errors import DraughtsError
+from draughts.errors import InvalidInputError
 from draughts.variants import VARIANTS, variant as get_variant
 from draughts_core.position import Position
 from draughts_core.search import Searcher
@@ -192,7 +192,7 @@ def classic_model(variant) -> Model:
     features lack."""
     v = get_variant(variant)
     if v.goal == "losing" or v.geometry == "orthogonal":
-        raise DraughtsError(f"the learned features cannot express {v.name}'s classic evaluation")
+        raise InvalidInputError(f"the learned features cannot express {v.name}'s classic evaluation")
     w = default_weights(v)
     lay = learned.layout(v)
     size = v.size
@@ -244,7 +244,7 @@ def fit(model: Model, data: Data, scale: float, *, epochs: int = 10, batch: int 
     train = np.flatnonzero(~data.heldout)
     held = np.flatnonzero(data.heldout)
     if len(train) == 0 or len(held) == 0:
-        raise DraughtsError("too few games to split into training and held-out games")
+        raise InvalidInputError("too few games to split into training and held-out games")
     nreg = model.nreg
     npat = nreg * NPAT
     nd = len(model.layout.dense)
@@ -328,7 +328,7 @@ def run(args, report: Callable[[str], None]) -> Dict:
     dirs: List[str] = []
     manifest: Dict = {}
     if weights and args.start_classic:
-        raise DraughtsError("--start-weights and --start-classic both name the start: give one")
+        raise InvalidInputError("--start-weights and --start-classic both name the start: give one")
     model = classic_model(v) if args.start_classic else Model(v)
     scale = None
     if weights:
@@ -344,10 +344,10 @@ def run(args, report: Callable[[str], None]) -> Dict:
     for d in args.data:
         found = selfplay.chunk_files(d) if os.path.isdir(d) else []
         if not found:
-            raise DraughtsError(f"--data {d}: no games-NNNNN.npz chunk files there")
+            raise InvalidInputError(f"--data {d}: no games-NNNNN.npz chunk files there")
         data_files.extend(found)
     if args.games == 0 and (not data_files or args.generations != 1):
-        raise DraughtsError("--games 0 fits the --data games once: give --data and no --generations")
+        raise InvalidInputError("--games 0 fits the --data games once: give --data and no --generations")
     if cluster and args.games:
         ray_cluster.connect(cluster)            # a bad address: an error before any game or fit
     for gen in range(args.generations):
@@ -406,7 +406,7 @@ def register(sub) -> None:
     p = sub.add_parser("train", help="fit the learned evaluation to self-play games (numpy)")
     p.add_argument("--variant", "-v", default="international", help=f"variant ({', '.join(VARIANTS)})")
     p.add_argument("--out", "-o", required=True, help="run directory (games, weights; a rerun resumes)")
-    p.add_argument("--games", type=int_at_least(0), default=2000,
+    p.add_argument("--games", type=whole_number, default=2000,
                    help="games per generation (default 2000; 0: fit the --data games only)")
     p.add_argument("--data", action="append", default=[], metavar="DIR",
                    help="a games directory of an earlier run whose games join every fit (repeatable)")

@@ -487,10 +487,9 @@ def variant_for_gametype(gametype) -> Variant:
     """The variant of a PDN GameType tag value ("20", "21,B,8,8,N1,0", 25, ...)."""
     text = str(gametype).strip()
     head = text.split(",")[0].strip()
-    try:
-        number = int(head)
-    except ValueError:
-        raise VariantError(f"GameType {gametype!r} does not start with a number") from None
+    if not head.isascii() or not head.isdigit():            # ASCII digits, as draughts._args reads them
+        raise VariantError(f"GameType {gametype!r} does not start with a number")
+    number = int(head)
     if number not in _BY_GAMETYPE:
         raise VariantError(f"GameType {number} is not a variant this library plays "
                            f"(known: {', '.join(str(k) for k in sorted(_BY_GAMETYPE))})")

@@ -64,6 +64,8 @@ ctypedef struct DB:
     Slice* slices[EG_MAX_PIECES + 1][EG_MAX_PIECES + 1][EG_MAX_PIECES + 1][EG_MAX_PIECES + 1]
 
 cdef int egdb_probe(const DB* db, const Pos* p) noexcept nogil
+cdef Slice* new_slice(DB* db, int a, int b, int c, int d) noexcept nogil
+cdef void free_slice(Slice* s) noexcept nogil
 
 cdef class EGDB:
     cdef DB* db

@@ -9,6 +9,49 @@ cdef enum:
     NDENSE = 14          # dense features of the learned evaluation (draughts.learned.DENSE)
     NSIDE = 12           # ... the first NSIDE are one side's count less the other's
     MAX_SQUARES = 64     # playable squares of the largest board (turkish: every square)
+    FULL_8X8 = 24        # pieces at the start of an 8x8 diagonal game: the phase's opening end
+    FULL_10X10 = 40      # ... of a 10x10 game
+    FULL_ORTHO = 32      # ... of turkish (the orthogonal board)
+    NREG_ROWS = 21       # the orthogonal board's regions: first its 2x4 blocks
+    NREG_ORTHO = 33      # ... then its 4x2 blocks
+
+# The learned evaluation's dense features on the diagonal boards, in the order
+# the core writes them; draughts.learned takes their names from here (member
+# name without the D_ prefix, in lower case).  The first NSIDE are one side's
+# count less the other's, each counted from that side's own view.
+cpdef enum Dense:
+    D_MEN = 0                # men on the board
+    D_KING1 = 1              # has at least one king
+    D_KING2 = 2              # has at least two kings
+    D_KINGS3 = 3             # kings beyond the second
+    D_KING_MOBILITY = 4      # empty squares the kings can move to
+    D_KING_LONG_DIAGONAL = 5 # kings on the long diagonal
+    D_KING_STUCK = 6         # kings with no empty square next to them
+    D_TEMPO = 7              # rows advanced, summed over the men
+    D_BALANCE = 8            # |men on the left half - men on the right half|
+    D_BACK_RANK = 9          # men on their own back row
+    D_RUNAWAY = 10           # men near the crown with no enemy piece in front
+    D_LOCKED = 11            # men with no forward move
+    D_TURN = 12              # +1 White to move, -1 Black
+    D_TRADE = 13             # 32 * (material difference) / (material on board), men 1 and kings 3
+
+# The same on the orthogonal board (turkish): slots 4, 5, 9 and 10 count what
+# matters there (O_ prefix).
+cpdef enum DenseOrtho:
+    O_MEN = 0                # men on the board
+    O_KING1 = 1              # has at least one king
+    O_KING2 = 2              # has at least two kings
+    O_KINGS3 = 3             # kings beyond the second
+    O_KING_MOBILITY = 4      # empty squares the kings can move to along rows and columns
+    O_MEN_MOBILITY = 5       # quiet moves of the men (forward and sideways)
+    O_KING_STUCK = 6         # kings with no empty square next to them
+    O_TEMPO = 7              # rows advanced, summed over the men
+    O_BALANCE = 8            # |men on the left half - men on the right half|
+    O_THRESHOLD = 9          # men one row from the crown
+    O_THRESHOLD_FREE = 10    # ... with the crowning square in front of them empty
+    O_LOCKED = 11            # men with no quiet move
+    O_TURN = 12              # +1 White to move, -1 Black
+    O_TRADE = 13             # 32 * (material difference) / (material on board), men 1 and kings 3
 
 # The learned evaluation's weights (draughts.learned builds them from a data
 # file): per region and pattern index an (opening, endgame) pair, already
@@ -40,10 +83,10 @@ ctypedef struct EvalW:
     int lone_king_draw   # flying kings: lone king against <= 3 kings is drawish
     const LearnedW* learned
 
-cdef class LearnedEval:
-    cdef LearnedW lw
-    cdef readonly int size
-    cdef readonly int geometry
-    cdef _load_patterns(self, int nreg, bytes patterns)
-
 cdef int evaluate(const Rules* r, const EvalW* w, const Pos* p) noexcept nogil
+# The learned evaluation's features of p (pattern index per region, the dense
+# features, a king's count per square), exactly as it scores them; returns
+# the pieces on the board (the phase).  For training (draughts_core.eval_features).
+cdef int features_any(const Rules* r, const Pos* p, int* idx, int* dense, int* ksq) noexcept nogil
+cdef int region_count(int size, int geometry) noexcept nogil
+cdef int ortho_block_base(int i) noexcept nogil

@@ -11,11 +11,12 @@ under that turn, so a position and its colour-flipped image score exactly
 opposite.  The orthogonal board (turkish, every square) has its own learned
 evaluation (`learned_ortho`): 2x4 and 4x2 blocks of squares as its pattern
 regions and dense features of its own moves.
+
+The weights' loader is draughts_core.eval_weights, the features for training
+draughts_core.eval_features.
 """
 
-from libc.stdint cimport int8_t, int16_t, int32_t, uint16_t, uint32_t, uint8_t
-from libc.stdlib cimport malloc, free
-from libc.string cimport memcpy
+from libc.stdint cimport int16_t, int32_t, uint16_t, uint32_t, uint8_t
 from draughts_core.bitboard cimport (u64, G8, G10, G64, geo_t, step, board_mask, popcount, lsb, ctz, half,
                                      square_of_bit, rev64)
 from draughts_core.rules cimport Rules, GOAL_LOSING
@@ -46,16 +47,14 @@ cdef uint8_t SUB[2][4][2048]
 # columns 0, 2, 4, 6; a block's squares row by row are its digits, lowest
 # first.  The set is closed under the board's half turn and its left-right
 # mirror (draughts.learned builds the weights' symmetry from this layout).
-cdef enum:
-    NREG_ROWS = 21               # the 2x4 blocks
-    NREG_ORTHO = 33              # ... and the 4x2 blocks
-    FULL_ORTHO = 32              # pieces at the start of turkish
 cdef int ORTHO_BASE[NREG_ORTHO]  # bit of each block's first (top left) square
 # A row's (8 bits') digits at its columns c .. c + 3 (R4[c // 2], c = 0, 2, 4) and
 # c, c + 1 (R2[c // 2], c = 0, 2, 4, 6), base 3, lowest column the lowest digit
 cdef uint8_t R4[3][256]
 cdef uint8_t R2[4][256]
 cdef u64 ORTHO_TEMPO[3]          # squares whose rows advanced (7 - row) has bit k set
+# the orthogonal board's centre: the 4x4 block of the rows 2-5 and the columns 2-5 (from 0)
+cdef u64 ORTHO_CENTRE = 0x00003C3C3C3C0000ULL
 
 
 cdef void _init_geo(geo_t* g, int gi, int size) noexcept nogil:
@@ -252,7 +251,7 @@ cdef int eval_ortho(const Rules* r, const EvalW* w, const Pos* p) noexcept nogil
     cdef u64 wm = wp & ~p.kings, bm = bp & ~p.kings
     cdef u64 wk = wp & p.kings, bk = bp & p.kings
     cdef u64 empty = ~(wp | bp)
-    cdef u64 centre = 0x00003C3C3C3C0000ULL
+    cdef u64 centre = ORTHO_CENTRE
     cdef int nwm = popcount(wm), nbm = popcount(bm), nwk = popcount(wk), nbk = popcount(bk)
     cdef int score, rr, mat_w, mat_b, total
     if lone_pieces(p):
@@ -337,26 +336,27 @@ cdef inline void side_features(geo_t* g, const Rules* r, u64 om, u64 ok, u64 opp
     cdef int size = 8 if geo_t is G8 else 10
     cdef int k, left
     cdef u64 around
-    f[0] = popcount(om)
+    f[<int>D_MEN] = popcount(om)
     if ok:
         k = popcount(ok)
-        f[1] = 1
-        f[2] = 1 if k >= 2 else 0
-        f[3] = k - 2 if k > 2 else 0
-        f[4] = king_reach(g, r, ok, empty)
-        f[5] = popcount(ok & LONG_DIAG[gi])
+        f[<int>D_KING1] = 1
+        f[<int>D_KING2] = 1 if k >= 2 else 0
+        f[<int>D_KINGS3] = k - 2 if k > 2 else 0
+        f[<int>D_KING_MOBILITY] = king_reach(g, r, ok, empty)
+        f[<int>D_KING_LONG_DIAGONAL] = popcount(ok & LONG_DIAG[gi])
         around = step(g, empty, 0) | step(g, empty, 1) | step(g, empty, 2) | step(g, empty, 3)
-        f[6] = popcount(ok & ~around)
+        f[<int>D_KING_STUCK] = popcount(ok & ~around)
     else:
-        f[1] = f[2] = f[3] = f[4] = f[5] = f[6] = 0
+        f[<int>D_KING1] = f[<int>D_KING2] = f[<int>D_KINGS3] = 0
+        f[<int>D_KING_MOBILITY] = f[<int>D_KING_LONG_DIAGONAL] = f[<int>D_KING_STUCK] = 0
     # tempo: rows advanced summed over the men, bit by bit
-    f[7] = (popcount(om & TEMPO_BIT[gi][0]) + 2 * popcount(om & TEMPO_BIT[gi][1])
+    f[<int>D_TEMPO] = (popcount(om & TEMPO_BIT[gi][0]) + 2 * popcount(om & TEMPO_BIT[gi][1])
             + 4 * popcount(om & TEMPO_BIT[gi][2]) + 8 * popcount(om & TEMPO_BIT[gi][3]))
     left = popcount(om & LEFT[gi])
-    f[8] = 2 * left - f[0] if 2 * left >= f[0] else f[0] - 2 * left
-    f[9] = popcount(om & ROWS[gi][size - 1])
-    f[10] = runaways(g, gi, 0, om, opp, empty)
-    f[11] = popcount(om & ~(step(g, empty, 2) | step(g, empty, 3)))
+    f[<int>D_BALANCE] = 2 * left - f[<int>D_MEN] if 2 * left >= f[<int>D_MEN] else f[<int>D_MEN] - 2 * left
+    f[<int>D_BACK_RANK] = popcount(om & ROWS[gi][size - 1])
+    f[<int>D_RUNAWAY] = runaways(g, gi, 0, om, opp, empty)
+    f[<int>D_LOCKED] = popcount(om & ~(step(g, empty, 2) | step(g, empty, 3)))
 
 
 cdef inline int sides_dense(const Pos* p, const int* fw, const int* fb, int* dense) noexcept nogil:
@@ -366,11 +366,11 @@ cdef inline int sides_dense(const Pos* p, const int* fw, const int* fb, int* den
     cdef int i, mw, mb
     for i in range(NSIDE):
         dense[i] = fw[i] - fb[i]
-    dense[NSIDE] = 1 if p.stm == 0 else -1
+    dense[<int>D_TURN] = 1 if p.stm == 0 else -1
     # trading down when ahead: material difference over material on board
-    mw = fw[0] + 3 * popcount(wp & p.kings)
-    mb = fb[0] + 3 * popcount(bp & p.kings)
-    dense[NSIDE + 1] = (mw - mb) * 32 // (mw + mb) if mw + mb > 0 else 0
+    mw = fw[<int>D_MEN] + 3 * popcount(wp & p.kings)
+    mb = fb[<int>D_MEN] + 3 * popcount(bp & p.kings)
+    dense[<int>D_TRADE] = (mw - mb) * 32 // (mw + mb) if mw + mb > 0 else 0
     return popcount(wp | bp)
 
 
@@ -519,26 +519,26 @@ cdef inline void side_features_ortho(const Rules* r, u64 om, u64 ok, u64 empty, 
     cdef G64* g = NULL
     cdef int k, left
     cdef u64 around, movable
-    f[0] = popcount(om)
+    f[<int>O_MEN] = popcount(om)
     if ok:
         around = step(g, empty, 0) | step(g, empty, 1) | step(g, empty, 2) | step(g, empty, 3)
         k = popcount(ok)
-        f[1] = 1
-        f[2] = 1 if k >= 2 else 0
-        f[3] = k - 2 if k > 2 else 0
-        f[4] = king_reach(g, r, ok, empty)
-        f[6] = popcount(ok & ~around)
+        f[<int>O_KING1] = 1
+        f[<int>O_KING2] = 1 if k >= 2 else 0
+        f[<int>O_KINGS3] = k - 2 if k > 2 else 0
+        f[<int>O_KING_MOBILITY] = king_reach(g, r, ok, empty)
+        f[<int>O_KING_STUCK] = popcount(ok & ~around)
     else:
-        f[1] = f[2] = f[3] = f[4] = f[6] = 0
+        f[<int>O_KING1] = f[<int>O_KING2] = f[<int>O_KINGS3] = f[<int>O_KING_MOBILITY] = f[<int>O_KING_STUCK] = 0
     # men move up (a square above is empty: the man is on empty << 8) or sideways
-    f[5] = popcount(step(g, om, 0) & empty) + popcount(step(g, om, 1) & empty) + popcount(step(g, om, 2) & empty)
-    f[7] = popcount(om & ORTHO_TEMPO[0]) + 2 * popcount(om & ORTHO_TEMPO[1]) + 4 * popcount(om & ORTHO_TEMPO[2])
+    f[<int>O_MEN_MOBILITY] = popcount(step(g, om, 0) & empty) + popcount(step(g, om, 1) & empty) + popcount(step(g, om, 2) & empty)
+    f[<int>O_TEMPO] = popcount(om & ORTHO_TEMPO[0]) + 2 * popcount(om & ORTHO_TEMPO[1]) + 4 * popcount(om & ORTHO_TEMPO[2])
     left = popcount(om & <u64>0x0F0F0F0F0F0F0F0FULL)
-    f[8] = 2 * left - f[0] if 2 * left >= f[0] else f[0] - 2 * left
-    f[9] = popcount(om & (<u64>0xFF << 8))
-    f[10] = popcount(om & (<u64>0xFF << 8) & step(g, empty, 3))
+    f[<int>O_BALANCE] = 2 * left - f[<int>O_MEN] if 2 * left >= f[<int>O_MEN] else f[<int>O_MEN] - 2 * left
+    f[<int>O_THRESHOLD] = popcount(om & (<u64>0xFF << 8))
+    f[<int>O_THRESHOLD_FREE] = popcount(om & (<u64>0xFF << 8) & step(g, empty, 3))
     movable = step(g, empty, 3) | step(g, empty, 1) | step(g, empty, 2)
-    f[11] = popcount(om & ~movable)
+    f[<int>O_LOCKED] = popcount(om & ~movable)
 
 
 cdef inline int features_ortho(const Rules* r, const Pos* p, int* idx, int* dense) noexcept nogil:
@@ -584,107 +584,19 @@ cdef int learned_ortho(const Rules* r, const EvalW* w, const Pos* p) noexcept no
     return score if p.stm == 0 else -score
 
 
-cdef class LearnedEval:
-    """The learned evaluation's weights for one board, in C arrays.
-
-    size 8 or 10, geometry 0 (the diagonal grid) or 1 (the orthogonal 8x8
-    board, turkish); patterns: int16 native-endian bytes of shape (regions,
-    6561, 2), the (opening, endgame) score of each pattern of each region,
-    antisymmetric under the colour flip; dense: NDENSE (opening, endgame)
-    pairs; king_sq: one pair per playable square, a king's worth there seen
-    from its side.
-    """
-
-    def __cinit__(self):
-        self.lw.pat = NULL
-        self.lw.pat32 = NULL
-
-    def __init__(self, int size, bytes patterns, dense, king_sq, int geometry=0):
-        cdef int nreg, nsq
-        if size not in (8, 10):
-            raise ValueError(f"board size must be 8 or 10, not {size}")
-        if geometry not in (0, 1) or (geometry == 1 and size != 8):
-            raise ValueError(f"geometry must be 0 (diagonal) or 1 (orthogonal, 8x8), not {geometry}")
-        nreg = regions(size, geometry)
-        nsq = 64 if geometry else size * size // 2
-        board = "the orthogonal 8x8 board" if geometry else f"{size}x{size}"
-        if len(patterns) != nreg * NPAT * 2 * sizeof(int16_t):
-            raise ValueError(f"pattern table of {len(patterns)} bytes: {board} needs "
-                             f"{nreg * NPAT * 2 * sizeof(int16_t)}")
-        dense = [tuple(d) for d in dense]
-        if len(dense) != NDENSE or any(len(d) != 2 for d in dense):
-            raise ValueError(f"dense weights: {NDENSE} (opening, endgame) pairs expected")
-        king_sq = [tuple(d) for d in king_sq]
-        if len(king_sq) != nsq or any(len(d) != 2 for d in king_sq):
-            raise ValueError(f"king square weights: {nsq} (opening, endgame) pairs expected")
-        self.size = size
-        self.geometry = geometry
-        free(self.lw.pat)
-        free(self.lw.pat32)
-        self.lw.pat = NULL
-        self.lw.pat32 = NULL
-        self._load_patterns(nreg, patterns)
-        self.lw.nreg = nreg
-        self.lw.geometry = geometry
-        self.lw.full = FULL_ORTHO if geometry else (24 if size == 8 else 40)
-        for i in range(NDENSE):
-            self.lw.dense[i][0] = dense[i][0]
-            self.lw.dense[i][1] = dense[i][1]
-        for i in range(MAX_SQUARES):
-            self.lw.king_sq[i][0] = king_sq[i][0] if i < len(king_sq) else 0
-            self.lw.king_sq[i][1] = king_sq[i][1] if i < len(king_sq) else 0
-
-    cdef _load_patterns(self, int nreg, bytes patterns):
-        """The pattern table, packed (pat32) when the largest possible sum of
-        one pattern a region fits int16 in both halves, else as given (pat)."""
-        cdef const int16_t* src = <const int16_t*><const char*>patterns
-        cdef int i, j, k, m
-        cdef long bound[2]
-        cdef size_t n = <size_t>nreg * NPAT
-        bound[0] = bound[1] = 0
-        for i in range(nreg):
-            for k in range(2):
-                m = 0
-                for j in range(NPAT):
-                    if abs(src[(i * NPAT + j) * 2 + k]) > m:
-                        m = abs(src[(i * NPAT + j) * 2 + k])
-                bound[k] += m
-        if bound[0] <= 32767 and bound[1] <= 32767:
-            self.lw.pat32 = <int32_t*>malloc(n * sizeof(int32_t))
-            if self.lw.pat32 == NULL:
-                raise MemoryError()
-            for j in range(<int>n):
-                self.lw.pat32[j] = <int32_t>src[2 * j + 1] * 65536 + src[2 * j]
-        else:
-            self.lw.pat = <int16_t*>malloc(len(patterns))
-            if self.lw.pat == NULL:
-                raise MemoryError()
-            memcpy(self.lw.pat, <const char*>patterns, len(patterns))
-
-    @property
-    def packed(self):
-        """Whether the pattern table is held packed (one int32 a pattern)."""
-        return self.lw.pat32 != NULL
-
-    def __dealloc__(self):
-        free(self.lw.pat)
-        free(self.lw.pat32)
-
-
-def regions(int size, int geometry=0):
+cdef int region_count(int size, int geometry) noexcept nogil:
     """Number of pattern regions of a board (size, Rules.geometry)."""
     if geometry:
         return NREG_ORTHO
     return NREG[0 if size == 8 else 1]
 
 
-def ortho_blocks():
-    """The orthogonal board's pattern regions in order: (bit of the top left
-    square, rows, columns) of each block."""
-    return [(ORTHO_BASE[i], 2 if i < NREG_ROWS else 4, 4 if i < NREG_ROWS else 2) for i in range(NREG_ORTHO)]
+cdef int ortho_block_base(int i) noexcept nogil:
+    """The bit of the top left square of the orthogonal board's block i."""
+    return ORTHO_BASE[i]
 
 
-cdef inline int features_any(const Rules* r, const Pos* p, int* idx, int* dense, int* ksq) noexcept nogil:
+cdef int features_any(const Rules* r, const Pos* p, int* idx, int* dense, int* ksq) noexcept nogil:
     """The features of p on the rules' board (pieces returned)."""
     cdef int ph
     if r.geometry:
@@ -697,54 +609,3 @@ cdef inline int features_any(const Rules* r, const Pos* p, int* idx, int* dense,
         ph = features_g(<G10*>NULL, r, p, idx, dense)
         king_squares(<G10*>NULL, p, ksq)
     return ph
-
-
-def features(CoreRules rules, u64 white, u64 black, u64 kings, int turn):
-    """(pattern indices, dense features, pieces, king squares) of a position
-    given as bitboards, exactly as the learned evaluation computes them."""
-    cdef Pos p
-    cdef int idx[MAX_REGIONS]
-    cdef int dense[NDENSE]
-    cdef int ksq[MAX_SQUARES]
-    cdef int ph, nsq = 64 if rules.r.geometry else rules.r.size * rules.r.size // 2
-    cdef int n = regions(rules.r.size, rules.r.geometry)
-    p.bb[0] = white
-    p.bb[1] = black
-    p.kings = kings
-    p.stm = 1 if turn else 0
-    p.kmoves = 0
-    ph = features_any(&rules.r, &p, idx, dense, ksq)
-    return [idx[i] for i in range(n)], [dense[i] for i in range(NDENSE)], ph, [ksq[i] for i in range(nsq)]
-
-
-def feature_arrays(CoreRules rules, const u64[:] white, const u64[:] black, const u64[:] kings,
-                   const uint8_t[:] turn, uint16_t[:, :] idx_out, int32_t[:, :] dense_out,
-                   int32_t[:] pieces_out, int8_t[:, :] king_out):
-    """`features` of many positions into preallocated arrays (training)."""
-    cdef Py_ssize_t n = white.shape[0], j
-    cdef int i, nreg
-    cdef Pos p
-    cdef int idx[MAX_REGIONS]
-    cdef int dense[NDENSE]
-    cdef int ksq[MAX_SQUARES]
-    cdef int nsq = 64 if rules.r.geometry else rules.r.size * rules.r.size // 2
-    nreg = regions(rules.r.size, rules.r.geometry)
-    if not (black.shape[0] == kings.shape[0] == turn.shape[0] == idx_out.shape[0]
-            == dense_out.shape[0] == pieces_out.shape[0] == king_out.shape[0] == n):
-        raise ValueError("arrays of different lengths")
-    if idx_out.shape[1] != nreg or dense_out.shape[1] != NDENSE or king_out.shape[1] != nsq:
-        raise ValueError(f"output arrays must have {nreg}, {NDENSE} and {nsq} columns")
-    with nogil:
-        for j in range(n):
-            p.bb[0] = white[j]
-            p.bb[1] = black[j]
-            p.kings = kings[j]
-            p.stm = turn[j]
-            p.kmoves = 0
-            pieces_out[j] = features_any(&rules.r, &p, idx, dense, ksq)
-            for i in range(nsq):
-                king_out[j, i] = ksq[i]
-            for i in range(nreg):
-                idx_out[j, i] = idx[i]
-            for i in range(NDENSE):
-                dense_out[j, i] = dense[i]

@@ -3,12 +3,13 @@
 from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 from draughts_core.egdb import EGDB
-from draughts_core.eval import LearnedEval
+from draughts_core.eval_weights import LearnedEval
 from draughts_core.position import CoreRules, MoveCode, Position
 
 WIN_SCORE: int
 WIN_THRESHOLD: int
 THREADS_MAX: int
+MULTIPV_LINES: int
 
 #: a move in the core's encoding (Position.moves()' last field)
 SearchMove = MoveCode
@@ -31,6 +32,8 @@ class Searcher:
     def set_learned(self, table: Optional[LearnedEval]) -> None: ...
     def set_egdb(self, db: Optional[EGDB]) -> None: ...
     egdb_hits: int
+    #: the last multi-PV search's lines: (score, depth, seldepth, pv), best first
+    lines: List[Tuple[int, int, int, List[SearchMove]]]
     def set_noise(self, amplitude: int, seed: int) -> None: ...
     def clear(self) -> None: ...
     def stop(self) -> None: ...
@@ -39,5 +42,5 @@ class Searcher:
     def set_threads(self, n: int) -> None: ...
     def run(self, root: Position, history: Sequence[Position], max_depth: int = 0, nodes: int = 0,
             soft_ms: float = 0, hard_ms: float = 0, rev: int = 0, cp: int = 0, egp: int = 0,
-            callback: Optional[Callable[[int, int, int, int, float, List[SearchMove]], None]] = None,
-            start: float = 0) -> Tuple[Optional[SearchMove], int, int, int, int, float, List[SearchMove]]: ...
+            callback: Optional[Callable[[int, int, int, int, float, List[SearchMove], int], None]] = None,
+            start: float = 0, multipv: int = 1) -> Tuple[Optional[SearchMove], int, int, int, int, float, List[SearchMove]]: ...

@@ -26,6 +26,11 @@ helpers one ply further still, so that the threads spread over depths; what
 they store orders and cuts the others' searches.  A depth-limited search ends
 when any thread completes the depth.  The result is the main thread's, or a
 helper's that completed a deeper iteration.
+
+Multi-PV (`run(multipv=N)`): on the main thread alone, each depth searches
+the root N times, each time leaving out the root moves already reported
+(`excluded`, skipped by the root's move loop; the root's result is then not
+stored), and sorts the lines by score.  multipv 1 is the plain search.
 """
 
 import threading
@@ -42,7 +47,8 @@ from draughts_core.zobrist cimport full_key, key_after, kmoves_key
 from draughts_core.draw cimport endgame_class, endgame_limit
 from draughts_core.tt cimport (TTable, TTEntry, tt_alloc, tt_free, tt_clear, tt_probe, tt_store,
                                tt_hashfull, tt_prefetch, fold16, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT)
-from draughts_core.eval cimport EvalW, LearnedEval, evaluate
+from draughts_core.eval cimport EvalW, evaluate
+from draughts_core.eval_weights cimport LearnedEval
 from draughts_core.position cimport Position, CoreRules
 from draughts_core.egdb cimport DB, EGDB, egdb_probe, EG_WIN, EG_LOSS, EG_DRAW, EG_UNKNOWN
 
@@ -55,6 +61,7 @@ cdef enum:
     DB_WIN = 9000           # a database win: 90 men less a hundredth a ply, plus the evaluation
     DB_SPREAD = 800         # ... clamped to this, so that the search still makes progress
     MAX_THREADS = 256
+    MULTIPV_MAX = 256       # root moves a multi-PV search reports at most
     PC_BOUND = DB_WIN - DB_SPREAD - MAX_PLY    # ProbCut only for windows inside the normal scores
 
 
@@ -115,6 +122,12 @@ cdef extern from *:
     void dr_fence() noexcept nogil
 
 WIN_SCORE = WIN
+MULTIPV_LINES = MULTIPV_MAX
+
+
+def _line_score(line):
+    return line[0]
+
 WIN_THRESHOLD = WIN_MIN
 THREADS_MAX = MAX_THREADS
 
@@ -230,6 +243,10 @@ cdef class Searcher:
     cdef EGDB egdb_owner
     cdef readonly u64 egdb_hits
     cdef u64 root_material
+    cdef CMove excluded[MULTIPV_MAX]   # root moves a multi-PV line leaves out (those reported)
+    cdef int nexcluded
+    #: the lines of the last multi-PV search: (score, depth, seldepth, pv), best first
+    cdef readonly list lines
     #: a stop asked for before the core search began (see Engine.arm)
     cdef public bint pending_stop
 
@@ -246,6 +263,7 @@ cdef class Searcher:
         self.helpers = []
         self.running = []
         self.egdb = NULL
+        self.nexcluded = 0
 
     def __dealloc__(self):
         free(self.lists)
@@ -257,7 +275,12 @@ cdef class Searcher:
         self.resize(tt_mb)
         self.noise_amp = 0
         self.noise_seed = 0
-        self.set_tuning(1, 225)
+        # no reductions, no futility, no ProbCut until set_tuning and
+        # set_probcut say: the tuning's defaults are the caller's
+        # (draughts.engine.default_search_params), not the core's
+        memset(self.lmr_table, 0, sizeof(self.lmr_table))
+        self.lmr_mode = 1
+        self.futility = 0
         memset(&self.pc, 0, sizeof(self.pc))
 
     def set_tuning(self, int lmr_mode, int lmr_divisor, int futility=0):
@@ -499,6 +522,7 @@ cdef class Searcher:
         cdef int crev, ccp, cegc, cegp, tts, bound, egv, old_alpha = alpha
         cdef bint is_king
         cdef int idx = self.ngame + ply
+        cdef int skipped = 0            # root moves left out by a multi-PV search
 
         self.pvlen[ply] = ply
         # 1. stop checks
@@ -621,6 +645,9 @@ cdef class Searcher:
             m = &ml.moves[i]
             if depth <= 0 and m.ncapt == 0:
                 continue                        # house rule: only captures at the horizon
+            if ply == 0 and self.nexcluded and self.is_excluded(m):
+                skipped += 1
+                continue                        # a multi-PV line already reported
             ckey = key_after(p, key, m)
             tt_prefetch(self.tab, ckey)
             make_move(&self.r, p, m, &child)
@@ -641,7 +668,7 @@ cdef class Searcher:
                 cegc = egc
                 cegp = egp + 1 if egc else 0
             newdepth = depth - 1
-            if i == 0:
+            if i == skipped:
                 score = -self.search(&child, ckey, newdepth, -beta, -alpha, ply + 1,
                                      crev, ccp, cegc, cegp, pvnode)
             else:
@@ -696,9 +723,16 @@ cdef class Searcher:
         else:
             bound = BOUND_UPPER
         m = &ml.moves[bestidx]
-        if depth > 0:
+        if depth > 0 and not (ply == 0 and self.nexcluded):
             tt_store(self.tab, key, score_to_tt(best, ply), depth, bound, m.frm, m.to, fold16(m.capt))
         return best
+
+    cdef inline bint is_excluded(self, const CMove* m) noexcept nogil:
+        cdef int k
+        for k in range(self.nexcluded):
+            if same_move(m, &self.excluded[k]):
+                return True
+        return False
 
     cdef bint probcut(self, const Pos* p, u64 key, int depth, int beta, int ply,
                       int rev, int cp, int egc, int egp, bint have_e, const TTEntry* e,
@@ -734,7 +768,8 @@ cdef class Searcher:
 
     # --- the driver -------------------------------------------------------------
     def run(self, Position root, history, int max_depth=0, u64 nodes=0, double soft_ms=0,
-            double hard_ms=0, int rev=0, int cp=0, int egp=0, callback=None, double start=0):
+            double hard_ms=0, int rev=0, int cp=0, int egp=0, callback=None, double start=0,
+            int multipv=1):
         """Search `root` by iterative deepening.
 
         history: positions of the game before root (oldest first) since the last
@@ -742,9 +777,16 @@ cdef class Searcher:
         soft_ms: do not start a new iteration after this; hard_ms: stop; both
         count from `start` (a `clock()` reading; 0: now), and so does the time
         reported.
-        callback(depth, seldepth, score, nodes, ms, pv) is called after every
-        iteration with the GIL held.  Returns (best move tuple or None, score,
-        depth, seldepth, nodes, ms, pv list).
+        callback(depth, seldepth, score, nodes, ms, pv, index) is called after
+        every iteration with the GIL held (index: the line, 1 the best).
+        Returns (best move tuple or None, score, depth, seldepth, nodes, ms, pv
+        list).
+
+        multipv > 1 searches that many root moves (at most MULTIPV_MAX) on
+        this thread alone: at each depth the best line, then the best of the
+        moves not yet reported, and so on (sharing the table); `lines` then
+        holds them, best first, and the callback is called for each line
+        after every iteration.  multipv 1 is the plain search.
         """
         cdef Pos p = root.pos
         cdef u64 key = full_key(&p)
@@ -758,6 +800,9 @@ cdef class Searcher:
         cdef Position hp
         cdef Searcher h, deepest = None
         cdef CMove done_move
+        self.lines = []
+        if multipv > 1:
+            nh = 0                  # one thread: the lines are searched in turn
         if limit > MAX_PLY - 8:
             limit = MAX_PLY - 8
         hist = list(history)[-MAX_GAME:]
@@ -803,8 +848,11 @@ cdef class Searcher:
         if self.egdb != NULL and popcount(p.bb[0] | p.bb[1]) <= self.egdb.max_pieces:
             root_db = egdb_probe(self.egdb, &p)
         pv_out = []
-        threads = self._start_helpers(root, limit, rev, cp, egc, egp)
         self.own.depth_done = 0
+        if multipv > 1:
+            return self._run_multi(&p, key, limit, max_depth, soft_ms, rev, cp, egc, egp, root_db,
+                                   multipv, callback)
+        threads = self._start_helpers(root, limit, rev, cp, egc, egp)
         d = 0
         with nogil:
             while True:
@@ -832,7 +880,7 @@ cdef class Searcher:
                     pv_out = [self._move_tuple(&self.pv[0][k]) for k in range(self.pvlen[0])]
                     if callback is not None:
                         try:
-                            callback(d, sel, db_report(root_db, score), self._all_nodes(), elapsed, pv_out)
+                            callback(d, sel, db_report(root_db, score), self._all_nodes(), elapsed, pv_out, 1)
                         except BaseException as exc:        # reported to the caller
                             self.callback_error = exc
                             self.sh.stop = 1
@@ -876,7 +924,7 @@ cdef class Searcher:
                 have_best = True
                 if callback is not None and self.callback_error is None:
                     try:        # the iteration reported is the helper's
-                        callback(completed, sel, db_report(root_db, prev), total, now_ms() - self.t0, pv_out)
+                        callback(completed, sel, db_report(root_db, prev), total, now_ms() - self.t0, pv_out, 1)
                     except BaseException as exc:
                         self.callback_error = exc
         elapsed = now_ms() - self.t0
@@ -887,6 +935,70 @@ cdef class Searcher:
             raise err
         move = self._move_tuple(&best) if have_best else None
         return (move, db_report(root_db, prev), completed, sel, total, elapsed, pv_out)
+
+    cdef object _run_multi(self, const Pos* p, u64 key, int limit, int max_depth, double soft_ms,
+                           int rev, int cp, int egc, int egp, int root_db, int multipv, callback):
+        """run()'s iterative deepening over `multipv` lines (see run)."""
+        cdef int d = 0, pvi, k, score, prev, completed = 0, sel = 0, top
+        cdef double elapsed
+        if multipv > MULTIPV_MAX:
+            multipv = MULTIPV_MAX
+        lines = []          # (score, depth, seldepth, pv) of the deepest completed iteration
+        while True:
+            d += 1
+            if d > limit:
+                break
+            fresh = []
+            self.nexcluded = 0
+            for pvi in range(multipv):
+                prev = lines[min(pvi, len(lines) - 1)][0] if lines else 0
+                with nogil:
+                    score = self.aspire(p, key, d, prev, rev, cp, egc, egp)
+                if self.sh.stop or self.pvlen[0] == 0:
+                    break           # stopped, or no root move left (the database kept fewer)
+                self.excluded[self.nexcluded] = self.pv[0][0]
+                self.nexcluded += 1
+                fresh.append((score, d, self.seldepth,
+                              [self._move_tuple(&self.pv[0][k]) for k in range(self.pvlen[0])]))
+            self.nexcluded = 0
+            fresh.sort(key=_line_score, reverse=True)     # stable: ties keep their order
+            if self.sh.stop:
+                # the lines this iteration finished, then the last one's others
+                moves = {line[3][0] for line in fresh}
+                lines = (fresh + [line for line in lines if line[3][0] not in moves])[:multipv]
+                break
+            lines = fresh
+            completed = d
+            sel = self.seldepth
+            if self.pending_stop:
+                self.sh.stop = 1
+            elapsed = now_ms() - self.t0
+            if callback is not None:
+                try:
+                    for k in range(len(lines)):
+                        callback(d, sel, db_report(root_db, lines[k][0]), self.nodes, elapsed,
+                                 lines[k][3], k + 1)
+                except BaseException as exc:        # reported to the caller
+                    self.callback_error = exc
+                    self.sh.stop = 1
+            if self.sh.stop:
+                break
+            top = lines[0][0] if lines else 0
+            if top >= WIN_MIN or top <= -WIN_MIN:
+                if d >= WIN - (top if top > 0 else -top) + 2 and max_depth == 0 and soft_ms > 0:
+                    break                           # the win is proven and short enough
+            if soft_ms > 0 and elapsed >= soft_ms:
+                break
+        elapsed = now_ms() - self.t0
+        self.pending_stop = False
+        self.lines = [(db_report(root_db, line[0]), line[1], line[2], line[3]) for line in lines]
+        if self.callback_error is not None:
+            err = self.callback_error
+            self.callback_error = None
+            raise err
+        if not lines:
+            return (None, 0, completed, sel, self.nodes, elapsed, [])
+        return (lines[0][3][0], self.lines[0][0], completed, sel, self.nodes, elapsed, lines[0][3])
 
     cdef int aspire(self, const Pos* p, u64 key, int d, int prev, int rev, int cp, int egc,
                     int egp) noexcept nogil:

@@ -9,7 +9,8 @@ import threading
 import time
 from typing import List, Optional
 
-from draughts.hub.protocol import HubSyntaxError, parse_line
+from draughts.errors import HubSyntaxError
+from draughts.hub.protocol import parse_line
 from draughts.hub.server import HubServer
 
 #: every command word the engine may write

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import sys
 
+from draughts.errors import DxpConnectionError
 from draughts import pdn
-from draughts.dxp.protocol import DEFAULT_PORT, FRAME_TIMEOUT, Connection, DxpError
+from draughts.dxp.protocol import DEFAULT_PORT, FRAME_TIMEOUT, Connection
 from draughts.dxp.session import IDLE_TIMEOUT, ENGINE_NAME, EngineMover, initiate, listen, parse_address, serve
 from draughts.engine import LEVEL_MAX
 
@@ -22,7 +23,7 @@ def cmd_dxp(args) -> int:
         try:
             server = listen(host, port)
         except OSError as e:
-            raise DxpError(f"cannot listen on {host}:{port}: {e}") from None
+            raise DxpConnectionError(f"cannot listen on {host}:{port}: {e}") from None
         with server:
             bound = server.getsockname()
             print(f"listening {bound[0]}:{bound[1]}", flush=True)

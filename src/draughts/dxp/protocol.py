@@ -23,8 +23,10 @@ import time
 from dataclasses import dataclass
 from typing import Optional, Tuple, Union
 
+from draughts._args import parse_int
 from draughts.board import Board
-from draughts.errors import DraughtsError
+from draughts.errors import (DxpClosed, DxpConnectionError, DxpError, DxpIncomplete, DxpTimeout, InvalidInputError,
+                             OptionError)
 from draughts.notation import format_fen
 from draughts.variants import BLACK, WHITE, Color, variant as get_variant
 
@@ -37,18 +39,6 @@ INTERNATIONAL = get_variant("international")
 FRAME_TIMEOUT = 10.0
 #: seconds a send may wait for the peer to read
 SEND_TIMEOUT = 10.0
-
-
-class DxpError(DraughtsError):
-    """A DXP message that cannot be read, or a connection that broke."""
-
-
-class DxpClosed(DxpError):
-    """The peer closed the connection."""
-
-
-class DxpTimeout(DxpError):
-    """No message within the time allowed."""
 
 
 @dataclass(frozen=True)
@@ -128,9 +118,10 @@ REASONS = {GameEnd.UNKNOWN: "no reason", GameEnd.I_RESIGN: "resigns", GameEnd.DR
 
 
 def _number(text: str, what: str) -> int:
-    if not text.isdigit():
-        raise DxpError(f"{what} must be digits, not {text!r}")
-    return int(text)
+    try:
+        return parse_int(text, low=0)
+    except OptionError:
+        raise DxpError(f"{what} must be digits, not {text!r}") from None
 
 
 def _colour(text: str, what: str) -> str:
@@ -275,7 +266,7 @@ def board_of(position: Optional[Tuple[str, str]]) -> Board:
     fen = format_fen(INTERNATIONAL, white, black, kings, colour_of(turn), numeric=True)
     try:
         return Board(fen)
-    except DraughtsError as e:
+    except InvalidInputError as e:
         raise DxpError(f"impossible GAMEREQ position: {e}") from None
 
 
@@ -295,10 +286,6 @@ def legal_move(board: Board, message: MoveMsg):
 
 
 # --- framing -------------------------------------------------------------------
-
-class DxpIncomplete(DxpError):
-    """A message begun and not finished (no NUL) within the frame timeout."""
-
 
 class Connection:
     """Messages over one TCP connection: `send(message)`, `recv(timeout)`.
@@ -332,7 +319,7 @@ class Connection:
                 return cls(sock, log)
             except OSError as e:
                 if time.monotonic() >= end:
-                    raise DxpError(f"cannot connect to {host}:{port}: {e}") from None
+                    raise DxpConnectionError(f"cannot connect to {host}:{port}: {e}") from None
                 time.sleep(0.05)
 
     def send(self, message: Union[Message, str]) -> None:
@@ -394,7 +381,7 @@ class Connection:
             self._log(f"< {text}")
         return text
 
-    def _late(self, timeout: Optional[float], half: bool) -> DxpError:
+    def _late(self, timeout: Optional[float], half: bool) -> DxpConnectionError:
         if half:
             return DxpIncomplete(f"half a message ({len(self._buffer)} bytes, no NUL) for "
                                  f"{self.frame_timeout:.1f} s: {self._buffer[:40]!r}")
@@ -411,7 +398,7 @@ class Connection:
             pass
 
 
-__all__ = ["DEFAULT_PORT", "DxpError", "DxpClosed", "DxpTimeout", "DxpIncomplete", "GameReq", "GameAcc", "MoveMsg",
+__all__ = ["DEFAULT_PORT", "GameReq", "GameAcc", "MoveMsg",
            "GameEnd", "Chat", "BackReq", "BackAcc", "Message", "parse", "format", "Connection",
            "position_of", "board_of", "legal_move", "move_message", "colour_letter", "colour_of",
            "REASONS"]

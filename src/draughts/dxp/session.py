@@ -37,12 +37,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, List, Optional, Tuple
 
+from draughts._args import parse_int
 from draughts.board import Board, Move
-from draughts.dxp.protocol import (FRAME_TIMEOUT, BackAcc, BackReq, Chat, Connection, DxpClosed, DxpError,
-                                   DxpTimeout, GameAcc, GameEnd, GameReq, MoveMsg, REASONS, board_of, colour_letter,
-                                   colour_of, legal_move, move_message, position_of)
+from draughts.dxp.protocol import (FRAME_TIMEOUT, BackAcc, BackReq, Chat, Connection, GameAcc, GameEnd,
+                                   GameReq, MoveMsg, REASONS, board_of, colour_letter, colour_of, legal_move,
+                                   format, move_message, position_of)
 from draughts.engine import LEVEL_MAX, Engine
-from draughts.errors import DraughtsError
+from draughts.errors import DxpClosed, DxpConnectionError, DxpError, DxpTimeout, EngineError, EngineProtocolError
 from draughts.limits import Limit
 from draughts.variants import Color, WHITE
 
@@ -85,8 +86,7 @@ class EngineMover:
             limit = Limit(movetime=NO_CLOCK_MOVETIME)
         else:
             limit = Limit(time=max(0.01, remaining), moves_to_go=moves_to_go or None)
-        result = self.engine.search(board, limit)
-        return result.move if result.move is not None else next(iter(board.legal_moves))
+        return self.engine.play(board, limit).move
 
 
 @dataclass
@@ -188,7 +188,7 @@ class DxpGame:
             except DxpClosed:
                 self.result.connection_lost = True
                 return False
-            except DxpError:
+            except (DxpError, DxpConnectionError):
                 self.result.stop = True
                 return True
             if isinstance(msg, GameEnd):
@@ -277,7 +277,7 @@ class DxpGame:
             except DxpClosed as e:
                 self.result.connection_lost = True
                 return self._end(None, False, f"the peer disconnected ({e})", stop=True)
-            except DxpError as e:
+            except (DxpError, DxpConnectionError) as e:
                 return self._protocol_fault(f"cannot read the message: {e}")
             if isinstance(msg, MoveMsg):
                 move = legal_move(self.board, msg)
@@ -363,7 +363,7 @@ def follow(conn: Connection, mover: EngineMover, *, name: str = ENGINE_NAME, log
                 log(f"dxp: no GAMEREQ in {idle_timeout:.1f} s: closing the connection")
                 _say_and_close(conn, f"no GAMEREQ in {idle_timeout:.1f} s")
                 return games
-            except DxpError as e:
+            except (DxpError, DxpConnectionError) as e:
                 log(f"dxp: cannot read the message: {e}")
                 _say_and_close(conn, f"cannot read the message: {e}")
                 return games
@@ -412,7 +412,7 @@ def _say_and_close(conn: Connection, text: str) -> None:
     try:
         conn.send(Chat(text))
         conn.send(GameEnd(GameEnd.UNKNOWN, GameEnd.STOP))
-    except DxpError:
+    except DxpConnectionError:
         pass
     conn.close()
 
@@ -447,7 +447,7 @@ def serve(server: socket.socket, mover: EngineMover, *, name: str = ENGINE_NAME,
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             log(f"dxp: connection from {address[0]}:{address[1]}")
             total += follow(conn, mover, name=name, log=log, idle_timeout=idle_timeout)
-        except (DxpError, OSError) as e:
+        except (DxpError, DxpConnectionError, OSError) as e:
             log(f"dxp: the connection failed: {e}")
         except Exception as e:                  # a fault of ours: log it, keep serving
             log(f"dxp: the connection failed: {type(e).__name__}: {e}")
@@ -473,19 +473,19 @@ def initiate(conn: Connection, mover: EngineMover, *, games: int = 1, minutes: i
         while True:
             try:
                 msg = conn.recv(accept_timeout)
-            except DxpError as e:
-                raise DxpError(f"no GAMEACC: {e}") from None
+            except (DxpError, DxpConnectionError) as e:
+                raise type(e)(f"no GAMEACC: {e}") from None
             if isinstance(msg, Chat):
                 log(f"dxp: peer says: {msg.text}")
                 continue
             break
         if not isinstance(msg, GameAcc):
             _say_and_close(conn, f"expected a GAMEACC, not a {type(msg).__name__}")
-            raise DxpError(f"the follower answered a GAMEREQ with a {type(msg).__name__}")
+            raise EngineProtocolError(f"the follower answered a GAMEREQ with a {type(msg).__name__}", format(msg))
         peer = msg.name or peer
         if msg.code != GameAcc.ACCEPT:
             why = {1: "wrong version", 2: "not this game", 3: "no games"}.get(msg.code, f"code {msg.code}")
-            raise DxpError(f"{peer} refused the game ({why})")
+            raise EngineError(f"{peer} refused the game ({why})")
         mover.new_game()
         result = DxpGame(conn, board, ~follower, minutes, moves, mover, stop_after=(n == games - 1),
                          log=log).play()
@@ -506,9 +506,5 @@ def parse_address(text: str, default_port: int) -> Tuple[str, int]:
         host, port = t.split(":")
     else:
         host, port = t, ""
-    if port and not port.isdigit():
-        raise DraughtsError(f"{text!r}: the port must be a number")
-    number = int(port) if port else default_port
-    if not 0 <= number <= 65535:
-        raise DraughtsError(f"{text!r}: the port must be 0-65535")
+    number = parse_int(port, f"the port of {text!r}", 0, 65535) if port else default_port
     return host or "127.0.0.1", number

@@ -17,8 +17,9 @@ import os
 import sys
 from typing import List
 
+from draughts._args import is_int, parse_int
 from draughts._files import load_json
-from draughts.errors import DraughtsError
+from draughts.errors import InvalidInputError
 
 INSTALL_HINT = ('draughts gui needs the server\'s packages (starlette, uvicorn, websockets): '
                 'pip install "draughts-engine[gui]"')
@@ -32,7 +33,7 @@ def engines_from_args(args) -> List:
     names = [s.name for s in specs]
     dup = sorted({n for n in names if names.count(n) > 1} | ({"draughts"} & set(names)))
     if dup:
-        raise DraughtsError(f"engine names must differ (and not be 'draughts', our own): {', '.join(dup)}")
+        raise InvalidInputError(f"engine names must differ (and not be 'draughts', our own): {', '.join(dup)}")
     return specs
 
 
@@ -74,10 +75,9 @@ def cmd_gui(args) -> int:
 
 
 def _port(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a port is a number, not {text!r}") from None
+    if not is_int(text):
+        raise argparse.ArgumentTypeError(f"a port is a number, not {text!r}")
+    n = parse_int(text)
     if not 0 <= n <= 65535:
         raise argparse.ArgumentTypeError(f"a port is from 0 to 65535, not {n}")
     return n

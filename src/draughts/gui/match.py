@@ -16,9 +16,9 @@ import threading
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from draughts.board import Board
-from draughts.errors import DraughtsError
+from draughts.errors import InvalidInputError
 from draughts.gui.engines import EngineSpec, MatchPlayer, Report, by_name
-from draughts.gui.session import variant_info
+from draughts.gui.boards import variant_info
 from draughts.match import stats
 from draughts.match.cli import settings_from_options, split_options
 from draughts.match.console import Console
@@ -46,22 +46,22 @@ def match_argv(specs: Sequence[EngineSpec], options: Dict[str, Any], variant: Va
     """The `draughts match` options of the page's choices (checked by the runner's parser)."""
     engines = options.get("engines")
     if not isinstance(engines, list) or len(engines) != 2:
-        raise DraughtsError("a match needs two engines")
+        raise InvalidInputError("a match needs two engines")
     limit = options.get("limit", "")
     if not isinstance(limit, str) or len(limit) > 200 or not limit.split():
-        raise DraughtsError("the limit is the runner's engine settings, e.g. tc=10+0.1, st=0.2 or depth=6")
+        raise InvalidInputError("the limit is the runner's engine settings, e.g. tc=10+0.1, st=0.2 or depth=6")
     tokens = limit.split()
     for t in tokens:
         if t.split("=", 1)[0] not in LIMIT_KEYS or "=" not in t:
-            raise DraughtsError(f"limit: {t!r} is not one of {', '.join(k + '=' for k in LIMIT_KEYS)}")
+            raise InvalidInputError(f"limit: {t!r} is not one of {', '.join(k + '=' for k in LIMIT_KEYS)}")
     argv: List[str] = []
     for e in engines:
         if not isinstance(e, dict) or not isinstance(e.get("name"), str):
-            raise DraughtsError("an engine of the match is {name, level}")
+            raise InvalidInputError("an engine of the match is {name, level}")
         spec = by_name(specs, e["name"])
         level = e.get("level", 20)
         if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 20:
-            raise DraughtsError(f"level must be a whole number from 1 to 20, not {level!r}")
+            raise InvalidInputError(f"level must be a whole number from 1 to 20, not {level!r}")
         argv.append("-engine")
         argv.append(f"name={spec.name}")
         if spec.proto == "builtin":
@@ -75,7 +75,7 @@ def match_argv(specs: Sequence[EngineSpec], options: Dict[str, Any], variant: Va
         argv += tokens
     games = options.get("games", 2)
     if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
-        raise DraughtsError(f"games must be a whole number from 1 to {MAX_GAMES}")
+        raise InvalidInputError(f"games must be a whole number from 1 to {MAX_GAMES}")
     argv += ["-variant", variant.name, "-games", str(games)]
     if not variant.mandatory_capture:
         argv.append("-no-mandatory-capture")
@@ -84,7 +84,7 @@ def match_argv(specs: Sequence[EngineSpec], options: Dict[str, Any], variant: Va
     deck = options.get("openings", "")
     if deck:
         if deck not in DECKS:
-            raise DraughtsError(f"openings: {deck!r} is not a shipped deck ({', '.join(DECKS)})")
+            raise InvalidInputError(f"openings: {deck!r} is not a shipped deck ({', '.join(DECKS)})")
         argv += ["-openings", f"file={deck}", "order=sequential"]
     return argv
 
@@ -140,7 +140,7 @@ class GuiMatch:
     def _player(self, i: int) -> MatchPlayer:
         with self._lock:
             if self.stopped:
-                from draughts.hub.errors import EngineTerminatedError
+                from draughts.errors import EngineTerminatedError
                 raise EngineTerminatedError("the match is stopping")
             if i not in self._players:
                 name = self.settings.engines[i].name
@@ -267,7 +267,7 @@ class GuiMatch:
     def game(self, index: int):
         record = self.match.records.get(index)
         if record is None:
-            raise DraughtsError(f"game {index + 1} of the match has not finished")
+            raise InvalidInputError(f"game {index + 1} of the match has not finished")
         return record_to_game(record, self.variant, self.settings.engines)
 
 
@@ -286,7 +286,7 @@ class FollowedMatch:
         try:
             mtime = os.stat(self.path).st_mtime_ns
         except OSError as e:
-            raise DraughtsError(f"cannot read the match state {self.path!r}: {e.strerror}") from None
+            raise InvalidInputError(f"cannot read the match state {self.path!r}: {e.strerror}") from None
         if mtime == self.mtime:
             return False
         data = load_state(self.path)
@@ -322,5 +322,5 @@ class FollowedMatch:
         s = self.settings
         record = self.records.get(index)
         if s is None or record is None:
-            raise DraughtsError(f"game {index + 1} of the match has not finished")
+            raise InvalidInputError(f"game {index + 1} of the match has not finished")
         return record_to_game(record, s.variant_value(), s.engines)

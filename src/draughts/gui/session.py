@@ -33,9 +33,11 @@ import os
 from typing import Any, Awaitable, Callable, Dict, List, Optional, Sequence
 
 from draughts import pdn
+from draughts._args import is_int, parse_int
 from draughts.board import Board, Move
 from draughts.engine import LEVEL_MAX
-from draughts.errors import DraughtsError
+from draughts.errors import DraughtsError, InvalidInputError
+from draughts.gui.boards import colour_name, variant_info
 from draughts.gui.engines import BUILTIN, EngineSpec, GuiEngine, Report, by_name, start_engine
 from draughts.limits import Limit
 from draughts.notation import format_fen, square_text, squares_of
@@ -52,12 +54,8 @@ MOVETIME_MAX = 600.0
 Send = Callable[[Dict[str, Any]], Awaitable[None]]
 
 
-class BadMessage(DraughtsError):
+class BadMessage(InvalidInputError):
     """A message from the page that cannot be taken."""
-
-
-def _colour_name(c: Color) -> str:
-    return "white" if c == WHITE else "black"
 
 
 def _int(msg: Dict, key: str, low: int, high: int) -> int:
@@ -72,15 +70,6 @@ def _str(msg: Dict, key: str, limit: int = 1000) -> str:
     if not isinstance(v, str) or len(v) > limit:
         raise BadMessage(f"{key} must be a text of at most {limit} characters")
     return v
-
-
-def variant_info(v: Variant) -> Dict[str, Any]:
-    """What the page needs to draw the board: every playing square's number,
-    row, column and label (as the variant writes it)."""
-    sq = squares_of(v)
-    return {"name": v.name, "house": not v.mandatory_capture, "size": v.size, "geometry": v.geometry,
-            "first": _colour_name(v.first), "description": v.description,
-            "squares": [[sq.number[i], r, c, square_text(v, i)] for i, (r, c) in enumerate(sq.coords)]}
 
 
 def variant_list() -> List[Dict[str, Any]]:
@@ -150,15 +139,15 @@ class Session:
             if end_outcome.winner is None:
                 reason = f"Draw: {end_outcome.reason}"
             else:
-                reason = f"{_colour_name(end_outcome.winner).capitalize()} wins: {end_outcome.reason}"
+                reason = f"{colour_name(end_outcome.winner).capitalize()} wins: {end_outcome.reason}"
         last = self.moves[self.cursor - 1] if self.cursor else None
         return {
             "type": "state", "variant": variant_info(self.variant), "fen": board.fen(),
-            "start_fen": self.start.fen(), "pieces": _pieces(board), "turn": _colour_name(board.turn),
+            "start_fen": self.start.fen(), "pieces": _pieces(board), "turn": colour_name(board.turn),
             "legal": legal, "moves": self.texts, "cursor": self.cursor,
             "lastmove": list(last.path) if last else None,
-            "first": _colour_name(self.start.turn), "result": result, "reason": reason,
-            "side": _colour_name(self.side) if self.side is not None else "both",
+            "first": colour_name(self.start.turn), "result": result, "reason": reason,
+            "side": colour_name(self.side) if self.side is not None else "both",
             "engine": self.spec.name, "level": self.level, "movetime": self.movetime,
             "thinking": thinking, "analysing": self.analysing, "multipv": self.multipv,
             "scores": [[p, s] for p, s in sorted(self.scores.items())],
@@ -327,10 +316,9 @@ class Session:
         black: List[int] = []
         kings: List[int] = []
         for key, kind in pieces.items():
-            try:
-                number = int(key)
-            except (TypeError, ValueError):
-                raise BadMessage(f"{key!r} is not a square number") from None
+            if not is_int(key):
+                raise BadMessage(f"{key!r} is not a square number")
+            number = parse_int(key)
             if number not in sq.internal or kind not in ("w", "W", "b", "B"):
                 raise BadMessage(f"bad piece {kind!r} on square {key!r}")
             i = sq.internal[number]
@@ -553,8 +541,8 @@ class Session:
             return
         if generation != self._generation or self.closed:
             return
-        if played.score is not None:
-            self.scores[self.cursor] = played.score if board.turn == WHITE else -played.score
+        if played.info.score is not None:
+            self.scores[self.cursor] = played.info.score if board.turn == WHITE else -played.info.score
         self._job, self._job_kind = None, ""
         if played.move not in board.legal_moves:
             await self.send({"type": "error", "message": f"engine {self.spec.name} played an illegal move"})

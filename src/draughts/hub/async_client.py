@@ -18,13 +18,12 @@ import logging
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from draughts.board import Board, Move
-from draughts.errors import DraughtsError
-from draughts.hub.errors import (EngineCommandError, EngineError, EngineNoMoveError,
-                                 EngineOvertimeError, EngineProtocolError, EngineTerminatedError,
-                                 EngineTimeoutError)
-from draughts.hub.protocol import (HubError, engine_variant_name, Param, PlayResult, format_line, format_position,
-                                   format_value, match_move, parse_bool, parse_info, parse_line,
-                                   root_board)
+from draughts.engine_api import Info, PlayResult
+from draughts.errors import (EngineCommandError, EngineError, EngineNoMoveError, EngineOvertimeError,
+                             EngineProtocolError, EngineTerminatedError, EngineTimeoutError, HubError,
+                             InvalidInputError)
+from draughts.hub.protocol import (engine_variant_name, Param, format_line, format_position,
+                                   format_value, match_move, parse_bool, parse_info, parse_line, root_board)
 from draughts.hub.transport import SubprocessTransport, Transport
 from draughts.limits import Limit
 from draughts.variants import variant as get_variant
@@ -48,7 +47,7 @@ def read_done(board: Board, args: Mapping[str, str], line: str, what: str) -> Tu
         raise EngineNoMoveError(f"the engine answered `done` without a move: {line!r}", line)
     try:
         move = match_move(board, text)
-    except DraughtsError as e:
+    except InvalidInputError as e:
         raise EngineProtocolError(f"{what} {text!r}, which is not a legal move: {e} "
                                   f"(its line: {line!r})", line) from None
     ponder = None
@@ -57,7 +56,7 @@ def read_done(board: Board, args: Mapping[str, str], line: str, what: str) -> Tu
         after.push(move)
         try:
             ponder = match_move(after, args["ponder"])
-        except DraughtsError:
+        except InvalidInputError:
             LOG.info("engine's ponder move %r is not legal; ignored", args["ponder"])
     return move, ponder
 
@@ -257,9 +256,9 @@ class AsyncHubEngine:
         return out
 
     # --- commands ----------------------------------------------------------------
-    async def configure(self, **params: Any) -> None:
-        """Set parameters (`tt_size=32` sets `tt-size`); raises EngineCommandError
-        when the engine rejects a value."""
+    async def configure(self, params: Mapping[str, Any]) -> None:
+        """Set parameters by name (`tt_size` sets `tt-size`); an undeclared one is
+        an EngineError naming it, a value the engine rejects EngineCommandError."""
         self._check_idle()
         pairs = self._param_pairs(params)
         if not pairs:
@@ -317,7 +316,7 @@ class AsyncHubEngine:
             if current != v.mandatory_capture:
                 wanted["mandatory-capture"] = v.mandatory_capture
         if wanted:
-            await self.configure(**wanted)
+            await self.configure(wanted)
 
     def _pos_line(self, board: Board) -> str:
         args: List[Tuple[str, Any]] = [("pos", format_position(root_board(board)))]
@@ -410,10 +409,31 @@ class AsyncHubEngine:
                 return True
         return False
 
+    async def analyse(self, board: Board, limit: Limit, multipv: int = 1, *,
+                      timeout: Optional[float] = None) -> List[Info]:
+        """The `multipv` best lines, best first, of a `go analyze` stopped when
+        `limit`'s depth, nodes or movetime is reached.  multipv > 1 needs an
+        engine that declares a `multipv` parameter (this project's extension)
+        and marks its info lines with `multipv=K`."""
+        if isinstance(multipv, bool) or not isinstance(multipv, int) or multipv < 1:
+            raise ValueError(f"multipv must be a whole number from 1 up, not {multipv!r}")
+        if limit is None or (limit.depth is None and limit.nodes is None and limit.movetime is None):
+            raise ValueError("analyse needs a limit with depth, nodes or movetime (it is a `go analyze`)")
+        p = self.params.get("multipv")
+        if p is None and multipv > 1:
+            raise EngineError(f"the engine declares no multipv parameter: it reports one line, "
+                              f"not multipv={multipv}")
+        if p is not None and str(p.value) != str(multipv):
+            await self.configure({"multipv": multipv})
+        analysis = await self.analysis(board, limit, timeout=timeout, multipv=multipv)
+        await analysis.wait()
+        return analysis.lines_found()
+
     async def analysis(self, board: Board, limit: Optional[Limit] = None, *,
-                       timeout: Optional[float] = None) -> "AsyncAnalysis":
+                       timeout: Optional[float] = None, multipv: int = 1) -> "AsyncAnalysis":
         """Start `go analyze` (an infinite search).  The client sends `stop` itself
-        once `limit`'s depth, nodes or movetime is reached; otherwise call stop()."""
+        once `limit`'s depth, nodes or movetime is reached (with `multipv`
+        lines: once the last line of that depth has come); otherwise call stop()."""
         self._check_idle()
         if not board.legal_moves:
             raise ValueError(f"no legal move in {board.fen()}: the game is over")
@@ -422,7 +442,7 @@ class AsyncHubEngine:
         self._send(self._pos_line(board))
         self._send("level infinite")
         self._send("go analyze")
-        analysis = AsyncAnalysis(self, board, limit, self.timeout if timeout is None else timeout)
+        analysis = AsyncAnalysis(self, board, limit, self.timeout if timeout is None else timeout, multipv)
         self._busy = "an analysis"
         self._analysis = analysis
         analysis._start()
@@ -460,20 +480,22 @@ class AsyncHubEngine:
 def _variant_name(text: str) -> str:
     try:
         return get_variant(text).name
-    except DraughtsError:
+    except InvalidInputError:
         return text
 
 
 class AsyncAnalysis:
-    """A running `go analyze`: iterate for info dicts; `result` once done."""
+    """A running `go analyze`: iterate for `Info`s; `result` once done."""
 
-    def __init__(self, engine: AsyncHubEngine, board: Board, limit: Optional[Limit], timeout: float):
+    def __init__(self, engine: AsyncHubEngine, board: Board, limit: Optional[Limit], timeout: float,
+                 multipv: int = 1):
         self.engine = engine
         self.board = board
         self.limit = limit
         self.timeout = timeout
-        #: every info line's values merged (the latest win)
-        self.info: Dict[str, Any] = {}
+        self.multipv = multipv
+        #: the latest Info with a line, by its multipv index
+        self.lines: Dict[int, Info] = {}
         self.result: Optional[PlayResult] = None
         self._items: asyncio.Queue = asyncio.Queue()
         self._stopped = False
@@ -495,13 +517,22 @@ class AsyncAnalysis:
         except EngineError:
             pass
 
-    def _reached(self, info: Dict[str, Any]) -> bool:
+    @property
+    def info(self) -> Info:
+        """The best line's latest Info (an empty one before any)."""
+        return self.lines.get(1) or Info()
+
+    def lines_found(self) -> List[Info]:
+        """The latest line of every index, best first."""
+        return [self.lines[k] for k in sorted(self.lines)][:self.multipv]
+
+    def _reached(self, info: Info) -> bool:
         lim = self.limit
-        if lim is None:
-            return False
-        if lim.depth is not None and isinstance(info.get("depth"), int) and info["depth"] >= lim.depth:
+        if lim is None or info.multipv < self.multipv:
+            return False            # the other lines of this iteration are still to come
+        if lim.depth is not None and info.depth >= lim.depth:
             return True
-        if lim.nodes is not None and isinstance(info.get("nodes"), int) and info["nodes"] >= lim.nodes:
+        if lim.nodes is not None and info.nodes >= lim.nodes:
             return True
         return False
 
@@ -527,13 +558,14 @@ class AsyncAnalysis:
                 command, args, line = got
                 if command == "info":
                     info = parse_info(args, self.board)
-                    self.info.update(info)
+                    if info.pv or info.multipv not in self.lines:
+                        self.lines[info.multipv] = info
                     self._items.put_nowait(info)
                     if self._reached(info):
                         self.stop()
                 elif command == "done":
                     move, ponder = read_done(self.board, args, line, "the engine's analysis ended with")
-                    self.result = PlayResult(move, ponder, dict(self.info), loop.time() - t0, False)
+                    self.result = PlayResult(move, ponder, self.info, loop.time() - t0, False)
                     return
                 elif command == "error":
                     raise EngineCommandError(f"the engine rejected the analysis: {args.get('message', line)}", line)
@@ -549,8 +581,8 @@ class AsyncAnalysis:
             engine._analysis = None
             self._items.put_nowait(_EOF)
 
-    async def next(self, timeout: Optional[float] = None) -> Optional[Dict[str, Any]]:
-        """The next info dict, or None when the analysis has ended (raises what
+    async def next(self, timeout: Optional[float] = None) -> Optional[Info]:
+        """The next Info, or None when the analysis has ended (raises what
         ended it badly)."""
         wait = self.timeout if timeout is None else timeout
         try:

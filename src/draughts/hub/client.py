@@ -5,13 +5,15 @@ its own in a background thread.
     >>> from draughts.hub import HubEngine, Limit
     >>> with HubEngine(["draughts", "hub"]) as engine:                # doctest: +SKIP
     ...     result = engine.play(draughts.Board(), Limit(movetime=0.5))
-    ...     result.move, result.ponder, result.info["score"], result.late
+    ...     result.move, result.ponder, result.info.score, result.late
+    ...     lines = engine.analyse(draughts.Board(), Limit(depth=8), multipv=3)
 
-The pieces live in modules of their own: the errors (`draughts.hub.errors`),
-the values shared with the server (`draughts.hub.protocol`: `Param`,
-`PlayResult`, `parse_info`; `draughts.limits.Limit`), the transports
+`HubEngine` satisfies `draughts.engine_api.EngineProtocol` (its `PlayResult`
+and `Info` are those of every engine).  The pieces live in modules of their
+own: the errors (`draughts.errors`), the values shared with the server
+(`draughts.hub.protocol`: `Param`, `parse_info`; `draughts.limits.Limit`), the transports
 (`draughts.hub.transport`) and the asyncio core (`draughts.hub.async_client`);
-this module also names them all, as it always has.
+this module also names the values and the transports.
 """
 
 from __future__ import annotations
@@ -20,18 +22,16 @@ import asyncio
 import threading
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
+from draughts.errors import EngineError
 from draughts.board import Board
 from draughts.hub.async_client import QUIT_TIMEOUT, AsyncAnalysis, AsyncHubEngine
-from draughts.hub.errors import (EngineCommandError, EngineError, EngineNoMoveError,
-                                 EngineOvertimeError, EngineProtocolError, EngineTerminatedError,
-                                 EngineTimeoutError)
-from draughts.hub.protocol import Param, PlayResult, parse_info
+from draughts.engine_api import Info, PlayResult
+from draughts.hub.protocol import Param, parse_info
 from draughts.hub.transport import MemoryTransport, SubprocessTransport, Transport
 from draughts.limits import Limit
 
 __all__ = [
-    "EngineError", "EngineTerminatedError", "EngineTimeoutError", "EngineProtocolError",
-    "EngineCommandError", "EngineOvertimeError", "EngineNoMoveError", "Limit", "PlayResult", "Param",
+    "Limit", "PlayResult", "Info", "Param",
     "Transport", "SubprocessTransport", "MemoryTransport", "AsyncHubEngine", "AsyncAnalysis",
     "HubEngine", "Analysis", "parse_info",
 ]
@@ -82,7 +82,7 @@ class HubEngine:
     """A Hub engine driven synchronously; use it as a context manager.
 
         with HubEngine(["scan", "hub"], cwd="/opt/scan") as engine:
-            engine.configure(variant="normal")
+            engine.configure({"variant": "normal"})
             result = engine.play(board, Limit(time=60, inc=1))
 
     `command` is a list of arguments (or a string split like a shell would),
@@ -172,8 +172,9 @@ class HubEngine:
         self._engine.time_margin = value
 
     # --- commands ---------------------------------------------------------------------
-    def configure(self, **params: Any) -> None:
-        self._thread.run(self._engine.configure(**params))
+    def configure(self, options: Mapping[str, Any]) -> None:
+        """Set the engine's parameters by name (`tt_size` sets `tt-size`)."""
+        self._thread.run(self._engine.configure(options))
 
     def ping(self, timeout: Optional[float] = None) -> float:
         return self._thread.run(self._engine.ping(timeout))
@@ -184,15 +185,19 @@ class HubEngine:
     def play(self, board: Board, limit: Limit, *, timeout: Optional[float] = None) -> PlayResult:
         return self._thread.run(self._engine.play(board, limit, timeout=timeout))
 
-    def analyse(self, board: Board, limit: Optional[Limit] = None, *,
-                timeout: Optional[float] = None) -> "Analysis":
-        """Start an analysis; iterate the returned object for info dicts (each
+    def analyse(self, board: Board, limit: Limit, multipv: int = 1, *,
+                timeout: Optional[float] = None) -> List[Info]:
+        """The `multipv` best lines, best first, once `limit`'s depth, nodes
+        or movetime is reached (see AsyncHubEngine.analyse)."""
+        return self._thread.run(self._engine.analyse(board, limit, multipv, timeout=timeout))
+
+    def analysis(self, board: Board, limit: Optional[Limit] = None, *,
+                 timeout: Optional[float] = None) -> "Analysis":
+        """Start an analysis; iterate the returned object for `Info`s (each
         awaited at most `timeout` seconds).  With a limit it ends by itself;
         otherwise call stop() (leaving a `with` block stops it too)."""
         a = self._thread.run(self._engine.analysis(board, limit, timeout=timeout))
         return Analysis(self, a)
-
-    analysis = analyse
 
     def stop(self) -> None:
         """Stop a running analysis."""
@@ -220,21 +225,22 @@ class HubEngine:
 
 
 class Analysis:
-    """A running analysis (synchronous): iterate for info dicts."""
+    """A running analysis (synchronous): iterate for `Info`s."""
 
     def __init__(self, engine: HubEngine, analysis: AsyncAnalysis):
         self._engine = engine
         self._a = analysis
 
     @property
-    def info(self) -> Dict[str, Any]:
+    def info(self) -> Info:
+        """The best line's latest Info."""
         return self._a.info
 
     @property
     def result(self) -> Optional[PlayResult]:
         return self._a.result
 
-    def next(self, timeout: Optional[float] = None) -> Optional[Dict[str, Any]]:
+    def next(self, timeout: Optional[float] = None) -> Optional[Info]:
         return self._engine._thread.run(self._a.next(timeout))
 
     def __iter__(self):

@@ -44,13 +44,14 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
+from draughts._args import parse_real
 from draughts.board import Board
-from draughts.errors import DraughtsError
+from draughts.errors import (EngineCommandError, EngineError, EngineNoMoveError, EngineOvertimeError,
+                             EngineProtocolError, EngineTimeoutError, InvalidInputError)
 from draughts.hub.async_client import LOG, AsyncHubEngine
 from draughts.hub.client import HubEngine
-from draughts.hub.errors import (EngineCommandError, EngineError, EngineNoMoveError,
-                                 EngineOvertimeError, EngineProtocolError, EngineTimeoutError)
-from draughts.hub.protocol import PlayResult, format_position, format_value, match_move, parse_info
+from draughts.engine_api import Info, PlayResult
+from draughts.hub.protocol import format_position, format_value, match_move, parse_info
 from draughts.limits import Limit
 
 __all__ = ["AsyncHub1Engine", "Hub1Engine", "STOP_MARGIN", "search_lines", "read_info", "position_lines"]
@@ -114,32 +115,29 @@ def position_lines(board: Board) -> List[str]:
     return lines
 
 
-def read_info(words: Sequence[str], board: Optional[Board] = None) -> Dict[str, Any]:
-    """The values of an `info DEPTH MEAN-DEPTH SCORE NODES TIME NPS PV...`
-    line's words, named as version 2 names them: `score` in men, `time` in
-    seconds, `nps` in nodes a second, `pv` as moves of `board`.  Words that are
-    not numbers are left out.
+def read_info(words: Sequence[str], board: Optional[Board] = None) -> Info:
+    """The `Info` of an `info DEPTH MEAN-DEPTH SCORE NODES TIME NPS PV...`
+    line's words, read as version 2's: `score` in men, `time` in seconds,
+    `nps` in nodes a second, `pv` as moves of `board`.  Words that are not
+    numbers are left out.
 
     >>> info = read_info("13 15.4 -2 435186 0.08 5.5 34-30 17-21".split())
-    >>> info["depth"], info["score"], info["nodes"], info["time"], info["nps"]
+    >>> info.depth, info.score, info.nodes, info.time, info.nps
     (13, -0.02, 435186, 0.08, 5500000.0)
     """
     args: Dict[str, str] = {}
     for key, word in zip(("depth", "mean-depth", "score", "nodes", "time", "nps"), words):
         try:
-            value = float(word)
+            value = parse_real(word)
         except ValueError:
             continue
         if key == "score":
             args[key] = f"{value / 100.0:.2f}"
-        elif key == "nps":
-            args[key] = repr(value * 1e6)
         else:
             args[key] = word
     if len(words) > 6:
         args["pv"] = " ".join(words[6:])
-    info = parse_info(args, board)
-    return {k: v for k, v in info.items() if k == "pv" or isinstance(v, (int, float))}
+    return parse_info(args, board)
 
 
 def _word(name: str, value: Any) -> str:
@@ -217,8 +215,8 @@ class AsyncHub1Engine(AsyncHubEngine):
             if command == "error":
                 raise EngineCommandError(f"the engine failed to start: {line.strip()}", line)
 
-    async def configure(self, **params: Any) -> None:
-        """`set` each (`tt_size=20` sets `tt-size`), then a ping.  Scan reads
+    async def configure(self, params: Mapping[str, Any]) -> None:
+        """`set` each (`tt_size` sets `tt-size`), then a ping.  Scan reads
         most of its settings at `init` only: set them with `params` at the start."""
         self._check_idle()
         if not params:
@@ -311,7 +309,7 @@ class AsyncHub1Engine(AsyncHubEngine):
                 await self._resync()
                 raise EngineCommandError(f"the engine rejected the search: {line.strip()}", line)
         elapsed = loop.time() - t0
-        info = read_info(info_words, board) if info_words is not None else {}
+        info = read_info(info_words, board) if info_words is not None else Info()
         move, ponder = _read_move(board, words, line)
         late = budget is not None and elapsed > budget + self.time_margin
         if stopped and stop_at is not None:
@@ -324,8 +322,19 @@ class AsyncHub1Engine(AsyncHubEngine):
         return PlayResult(move, ponder, info, elapsed, late)
 
     async def analysis(self, board: Board, limit: Optional[Limit] = None, *,
-                       timeout: Optional[float] = None):
-        raise EngineError("the Hub version 1 client plays moves (play); it has no analysis")
+                       timeout: Optional[float] = None, multipv: int = 1):
+        raise EngineError("the Hub version 1 client plays moves (play); it has no running analysis")
+
+    async def analyse(self, board: Board, limit: Limit, multipv: int = 1, *,
+                      timeout: Optional[float] = None) -> List[Info]:
+        """The best line, as the search of a move finds it (version 1 reports one line)."""
+        if multipv != 1:
+            raise EngineError(f"a Hub version 1 engine reports one line, not multipv={multipv!r}")
+        result = await self.play(board, limit, timeout=timeout)
+        info = result.info
+        if not info.pv or info.pv[0] != result.move:
+            info.pv = [result.move] + ([result.ponder] if result.ponder is not None else [])
+        return [info]
 
 
 def _read_move(board: Board, words: Sequence[str], line: str):
@@ -334,7 +343,7 @@ def _read_move(board: Board, words: Sequence[str], line: str):
         raise EngineNoMoveError(f"the engine answered `move` without a move: {line!r}", line)
     try:
         move = match_move(board, words[0])
-    except DraughtsError as e:
+    except InvalidInputError as e:
         raise EngineProtocolError(f"the engine played {words[0]!r}, which is not a legal move: {e} "
                                   f"(its line: {line!r})", line) from None
     ponder = None
@@ -343,7 +352,7 @@ def _read_move(board: Board, words: Sequence[str], line: str):
         after.push(move)
         try:
             ponder = match_move(after, words[1])
-        except DraughtsError:
+        except InvalidInputError:
             LOG.info("engine's ponder move %r is not legal; ignored", words[1])
     return move, ponder
 

@@ -23,6 +23,7 @@ czech use the american grid's numbers).
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
@@ -30,32 +31,21 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 from draughts._args import is_int, parse_bool, parse_int, parse_real
 from draughts.limits import NODES_MAX, Limit
 from draughts.board import Board, Move
-from draughts.errors import (AmbiguousMoveError, DraughtsError, IllegalMoveError,
-                             InvalidMoveError)
+from draughts.engine_api import Info
+from draughts.errors import (AmbiguousMoveError, HubError, HubPositionError, HubSyntaxError, IllegalMoveError,
+                             InvalidInputError, InvalidMoveError, OptionError)
 from draughts.notation import format_fen, squares_of
 from draughts.variants import BLACK, WHITE, Color, Variant, variant as get_variant
 
 __all__ = [
     "HubError", "HubSyntaxError", "HubPositionError", "parse_line", "format_line", "format_value",
     "parse_position", "format_position", "board_from_position", "root_board", "parse_move",
-    "match_move", "legal_matches", "parse_bool", "quote", "Param", "PlayResult",
+    "match_move", "legal_matches", "parse_bool", "quote", "Param",
     "parse_info", "HUB_ALIASES", "engine_variant_name", "parse_level",
 ]
 
 Args = Dict[str, str]
 ArgValue = Union[str, int, float, bool, None]
-
-
-class HubError(DraughtsError):
-    """Text that is not valid Hub protocol."""
-
-
-class HubSyntaxError(HubError):
-    """A line that cannot be read (an unterminated quote, a value with no name...)."""
-
-
-class HubPositionError(HubError):
-    """A position string of the wrong length, side or letters, or an impossible position."""
 
 
 # --- lines -------------------------------------------------------------------
@@ -240,7 +230,7 @@ def board_from_position(text: str, v: Union[str, Variant]) -> Board:
     fen = format_fen(v, white, black, kings, turn, numeric=True)
     try:
         return Board(fen, variant=v)
-    except DraughtsError as e:
+    except InvalidInputError as e:
         raise HubPositionError(f"impossible {v.name} position: {e}") from None
 
 
@@ -359,30 +349,8 @@ def parse_level(args: Mapping[str, str]) -> Limit:
         raise HubError("level needs depth=, nodes=, move-time=, [moves=] time= [inc=] or infinite")
     try:
         return Limit(**fields)
-    except DraughtsError as e:
+    except InvalidInputError as e:
         raise HubError(f"level: {e}") from None
-
-
-@dataclass
-class PlayResult:
-    """The engine's move; `late` when it came after the limit's time."""
-
-    move: Move
-    ponder: Optional[Move]
-    info: Dict[str, Any]
-    #: seconds from writing `go` to reading `done`
-    elapsed: float = 0.0
-    late: bool = False
-
-    @property
-    def latency(self) -> Optional[float]:
-        """Seconds the move took beyond the engine's own last reported time
-        (the pipe both ways, scheduling, this side's reading); None when the
-        engine reported no time."""
-        t = self.info.get("time")
-        if isinstance(t, (int, float)) and not isinstance(t, bool):
-            return self.elapsed - float(t)
-        return None
 
 
 @dataclass
@@ -426,46 +394,45 @@ class Param:
         """A `set-param` value of this parameter as its type; ValueError naming
         the parameter and what it takes."""
         if self.type == "bool":
-            try:
-                return parse_bool(text)
-            except ValueError:
-                raise ValueError(f"{self.name} takes true or false, not {quote(text)}") from None
-        if self.type in ("int", "real"):
-            try:
-                n = parse_int(text) if self.type == "int" else parse_real(text)
-            except ValueError:
-                kind = "a whole number" if self.type == "int" else "a number"
-                raise ValueError(f"{self.name} takes {kind}, not {quote(text)}") from None
-            if (self.min is not None and n < self.min) or (self.max is not None and n > self.max):
-                raise ValueError(f"{self.name} must be from {self.min} to {self.max}, not {n}")
-            return n
+            return parse_bool(text, self.name)
+        if self.type == "int":
+            low = None if self.min is None else math.ceil(self.min)
+            high = None if self.max is None else math.floor(self.max)
+            return parse_int(text, self.name, low, high)
+        if self.type == "real":
+            return parse_real(text, self.name, self.min, self.max)
         if self.type == "enum" and text not in self.values:
-            raise ValueError(f"{self.name} takes one of {', '.join(self.values)}, not {quote(text)}")
+            raise OptionError(f"{self.name} takes one of {', '.join(self.values)}, not {quote(text)}",
+                              self.name, text)
         return text
 
 
-def parse_info(args: Mapping[str, str], board: Optional[Board] = None) -> Dict[str, Any]:
-    """An `info` line's values: numbers as numbers, `pv` as moves of `board`
-    (as far as they are legal); unknown values as text.  A score in Scan's
-    range for a won position (above 90 men) also gives `win_in` in plies."""
-    out: Dict[str, Any] = {}
+def parse_info(args: Mapping[str, str], board: Optional[Board] = None) -> Info:
+    """An `info` line's values as an `Info`: `pv` as moves of `board` (as far
+    as they are legal; none without a board), `multipv` (this project's
+    extension: which line, 1 the best), `egdb-hits`; what it does not know
+    (or cannot read) goes to `Info.extra` as text.  A score in Scan's range
+    for a won position (above 90 men) also gives `win_in` in plies."""
+    info = Info()
     for key, value in args.items():
         try:
-            if key in ("depth", "nodes"):
-                out[key] = parse_int(value)
-            elif key in ("mean-depth", "score", "time", "nps"):
-                out[key] = parse_real(value)
-            elif key == "pv" and board is not None:
-                out[key] = _pv_moves(board, value)
+            if key in ("depth", "nodes", "seldepth", "multipv", "egdb-hits"):
+                setattr(info, key.replace("-", "_"), parse_int(value))
+            elif key in ("score", "time"):
+                setattr(info, key, parse_real(value))
+            elif key == "nps":
+                info.nps = parse_real(value) * 1e6          # the protocol's are millions
+            elif key == "pv":
+                info.pv = _pv_moves(board, value) if board is not None else []
             else:
-                out[key] = value
+                info.extra[key] = value
         except ValueError:
-            out[key] = value
-    score = out.get("score")
-    if isinstance(score, float) and 90.0 < abs(score) <= 100.0:
+            info.extra[key] = value
+    score = info.score
+    if score is not None and 90.0 < abs(score) <= 100.0:
         plies = round((100.0 - abs(score)) * 100)
-        out["win_in"] = plies if score > 0 else -plies
-    return out
+        info.win_in = plies if score > 0 else -plies
+    return info
 
 
 def _pv_moves(board: Board, text: str) -> List[Move]:
@@ -474,7 +441,7 @@ def _pv_moves(board: Board, text: str) -> List[Move]:
     for word in text.split():
         try:
             m = match_move(b, word)
-        except DraughtsError:
+        except InvalidInputError:
             break
         moves.append(m)
         b.push(m)

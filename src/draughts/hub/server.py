@@ -20,12 +20,13 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import draughts
 from draughts import bench
-from draughts._args import is_int, parse_int
+from draughts._args import parse_int
 from draughts._memory import check_table_size
 from draughts.board import Board, Move
-from draughts.engine import DEFAULT_MOVE_OVERHEAD, LEVEL_MAX, THREADS_MAX, Engine, Info, SearchResult
-from draughts.errors import DraughtsError, PerftStopped
-from draughts.hub.protocol import (HUB_ALIASES, ArgValue, Args, HubError, Param, board_from_position, format_line,
+from draughts.engine import DEFAULT_MOVE_OVERHEAD, LEVEL_MAX, MULTIPV_LINES, THREADS_MAX, Engine
+from draughts.engine_api import Info, PlayResult
+from draughts.errors import DraughtsError, HubError, InvalidInputError, OptionError, PerftStopped
+from draughts.hub.protocol import (HUB_ALIASES, ArgValue, Args, Param, board_from_position, format_line,
                                    match_move, parse_level, parse_line, quote)
 from draughts.hub.pydraughts import IDENTITY, VARIANT_NAMES, Dialect, dialect_for
 from draughts.limits import Limit
@@ -43,11 +44,14 @@ MOVE_OVERHEAD_MAX = 5000
 #: Scan's convention for won positions: 100 men less a hundredth per ply to the win
 HUB_WIN = 100.0
 
+#: the parameters the engine itself takes (Engine.configure)
+ENGINE_PARAMS = ("tt-size", "level", "move-overhead", "threads", "eval", "egdb-path")
+
 VARIANT_VALUES = [n for name in VARIANTS for n in (name, *HUB_ALIASES.get(name, ()))]
 
 
-class CommandError(Exception):
-    """Bad input: answered with `error message=...`."""
+class CommandError(InvalidInputError):
+    """A command that cannot be carried out as given: answered with `error message=...`."""
 
 
 @dataclass
@@ -122,8 +126,10 @@ class HubServer:
             Param("eval", "enum", "auto", values=["auto", "classic", "learned"]),
             # a directory of endgame databases ("": none); see draughts.egdb
             Param("egdb-path", "string", ""),
-            # search threads sharing the table (Lazy SMP); see Engine.set_threads
+            # search threads sharing the table (Lazy SMP); see Engine.threads
             Param("threads", "int", 1, 1, THREADS_MAX),
+            # lines `go analyze` reports (an extension: info lines then carry multipv=K)
+            Param("multipv", "int", 1, 1, MULTIPV_LINES),
         )}
         #: the last accepted `pos` (its position argument and move texts), so
         #: that the next one, the same game a move or two on, plays only the new moves
@@ -210,7 +216,7 @@ class HubServer:
                 if self._job is not None and command not in self._while_busy:
                     raise CommandError(f"{command}: busy with a {self._job.kind} (send stop first)")
                 handler(args)
-        except CommandError as e:
+        except (CommandError, OptionError) as e:      # they name what is wrong themselves
             self._error(str(e))
         except (DraughtsError, ValueError, MemoryError) as e:
             self._error(f"{command}: {e}")
@@ -256,7 +262,7 @@ class HubServer:
             text = args["value"]
             try:
                 value = get_variant(VARIANT_NAMES.get(text.strip().lower(), text)).name
-            except DraughtsError:
+            except InvalidInputError:
                 raise CommandError(f"unknown variant {quote(text)}; known: {', '.join(VARIANT_VALUES)}") from None
         else:
             try:
@@ -265,24 +271,13 @@ class HubServer:
                 raise CommandError(str(e)) from None
         if name == "tt-size":
             check_table_size(value, "transposition table")
-        if name == "tt-size" and self._engine is not None and value != p.value:
+        if name == "egdb-path" and value and not os.path.isdir(value):
+            raise CommandError(f"egdb-path: no directory {value!r}")
+        if name in ENGINE_PARAMS and self._engine is not None and value != p.value:
             try:
-                self._engine.resize(value)          # on failure the old table stays
+                self._engine.configure({name: value})   # a table that cannot be had: the old one stays
             except MemoryError:
                 raise CommandError(f"cannot allocate a {value} MiB table; keeping {p.value} MiB") from None
-        if name == "level" and self._engine is not None:
-            self._engine.set_level(value)
-        if name == "move-overhead" and self._engine is not None:
-            self._engine.set_move_overhead(value / 1000.0)
-        if name == "threads" and self._engine is not None:
-            self._engine.set_threads(value)
-        if name == "eval" and self._engine is not None:
-            self._engine.set_eval(None if value == "auto" else value)
-        if name == "egdb-path":
-            if value and not os.path.isdir(value):
-                raise CommandError(f"egdb-path: no directory {value!r}")
-            if self._engine is not None:
-                self._engine.set_egdb(value or None)
         p.value = value
         if name in ("variant", "mandatory-capture"):
             self.board = Board(variant=self.variant)
@@ -333,13 +328,13 @@ class HubServer:
                     board = Board(args["fen"], variant=v)
                 else:
                     board = Board(variant=v)
-            except DraughtsError as e:
+            except InvalidInputError as e:
                 raise CommandError(f"bad position: {e}") from None
         self._pos_key, self._pos_board, self._pos_moves = None, None, []
         for n, text in enumerate(moves[first:], start=first + 1):
             try:
                 board.push(match_move(board, dialect.move_in(text)))
-            except DraughtsError as e:
+            except InvalidInputError as e:
                 raise CommandError(f"move {n} of moves: {e}") from None
         self.board = board
         self._pos_key, self._pos_board, self._pos_moves = key, board, moves
@@ -374,10 +369,7 @@ class HubServer:
 
     def _perft(self, args: Args) -> None:
         board = self._need_board()
-        text = args.get("depth", "")
-        if not (is_int(text) and 0 <= parse_int(text) <= MAX_PERFT_DEPTH):
-            raise CommandError(f"perft depth= takes a whole number from 0 to {MAX_PERFT_DEPTH}, "
-                               f"not {quote(text)}")
+        parse_int(args.get("depth", ""), "perft depth=", 0, MAX_PERFT_DEPTH)
         dup = args.get("duplicates", "drop")
         if dup not in ("drop", "keep"):
             raise CommandError(f"perft duplicates= takes drop or keep, not {quote(dup)}")
@@ -387,10 +379,9 @@ class HubServer:
 
     def _bench(self, args: Args) -> None:
         text = args.get("depth")
-        if text is not None and not (is_int(text) and 1 <= parse_int(text) <= 64):
-            raise CommandError(f"bench depth= takes a whole number from 1 to 64, not {text!r}")
+        depth = parse_int(text, "bench depth=", 1, 64) if text is not None else bench.DEFAULT_DEPTH
         job = _Job("bench", args=dict(args))
-        job.bench = bench.Bench(parse_int(text) if text is not None else bench.DEFAULT_DEPTH, bench.DEFAULT_TT_MB)
+        job.bench = bench.Bench(depth, bench.DEFAULT_TT_MB)
         job.release.set()
         self._start(job, self._run_bench)
 
@@ -476,22 +467,26 @@ class HubServer:
     def _search(self, job: _Job) -> List[str]:
         engine = self.engine()
         last: List[Info] = []
+        multipv = self.params["multipv"].value if job.kind == "analyze" else 1
 
         def on_info(info: Info) -> None:
             last[:] = [info]
-            self._write(info_line(info, self._move_text))
+            self._write(info_line(info, self._move_text, multipv > 1))
 
         board = job.board
         assert board is not None, "a search job has a board"
         # armed at `go`: a stop sent since then stops this search when it begins
-        result = engine.search(board, self._search_limit(job), on_info=on_info, arm=False,
+        found = engine.analyse(board, self._search_limit(job), multipv, on_info=on_info, arm=False,
                                start=job.start)
         lines = []
-        if result.move is not None and (not last or last[0].nodes != result.nodes):
+        best = found[0] if found else None
+        if best is not None and best.pv and (not last or last[0].nodes != best.nodes):
             # the whole search's time and nodes (a stopped iteration has no
             # info line of its own): what a runner compares its clock with
-            lines.append(info_line(Info(result.depth, result.seldepth, result.score, result.nodes,
-                                        result.time, result.nps, result.pv, result.win_in), self._move_text))
+            lines += [info_line(info, self._move_text, multipv > 1) for info in found]
+        result = None
+        if best is not None and best.pv:
+            result = PlayResult(best.pv[0], best.pv[1] if len(best.pv) > 1 else None, best)
         lines.append(done_line(board, result, self._move_text))
         return lines
 
@@ -537,9 +532,14 @@ def hub_score(score: float, win_in: Optional[int]) -> float:
     return value if win_in > 0 else -value
 
 
-def info_line(info: Info, text: Callable[[Move], str] = Move.hub) -> str:
-    args: List[Tuple[str, ArgValue]] = [("depth", info.depth), ("score", f"{hub_score(info.score, info.win_in):.2f}"),
-            ("nodes", info.nodes), ("time", f"{info.time:.3f}"), ("nps", f"{info.nps / 1e6:.2f}")]
+def info_line(info: Info, text: Callable[[Move], str] = Move.hub, multipv: bool = False) -> str:
+    """The `info` line of a search's Info; with `multipv`, it names its line
+    (`multipv=K`, 1 the best: an extension of the protocol)."""
+    args: List[Tuple[str, ArgValue]] = [("depth", info.depth)]
+    if multipv:
+        args.append(("multipv", info.multipv))
+    args += [("score", f"{hub_score(info.score or 0.0, info.win_in):.2f}"),
+             ("nodes", info.nodes), ("time", f"{info.time or 0.0:.3f}"), ("nps", f"{info.nps / 1e6:.2f}")]
     if info.egdb_hits:
         args.append(("egdb-hits", info.egdb_hits))
     if info.pv:
@@ -547,7 +547,7 @@ def info_line(info: Info, text: Callable[[Move], str] = Move.hub) -> str:
     return format_line("info", args)
 
 
-def done_line(board: Board, result: Optional[SearchResult], text: Callable[[Move], str] = Move.hub) -> str:
+def done_line(board: Board, result: Optional[PlayResult], text: Callable[[Move], str] = Move.hub) -> str:
     move = result.move if result is not None else None
     if move is None:                                 # stopped before the search began
         move = next(iter(board.legal_moves))

@@ -12,7 +12,7 @@ import signal
 import threading
 from typing import Any, Callable, Deque, List, Optional, Sequence, Union
 
-from draughts.hub.errors import EngineTerminatedError
+from draughts.errors import EngineTerminatedError
 
 __all__ = ["Transport", "SubprocessTransport", "MemoryTransport", "STDERR_LINES"]
 

@@ -9,8 +9,8 @@ import sys
 import threading
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from draughts._args import parse_bool, parse_real, positive_int
-from draughts.errors import DraughtsError
+from draughts._args import parse_bool, parse_int, parse_real, positive_int
+from draughts.errors import InvalidInputError
 from draughts.match import openings as op
 from draughts.match import stats
 from draughts.match.engines import parse_engine
@@ -19,7 +19,6 @@ from draughts.match.runner import Console, Match, load_state
 from draughts.match.schedule import TOURNAMENTS
 from draughts.match.settings import MatchSettings, OpeningSettings
 from draughts.variants import variant as get_variant
-from draughts.match.engines import whole_number
 
 MATCH_USAGE = """\
 usage: draughts match [-engine SETTINGS...]... [-each SETTINGS...] [OPTIONS]
@@ -96,7 +95,7 @@ def _is_option(token: str) -> bool:
     if not token.startswith("-") or len(token) < 2:
         return False
     try:
-        float(token)
+        parse_real(token)                   # a negative number is a value
         return False
     except ValueError:
         return True
@@ -110,10 +109,10 @@ def split_options(argv: Sequence[str]) -> List[Tuple[str, List[str]]]:
     while i < len(argv):
         tok = argv[i]
         if not _is_option(tok):
-            raise DraughtsError(f"unexpected {tok!r}: options start with - (see draughts match -help)")
+            raise InvalidInputError(f"unexpected {tok!r}: options start with - (see draughts match -help)")
         name = tok.lstrip("-")
         if name.startswith("option.") or "=" in name:
-            raise DraughtsError(f"{tok!r}: engine settings follow -engine or -each")
+            raise InvalidInputError(f"{tok!r}: engine settings follow -engine or -each")
         i += 1
         values: List[str] = []
         while i < len(argv) and not _is_option(argv[i]):
@@ -123,15 +122,15 @@ def split_options(argv: Sequence[str]) -> List[Tuple[str, List[str]]]:
             pass
         elif name in _SINGLE:
             if len(values) != 1:
-                raise DraughtsError(f"-{name} takes one value, not {len(values)}")
+                raise InvalidInputError(f"-{name} takes one value, not {len(values)}")
         elif name in _FLAGS:
             if values:
-                raise DraughtsError(f"-{name} takes no value")
+                raise InvalidInputError(f"-{name} takes no value")
         elif name in _OPTIONAL_VALUE:
             if len(values) > 1:
-                raise DraughtsError(f"-{name} takes at most one value")
+                raise InvalidInputError(f"-{name} takes at most one value")
         else:
-            raise DraughtsError(f"unknown option -{name} (see draughts match -help)")
+            raise InvalidInputError(f"unknown option -{name} (see draughts match -help)")
         out.append((name, values))
     return out
 
@@ -140,30 +139,12 @@ def _kv(option: str, tokens: Sequence[str], known: Sequence[str]) -> Dict[str, s
     out = {}
     for t in tokens:
         if "=" not in t:
-            raise DraughtsError(f"-{option}: {t!r} is not key=value")
+            raise InvalidInputError(f"-{option}: {t!r} is not key=value")
         k, v = t.split("=", 1)
         if k not in known:
-            raise DraughtsError(f"-{option}: unknown setting {k!r} (known: {', '.join(known)})")
+            raise InvalidInputError(f"-{option}: unknown setting {k!r} (known: {', '.join(known)})")
         out[k] = v
     return out
-
-
-def _int(option: str, text: str, low: int = 0) -> int:
-    return whole_number(option, text, low)
-
-
-def _float(option: str, text: str) -> float:
-    try:
-        return parse_real(text)
-    except ValueError:
-        raise DraughtsError(f"{option} takes a number, not {text!r}") from None
-
-
-def _bool(option: str, text: str) -> bool:
-    try:
-        return parse_bool(text)
-    except ValueError:
-        raise DraughtsError(f"{option} takes true or false, not {text!r}") from None
 
 
 def _path(p: Optional[str]) -> Optional[str]:
@@ -197,7 +178,7 @@ def settings_from_options(opts: List[Tuple[str, List[str]]]):
         elif name in _FLAGS:
             flags.add(name)
         elif name == "repeat":
-            repeat = _int("-repeat", values[0], 1) if values else 2
+            repeat = parse_int(values[0], "-repeat", low=1) if values else 2
         else:
             single["pdnout" if name == "pgnout" else name] = values[0]
 
@@ -206,72 +187,73 @@ def settings_from_options(opts: List[Tuple[str, List[str]]]):
         engines_tokens = [list(t) for t in DEFAULT_PAIRING]
         each = DEFAULT_PAIRING_EACH + each
     if len(engines_tokens) < 2:
-        raise DraughtsError("a match needs at least two -engine")
+        raise InvalidInputError("a match needs at least two -engine")
     engines = [parse_engine(t, each) for t in engines_tokens]
 
     variant_name = single.get("variant", "international")
     v = get_variant(variant_name)                      # checks the name
-    games = _int("-games", single["games"], 1) if "games" in single else (20 if default_pairing else 1)
+    games = parse_int(single["games"], "-games", low=1) if "games" in single else (20 if default_pairing else 1)
     if repeat is None:
         repeat = 2 if default_pairing else 1
     tournament = single.get("tournament", "round-robin")
     if tournament not in TOURNAMENTS:
-        raise DraughtsError(f"-tournament takes {' or '.join(TOURNAMENTS)}, not {tournament!r}")
+        raise InvalidInputError(f"-tournament takes {' or '.join(TOURNAMENTS)}, not {tournament!r}")
 
     openings = None
     if "openings" in multi:
         o = _kv("openings", multi["openings"], ("file", "format", "order", "plies", "start"))
         if "file" not in o:
-            raise DraughtsError("-openings needs file=")
+            raise InvalidInputError("-openings needs file=")
         fmt = o.get("format")
         if fmt is not None and fmt not in ("pdn", "fen", "pgn", "epd"):
-            raise DraughtsError(f"-openings format= takes pdn or fen, not {fmt!r}")
+            raise InvalidInputError(f"-openings format= takes pdn or fen, not {fmt!r}")
         if fmt is not None:
             fmt = {"pgn": "pdn", "epd": "fen"}.get(fmt, fmt)
         order = o.get("order", "sequential")
         if order not in ("sequential", "random"):
-            raise DraughtsError(f"-openings order= takes sequential or random, not {order!r}")
+            raise InvalidInputError(f"-openings order= takes sequential or random, not {order!r}")
         file = os.path.abspath(o["file"]) if os.path.exists(o["file"]) else o["file"]
         openings = OpeningSettings(file, fmt, order,
-                                   _int("-openings plies=", o["plies"], 0) if "plies" in o else None,
-                                   _int("-openings start=", o.get("start", "1"), 1))
+                                   parse_int(o["plies"], "-openings plies=", low=0) if "plies" in o else None,
+                                   parse_int(o.get("start", "1"), "-openings start=", low=1))
     elif default_pairing and v.name == "american":
         openings = OpeningSettings("acf-3move", "pdn", "random")
 
     draw = resign = None
     if "draw" in multi:
         d = _kv("draw", multi["draw"], ("movenumber", "movecount", "score"))
-        draw = DrawAdjudication(_int("-draw movenumber=", d.get("movenumber", "0")),
-                                _int("-draw movecount=", d.get("movecount", "1"), 1),
-                                _int("-draw score=", d.get("score", "0")))
+        draw = DrawAdjudication(parse_int(d.get("movenumber", "0"), "-draw movenumber=", low=0),
+                                parse_int(d.get("movecount", "1"), "-draw movecount=", low=1),
+                                parse_int(d.get("score", "0"), "-draw score=", low=0))
     if "resign" in multi:
         r = _kv("resign", multi["resign"], ("movecount", "score", "twosided"))
         if "score" not in r:
-            raise DraughtsError("-resign needs score=")
-        resign = ResignAdjudication(_int("-resign movecount=", r.get("movecount", "1"), 1),
-                                    _int("-resign score=", r["score"], 1),
-                                    _bool("-resign twosided=", r.get("twosided", "false")))
-    maxmoves = _int("-maxmoves", single["maxmoves"], 1) if "maxmoves" in single else 0
+            raise InvalidInputError("-resign needs score=")
+        resign = ResignAdjudication(parse_int(r.get("movecount", "1"), "-resign movecount=", low=1),
+                                    parse_int(r["score"], "-resign score=", low=1),
+                                    parse_bool(r.get("twosided", "false"), "-resign twosided="))
+    maxmoves = parse_int(single["maxmoves"], "-maxmoves", low=1) if "maxmoves" in single else 0
 
     sprt = None
     if "sprt" in multi:
         p = _kv("sprt", multi["sprt"], ("elo0", "elo1", "alpha", "beta"))
+        bounds = [parse_real(p.get(key, default), f"-sprt {key}=")
+                  for key, default in (("elo0", "0"), ("elo1", "5"), ("alpha", "0.05"), ("beta", "0.05"))]
         try:
-            sprt = stats.Sprt(_float("-sprt elo0=", p.get("elo0", "0")), _float("-sprt elo1=", p.get("elo1", "5")),
-                              _float("-sprt alpha=", p.get("alpha", "0.05")), _float("-sprt beta=", p.get("beta", "0.05")))
+            sprt = stats.Sprt(*bounds)
         except ValueError as e:
-            raise DraughtsError(f"-sprt: {e}") from None
+            raise InvalidInputError(f"-sprt: {e}") from None
 
     return MatchSettings(
         engines=engines, variant=v.name, games=games,
-        rounds=_int("-rounds", single.get("rounds", "1"), 1), repeat=repeat, tournament=tournament,
-        concurrency=_int("-concurrency", single["concurrency"], 1) if "concurrency" in single else None,
-        srand=_int("-srand", single["srand"]) if "srand" in single else None,
+        rounds=parse_int(single.get("rounds", "1"), "-rounds", low=1), repeat=repeat, tournament=tournament,
+        concurrency=parse_int(single["concurrency"], "-concurrency", low=1) if "concurrency" in single else None,
+        srand=parse_int(single["srand"], "-srand", low=0) if "srand" in single else None,
         openings=openings, rules=Rules(draw, resign, maxmoves), recover="recover" in flags,
         sprt=sprt, event=single.get("event", "?"), site=single.get("site", "?"),
         pdnout=_path(single.get("pdnout")), jsonout=_path(single.get("jsonout")),
         state=_path(single.get("state")),
-        ratinginterval=_int("-ratinginterval", single.get("ratinginterval", "10")),
+        ratinginterval=parse_int(single.get("ratinginterval", "10"), "-ratinginterval", low=0),
         cluster=single.get("cluster"), mandatory_capture="no-mandatory-capture" not in flags,
         show_latency="show-latency" in flags,
         use_affinity=True if "use-affinity" in flags else (False if "no-affinity" in flags else None))
@@ -288,26 +270,26 @@ def run_match(argv: Sequence[str], out=None, err=None) -> int:
     _logging("debug" in names)
     progress = None
     if "progress" in single:
-        progress = _bool("-progress", single["progress"])
+        progress = parse_bool(single["progress"], "-progress")
     resume_state = None
     if "resume" in single:
         extra = [n for n in names if n not in _RESUME_FREE]
         if extra:
-            raise DraughtsError(f"-resume takes the match from its state file; it cannot be changed "
+            raise InvalidInputError(f"-resume takes the match from its state file; it cannot be changed "
                                 f"with -{', -'.join(extra)}")
         path = os.path.abspath(single["resume"])
         resume_state = load_state(path)
         settings = MatchSettings.from_json(resume_state["settings"])
         settings.state = path
         if "concurrency" in single:
-            settings.concurrency = _int("-concurrency", single["concurrency"], 1)
+            settings.concurrency = parse_int(single["concurrency"], "-concurrency", low=1)
         if "cluster" in single:
             # `-cluster none` plays the rest here (the cluster it ran on has gone)
             settings.cluster = None if single["cluster"].lower() in ("none", "off") else single["cluster"]
         if "recover" in names:
             settings.recover = True
         if "ratinginterval" in single:
-            settings.ratinginterval = _int("-ratinginterval", single["ratinginterval"])
+            settings.ratinginterval = parse_int(single["ratinginterval"], "-ratinginterval", low=0)
         if "show-latency" in names:
             settings.show_latency = True
         if "use-affinity" in names:
@@ -390,10 +372,6 @@ def cmd_openings(args) -> int:
     return 0
 
 
-def _positive(text: str) -> int:
-    return positive_int(text)
-
-
 def register(subparsers) -> None:
     # cutechess-style single-dash options are read by split_options, not argparse
     p = subparsers.add_parser("match", help="engine-vs-engine matches (cutechess-cli's options and output)",
@@ -407,9 +385,9 @@ def register(subparsers) -> None:
                                           "only when a short search scores them near equal.")
     p.add_argument("--variant", "-v", default="international", help="variant (default international)")
     p.add_argument("--no-mandatory-capture", action="store_true", help="the 8x8 house rule")
-    p.add_argument("--plies", "-p", type=_positive, default=4, help="random plies from the start (default 4)")
-    p.add_argument("--count", "-n", type=_positive, default=100, help="openings to write (default 100)")
-    p.add_argument("--depth", "-d", type=_positive, default=6, help="search depth of the check (default 6)")
+    p.add_argument("--plies", "-p", type=positive_int, default=4, help="random plies from the start (default 4)")
+    p.add_argument("--count", "-n", type=positive_int, default=100, help="openings to write (default 100)")
+    p.add_argument("--depth", "-d", type=positive_int, default=6, help="search depth of the check (default 6)")
     p.add_argument("--max-score", type=float, default=0.3,
                    help="keep lines the search scores within this many men of equal (default 0.3)")
     p.add_argument("--seed", type=int, default=None, help="random seed (default: a new one)")

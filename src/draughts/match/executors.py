@@ -13,8 +13,9 @@ from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from draughts.cluster import Watch, connect
-from draughts.errors import DraughtsError
-from draughts.match.engines import EngineConfig, EngineCrashed, EngineFailure, make_player
+from draughts.errors import ClusterLost, DraughtsError, EngineError, EngineTerminatedError
+from draughts.match.engines import EngineConfig
+from draughts.match.players import make_player
 from draughts.match.game import GameJob, GameRecord, Rules, play_game
 from draughts.match.settings import MatchSettings
 from draughts.variants import Variant
@@ -44,7 +45,7 @@ class PlayerPool:
         dead = []
         with self._lock:
             if self.closed:
-                raise EngineCrashed("the match is stopping")
+                raise EngineTerminatedError("the match is stopping")
             idle = self._idle[i]
             while idle:
                 player = idle.pop()
@@ -92,7 +93,7 @@ class PlayerPool:
 class _NoPlayer:
     """Stands in for an engine that could not be started: its game is lost."""
 
-    def __init__(self, name: str, error: EngineFailure):
+    def __init__(self, name: str, error: EngineError):
         self.name = name
         self.error = error
         self.alive = False
@@ -132,10 +133,10 @@ def run_job(job: GameJob, pool: PlayerPool, rules: Rules, cpus: Optional[Set[int
     for i in seats:
         try:
             players.append(pool.acquire(i))
-        except EngineFailure as e:
+        except EngineError as e:
             players.append(_NoPlayer(pool.configs[i].name, e))
         except DraughtsError as e:
-            players.append(_NoPlayer(pool.configs[i].name, EngineCrashed(str(e))))
+            players.append(_NoPlayer(pool.configs[i].name, EngineTerminatedError(str(e))))
     if cpus:
         for p in players:
             pid = getattr(p, "pid", None)
@@ -279,8 +280,8 @@ class RayExecutor:
             except Exception as e:                 # the actor or its node died: play the game again
                 self._lost[job.index] = self._lost.get(job.index, 0) + 1
                 if self._lost[job.index] > RAY_RETRIES:
-                    raise DraughtsError(f"game {job.index + 1} was lost with its Ray worker "
-                                        f"{self._lost[job.index]} times: {e}") from None
+                    raise ClusterLost(f"game {job.index + 1} was lost with its Ray worker "
+                                  f"{self._lost[job.index]} times: {e}") from None
                 try:
                     ray.kill(actor)
                 except Exception:

@@ -27,10 +27,11 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from draughts import egdb, pdn
 from draughts.board import Board
-from draughts.errors import DraughtsError
+from draughts.engine_api import PlayResult
+from draughts.errors import (EngineClaim, EngineError, EngineNoMoveError, EngineOvertimeError,
+                             EngineTerminatedError, EngineTimeoutError, IllegalMoveError, InvalidInputError)
 from draughts.hub.protocol import parse_line
-from draughts.match.engines import (EngineConfig, EngineCrashed, EngineFailure, EngineNoMove,
-                                    EngineOvertime, EngineStalled, stall_grace)
+from draughts.match.engines import EngineConfig, stall_grace
 from draughts.match.openings import Opening, move_from_tuple, move_tuple
 from draughts.match.timecontrol import Clock
 from draughts.variants import Color, Variant
@@ -48,18 +49,6 @@ UNVERIFIED_CLAIM = "unverified claim"   # a GAMEEND nothing could check: a draw
 #: result tokens of cutechess-cli's `Finished game` lines: the first-named
 #: player (the one who moves first) wins, draws, loses
 CUTE_RESULTS = ("1-0", "1/2-1/2", "0-1")
-
-
-class EngineClaim(Exception):
-    """The engine to move ended the game instead of moving (DXP's GAMEEND):
-    `kind` is NONE (no verdict), RESIGN, DRAW or WIN, from its side; `said` is
-    what it said about it (its CHAT), `line` what it sent."""
-
-    NONE, RESIGN, DRAW, WIN = 0, 1, 2, 3
-
-    def __init__(self, kind: int, said: str = "", line: str = ""):
-        super().__init__(f"GAMEEND {kind}")
-        self.kind, self.said, self.line = kind, said, line
 
 
 def game_length(configs: Sequence[EngineConfig]) -> int:
@@ -87,7 +76,7 @@ def database_verdict(board: Board) -> Optional[str]:
         if db is None or len(board.pieces()) > db.pieces:
             return None
         return db.probe(board)
-    except DraughtsError:
+    except InvalidInputError:
         return None
 
 
@@ -200,7 +189,7 @@ def _colour(c: Color) -> str:
     return "White" if c == Color.WHITE else "Black"
 
 
-def _move_word(exc: EngineFailure) -> str:
+def _move_word(exc: EngineError) -> str:
     """The move an engine sent, from its line (or the error's words)."""
     line = (getattr(exc, "line", "") or "").strip()
     if line:
@@ -214,12 +203,13 @@ def _move_word(exc: EngineFailure) -> str:
     return str(exc) or "no move"
 
 
-def _comment(reply) -> str:
+def _comment(reply: PlayResult) -> str:
     t = f"{reply.elapsed:.2f}s"
-    if reply.score is None:
+    score = reply.info.score
+    if score is None:
         return t
-    depth = f"/{reply.depth}" if reply.depth is not None else ""
-    return f"{reply.score:+.2f}{depth} {t}"
+    depth = f"/{reply.info.depth}" if reply.info.depth else ""
+    return f"{score:+.2f}{depth} {t}"
 
 
 def play_game(job: GameJob, players: Sequence, configs: Sequence[EngineConfig], variant: Variant,
@@ -249,18 +239,18 @@ def play_game(job: GameJob, players: Sequence, configs: Sequence[EngineConfig], 
         record.duration = time.time() - t0
         return record
 
-    def fault(colour: Color, exc: EngineFailure) -> GameRecord:
+    def fault(colour: Color, exc: EngineError) -> GameRecord:
         name = _colour(colour)
-        if isinstance(exc, EngineCrashed):
+        if isinstance(exc, EngineTerminatedError):
             record.failed.append(engine_of[colour])
             return finish(~colour, ABANDONED, f"{name} disconnects")
-        if isinstance(exc, EngineOvertime):            # (before stalled: a kind of time-out)
+        if isinstance(exc, EngineOvertimeError):            # (before stalled: a kind of time-out)
             return finish(~colour, TIME_FORFEIT, f"{name} loses on time (it sent {exc.lines} lines "
                           f"but no move)")
-        if isinstance(exc, EngineStalled):
+        if isinstance(exc, EngineTimeoutError):
             record.failed.append(engine_of[colour])
             return finish(~colour, STALLED, f"{name}'s connection stalls")
-        if isinstance(exc, EngineNoMove):
+        if isinstance(exc, EngineNoMoveError):
             return finish(~colour, ILLEGAL_MOVE, f"{name} sends no move (a done without a move)")
         return finish(~colour, ILLEGAL_MOVE, f"{name} makes an illegal move: {_move_word(exc)}")
 
@@ -291,7 +281,7 @@ def play_game(job: GameJob, players: Sequence, configs: Sequence[EngineConfig], 
             start_at = getattr(players[seat[colour]], "start_at", None)
             if start_at is not None:             # a DXP engine: the GAMEREQ's position is the opening's end
                 start_at(len(job.opening.moves))
-        except EngineFailure as e:
+        except EngineError as e:
             return fault(colour, e)
 
     while True:
@@ -318,26 +308,27 @@ def play_game(job: GameJob, players: Sequence, configs: Sequence[EngineConfig], 
             reply = player.play(board.copy(), limit, stall_grace(clock.tc, available, config))
         except EngineClaim as e:
             return claim(colour, e)
-        except EngineFailure as e:
+        except EngineError as e:
             return fault(colour, e)
         if reply.latency is not None:
             record.latency.setdefault(str(engine_of[colour]), []).append(round(reply.latency * 1000.0, 2))
         if reply.move not in board.legal_moves:
-            return finish(~colour, ILLEGAL_MOVE, f"{_colour(colour)} makes an illegal move: {reply.text or reply.move}")
+            return finish(~colour, ILLEGAL_MOVE, f"{_colour(colour)} makes an illegal move: {reply.move.hub()}")
         if not clock.spend(reply.elapsed):
             return finish(~colour, TIME_FORFEIT, f"{_colour(colour)} loses on time")
         board.push(reply.move)
         ply = len(record.moves)
         record.moves.append(move_tuple(board.peek()))
         record.comments[ply] = _comment(reply)
-        last_score[colour] = reply.score
+        score = reply.info.score
+        last_score[colour] = score
 
         # adjudication on the engines' own scores (men, from the mover's side)
-        if rules.resign is not None and reply.score is not None:
+        if rules.resign is not None and score is not None:
             r = rules.resign
             threshold = r.score / 100.0
             other = last_score[~colour]
-            losing = reply.score <= -threshold
+            losing = score <= -threshold
             if r.twosided:
                 losing = losing and other is not None and other >= threshold
             resign_run[colour] = resign_run[colour] + 1 if losing else 0
@@ -345,7 +336,7 @@ def play_game(job: GameJob, players: Sequence, configs: Sequence[EngineConfig], 
                 return finish(~colour, ADJUDICATION, f"{_colour(~colour)} wins by adjudication")
         if rules.draw is not None:
             d = rules.draw
-            if reply.score is not None and abs(reply.score) * 100.0 <= d.score:
+            if score is not None and abs(score) * 100.0 <= d.score:
                 draw_run += 1
             else:
                 draw_run = 0

@@ -17,7 +17,8 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 from draughts import pdn
 from draughts.board import Board, Move
 from draughts.engine import Engine
-from draughts.errors import DraughtsError, PdnError
+from draughts.errors import InvalidInputError, PdnError
+from draughts.limits import Limit
 from draughts.variants import Variant, variant as get_variant
 
 #: decks shipped in draughts/data, by name: (file, variant)
@@ -91,12 +92,12 @@ def _games_openings(text: str, variant: Variant, plies: Optional[int], source: s
         try:
             game = reader.read()
         except PdnError as e:
-            raise DraughtsError(f"openings file {source}: {e}") from None
+            raise InvalidInputError(f"openings file {source}: {e}") from None
         if game is None:
             break
         number += 1
         if game.variant.name != variant.name:
-            raise DraughtsError(f"openings file {source}: game {number} is {game.variant.name}, "
+            raise InvalidInputError(f"openings file {source}: game {number} is {game.variant.name}, "
                                 f"the match plays {variant.name}")
         moves = game.moves if plies is None else game.moves[:plies]
         name = game.headers.get("Opening") or game.headers.get("Event") or f"{os.path.basename(source)} #{number}"
@@ -107,11 +108,11 @@ def _games_openings(text: str, variant: Variant, plies: Optional[int], source: s
         board = Board(variant=variant) if fen is None else Board(fen, variant=variant)
         for m in moves:
             if m not in board.legal_moves:
-                raise DraughtsError(f"openings file {source}: game {number}: {m} is not legal "
+                raise InvalidInputError(f"openings file {source}: game {number}: {m} is not legal "
                                     f"in {board.fen()} under the match's rules")
             board.push(m)
         if board.outcome() is not None:
-            raise DraughtsError(f"openings file {source}: game {number} ends the game")
+            raise InvalidInputError(f"openings file {source}: game {number} ends the game")
         out.append(Opening(fen, tuple(move_tuple(m) for m in moves), name))
     return out
 
@@ -124,10 +125,10 @@ def _fen_openings(text: str, variant: Variant, source: str) -> List[Opening]:
             continue
         try:
             board = Board(t, variant=variant)
-        except DraughtsError as e:
-            raise DraughtsError(f"openings file {source}, line {number}: {e}") from None
+        except InvalidInputError as e:
+            raise InvalidInputError(f"openings file {source}, line {number}: {e}") from None
         if board.outcome() is not None:
-            raise DraughtsError(f"openings file {source}, line {number}: the game is already over")
+            raise InvalidInputError(f"openings file {source}, line {number}: the game is already over")
         out.append(Opening(board.fen(), (), f"{os.path.basename(source)}:{number}"))
     return out
 
@@ -140,20 +141,20 @@ def load(path: str, variant, fmt: Optional[str] = None, plies: Optional[int] = N
     if deck is not None:
         path, deck_variant = deck
         if get_variant(deck_variant).name != v.name:
-            raise DraughtsError(f"the {source} deck is for {deck_variant}, the match plays {v.name}")
+            raise InvalidInputError(f"the {source} deck is for {deck_variant}, the match plays {v.name}")
         fmt = fmt or "pdn"
     if fmt is None:
         fmt = "fen" if path.lower().endswith((".fen", ".epd", ".txt")) else "pdn"
     if fmt not in ("pdn", "fen"):
-        raise DraughtsError(f"openings format must be pdn or fen, not {fmt!r}")
+        raise InvalidInputError(f"openings format must be pdn or fen, not {fmt!r}")
     try:
         with open(path, encoding="utf-8-sig") as fh:
             text = fh.read()
     except OSError as e:
-        raise DraughtsError(f"cannot read openings file {source!r}: {e.strerror or e}") from None
+        raise InvalidInputError(f"cannot read openings file {source!r}: {e.strerror or e}") from None
     openings = _games_openings(text, v, plies, source) if fmt == "pdn" else _fen_openings(text, v, source)
     if not openings:
-        raise DraughtsError(f"openings file {source!r} holds no opening")
+        raise InvalidInputError(f"openings file {source!r} holds no opening")
     return openings
 
 
@@ -164,11 +165,11 @@ class Book:
     def __init__(self, openings: Sequence[Opening], order: str = "sequential", start: int = 1,
                  seed: int = 0):
         if order not in ("sequential", "random"):
-            raise DraughtsError(f"openings order must be sequential or random, not {order!r}")
+            raise InvalidInputError(f"openings order must be sequential or random, not {order!r}")
         if not openings:
-            raise DraughtsError("an opening book needs at least one opening")
+            raise InvalidInputError("an opening book needs at least one opening")
         if start < 1:
-            raise DraughtsError(f"openings start= counts from 1, not {start}")
+            raise InvalidInputError(f"openings start= counts from 1, not {start}")
         self.openings = list(openings)
         self.order = order
         self.start = start
@@ -214,11 +215,11 @@ def generate(variant, plies: int, count: int, *, depth: int = 6, max_score: floa
 
     v = get_variant(variant)
     if plies < 1:
-        raise DraughtsError(f"plies must be at least 1, not {plies}")
+        raise InvalidInputError(f"plies must be at least 1, not {plies}")
     if count < 1:
-        raise DraughtsError(f"count must be at least 1, not {count}")
+        raise InvalidInputError(f"count must be at least 1, not {count}")
     if depth < 1:
-        raise DraughtsError(f"depth must be at least 1, not {depth}")
+        raise InvalidInputError(f"depth must be at least 1, not {depth}")
     rng = random.Random(seed)
     engine = Engine(v, tt_mb=16)
     seen = set()
@@ -228,7 +229,7 @@ def generate(variant, plies: int, count: int, *, depth: int = 6, max_score: floa
     while len(out) < count:
         tries += 1
         if tries > limit:
-            raise DraughtsError(f"found only {len(out)} of {count} balanced openings in {limit} tries "
+            raise InvalidInputError(f"found only {len(out)} of {count} balanced openings in {limit} tries "
                                 f"(try a larger --max-score, fewer plies or a smaller count)")
         board = Board(variant=v)
         ok = True
@@ -245,8 +246,8 @@ def generate(variant, plies: int, count: int, *, depth: int = 6, max_score: floa
             continue
         seen.add(key)
         engine.new_game()
-        result = engine.search(board.copy(), depth=depth)
-        if result.win_in is not None or abs(result.score) > max_score:
+        result = engine.play(board.copy(), Limit(depth=depth)).info
+        if result.score is None or result.win_in is not None or abs(result.score) > max_score:
             continue
         name = f"random {plies} plies #{len(out) + 1}"
         out.append(Generated(Opening(None, tuple(move_tuple(m) for m in board.move_stack), name),

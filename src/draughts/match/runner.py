@@ -26,8 +26,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from draughts import pdn
 from draughts._files import load_json, save_json
-from draughts.cluster import ClusterLost
-from draughts.errors import DraughtsError
+from draughts.errors import ClusterLost, InvalidInputError
 from draughts.match import openings as op
 from draughts.match import schedule as sched
 from draughts.match import stats
@@ -59,14 +58,14 @@ class Match:
     def __init__(self, settings: MatchSettings, *, console: Optional[Console] = None,
                  resume_state: Optional[Dict] = None, argv: Optional[Sequence[str]] = None):
         if len(settings.engines) < 2:
-            raise DraughtsError("a match needs at least two engines")
+            raise InvalidInputError("a match needs at least two engines")
         if settings.concurrency is not None and settings.concurrency < 1:
-            raise DraughtsError("-concurrency must be at least 1")
+            raise InvalidInputError("-concurrency must be at least 1")
         settings.engines = unique_names(settings.engines)
         if settings.srand is None:
             settings.srand = random.SystemRandom().randrange(1, 1 << 31)
         if settings.sprt is not None and len(settings.engines) != 2:
-            raise DraughtsError("-sprt needs exactly two engines")
+            raise InvalidInputError("-sprt needs exactly two engines")
         self.settings = settings
         self.variant = settings.variant_value()
         self.console = console or Console()
@@ -83,7 +82,7 @@ class Match:
             self.decided = resume_state.get("sprt_decided")
         self.book = self._book()
         if resume_state and resume_state.get("book") not in (None, self.book_digest()):
-            raise DraughtsError("the openings file has changed since the match was saved; "
+            raise InvalidInputError("the openings file has changed since the match was saved; "
                                 "a resumed match must draw its openings from the same book")
         self.schedule = sched.build(len(settings.engines), settings.tournament, settings.games,
                                     settings.rounds, settings.repeat, self.book)
@@ -130,7 +129,7 @@ class Match:
             else:
                 found = shutil.which(exe) is not None
             if not found:
-                raise DraughtsError(f"engine {e.name}: cannot find the program {exe!r}")
+                raise InvalidInputError(f"engine {e.name}: cannot find the program {exe!r}")
 
     # --- statistics ---
     def _points(self, engine: int) -> Tuple[List[float], List[float]]:
@@ -154,7 +153,7 @@ class Match:
         """The summary of a two-engine match (the first engine's side)."""
         s = self.summary()
         if s is None:
-            raise DraughtsError("a summary of one pairing needs a match of two engines")
+            raise InvalidInputError("a summary of one pairing needs a match of two engines")
         return s
 
     def _score_line(self) -> str:
@@ -411,5 +410,5 @@ def latency_figures(ms: Sequence[float]) -> Dict:
 def load_state(path: str) -> Dict:
     data = load_json(path, "match state")
     if not isinstance(data, dict) or data.get("version") != STATE_VERSION or "settings" not in data:
-        raise DraughtsError(f"{path!r} is not a match state file")
+        raise InvalidInputError(f"{path!r} is not a match state file")
     return data

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import List, Optional, Sequence, Tuple
 
-from draughts.errors import DraughtsError
+from draughts.errors import InvalidInputError
 from draughts.match.game import GameJob
 from draughts.match.openings import START, Book
 
@@ -22,18 +22,18 @@ TOURNAMENTS = ("round-robin", "gauntlet")
 
 def pairings(n_engines: int, tournament: str) -> List[Tuple[int, int]]:
     if n_engines < 2:
-        raise DraughtsError("a match needs at least two engines")
+        raise InvalidInputError("a match needs at least two engines")
     if tournament == "round-robin":
         return [(i, j) for i in range(n_engines) for j in range(i + 1, n_engines)]
     if tournament == "gauntlet":
         return [(0, j) for j in range(1, n_engines)]
-    raise DraughtsError(f"-tournament takes {' or '.join(TOURNAMENTS)}, not {tournament!r}")
+    raise InvalidInputError(f"-tournament takes {' or '.join(TOURNAMENTS)}, not {tournament!r}")
 
 
 def build(n_engines: int, tournament: str, games: int, rounds: int, repeat: int,
           book: Optional[Book] = None) -> List[GameJob]:
     if games < 1 or rounds < 1 or repeat < 1:
-        raise DraughtsError("-games, -rounds and -repeat must be at least 1")
+        raise InvalidInputError("-games, -rounds and -repeat must be at least 1")
     pairs = pairings(n_engines, tournament)
     slots_per_round = -(-games // repeat)
     jobs: List[GameJob] = []

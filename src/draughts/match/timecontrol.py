@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Dict, Optional
 
 from draughts._args import parse_real
-from draughts.errors import DraughtsError
+from draughts.errors import InvalidInputError
 from draughts.limits import Limit
 
 _TC = re.compile(r"(?:([0-9]+)/)?([0-9:.]+)(?:\+([0-9.]+))?\Z")
@@ -35,12 +35,12 @@ def parse_seconds(text: str, what: str = "time") -> float:
             raise ValueError
         values = [parse_real(p) for p in parts]
     except ValueError:
-        raise DraughtsError(f"{what} {text!r} is not a time (seconds, m:ss or h:mm:ss)") from None
+        raise InvalidInputError(f"{what} {text!r} is not a time (seconds, m:ss or h:mm:ss)") from None
     total = 0.0
     for v in values:
         total = total * 60.0 + v
     if not math.isfinite(total) or total < 0:
-        raise DraughtsError(f"{what} {text!r} is not a time >= 0")
+        raise InvalidInputError(f"{what} {text!r} is not a time >= 0")
     return total
 
 
@@ -106,14 +106,14 @@ def parse_tc(text: str) -> Dict:
         return {"moves": 0, "time": 0.0, "inc": 0.0, "infinite": True}
     m = _TC.match(t)
     if not m:
-        raise DraughtsError(f"tc={text!r} is not a time control (moves/time+inc, time+inc, time or inf)")
+        raise InvalidInputError(f"tc={text!r} is not a time control (moves/time+inc, time+inc, time or inf)")
     moves = int(m.group(1)) if m.group(1) else 0
     time = parse_seconds(m.group(2), "tc time")
     inc = parse_seconds(m.group(3), "tc increment") if m.group(3) else 0.0
     if time <= 0:
-        raise DraughtsError(f"tc={text!r}: the time must be more than 0")
+        raise InvalidInputError(f"tc={text!r}: the time must be more than 0")
     if m.group(1) is not None and moves < 1:
-        raise DraughtsError(f"tc={text!r}: the number of moves must be at least 1")
+        raise InvalidInputError(f"tc={text!r}: the number of moves must be at least 1")
     return {"moves": moves, "time": time, "inc": inc, "infinite": False}
 
 

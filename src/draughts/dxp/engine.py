@@ -1,81 +1,101 @@
-"""A DXP engine as a player of the match runner (`-engine proto=dxp host=H port=P [cmd=...]`).
+"""A DXP engine behind the engine protocol (`draughts.engine_api`): `DxpEngine`.
 
-The runner is the DXP initiator: at an engine's first move of a game it sends
-a GAMEREQ with the position the game starts from (the normal start, or the
-position at the end of the opening, `B`, the side to move and the 50
-squares: the opening's moves are never sent), the engine's colour, the time
-of the engine's `tc=` in whole minutes (rounded up; DXP has no increment,
-and a depth or node limit is sent as no clock, 000) and the move count of
-`tc=MOVES/TIME`, which DXP engines (Scan, Moby Dam) read as the length of
-the game.  The moves played since that position (the opponent's) follow as
-MOVE messages.
+We are the DXP initiator: at the engine's first move of a game a GAMEREQ
+goes out with the position the game starts from (the normal start, or the
+position after the first `start_at` plies of the board, `B`, the side to
+move and the 50 squares: those plies are never sent), the engine's colour,
+the game's time in whole minutes and its move count (which DXP engines,
+Scan and Moby Dam, read as the length of the game).  The moves played since
+then (the opponent's) follow as MOVE messages.
 
-The runner's Board and clocks referee: an illegal or unreadable move, a
-disconnection or silence past the clock lose the game as for any engine.  A
-GAMEEND instead of a move is the engine's claim (`draughts.match.game.
-EngineClaim`, with what it said in CHAT since its last move), which the
-referee decides: a resignation loses, a draw or a win is checked.  A game is
-closed with a GAMEEND when the next one begins, and the connection with a
-GAMEEND asking to stop when the match ends.  With `cmd=` the program is
-started first (and stopped at the end), and the connection is tried until it
-listens.
+A GAMEEND instead of a move is the engine's claim: `play` raises
+`EngineClaim` (with what it said in CHAT since its last move) for the caller
+to decide.  A game is closed with a GAMEEND when the next one begins
+(`new_game`), and the connection with a GAMEEND asking to stop at `quit`.
+With a `command` the program is started first (and stopped at the end), and
+the connection is tried until it listens.  The errors are the engine
+protocol's family (`draughts.errors`): a disconnection is
+`EngineTerminatedError`, silence past the limit `EngineTimeoutError`, an
+illegal or unreadable move `EngineProtocolError`.
 """
 
 from __future__ import annotations
 
-import math
 import subprocess
 import sys
 import time
-from typing import Optional
+from typing import Any, List, Mapping, Optional, Sequence
 
 from draughts.board import Board
-from draughts.dxp.protocol import (DEFAULT_PORT, BackAcc, BackReq, Chat, Connection, DxpClosed, DxpError,
-                                   DxpTimeout, GameAcc, GameEnd, GameReq, MoveMsg, colour_letter,
-                                   format, legal_move, move_message, parse, position_of)
-from draughts.errors import DraughtsError
+from draughts.engine_api import Info, PlayResult
+from draughts.dxp.protocol import (DEFAULT_PORT, BackAcc, BackReq, Chat, Connection, GameAcc, GameEnd,
+                                   GameReq, MoveMsg, colour_letter, format, legal_move, move_message, parse,
+                                   position_of)
+from draughts.errors import (DxpClosed, DxpConnectionError, DxpError, DxpTimeout, EngineClaim, EngineProtocolError,
+                             EngineTerminatedError, EngineTimeoutError, InvalidInputError)
 from draughts.limits import Limit
-from draughts.match.engines import EngineCrashed, EngineIllegal, EngineStalled, Reply
-from draughts.match.game import EngineClaim
-from draughts.variants import Variant
 
 #: seconds a started program may take before it accepts the connection
 CONNECT_TIMEOUT = 30.0
 #: seconds to wait for a GAMEACC, and for the GAMEEND that answers ours
 ANSWER_TIMEOUT = 10.0
+#: seconds to wait for a move when the limit has no time (depth, nodes)
+UNBOUNDED_TIMEOUT = 120.0
+#: seconds to wait past the limit's time by default
+GRACE = 2.0
 
 
-class DxpPlayer:
-    """A DXP follower, driven by the runner as initiator."""
+class DxpEngine:
+    """A DXP follower at `host`:`port`, driven as initiator.  `command`
+    (with `cwd`) starts it first; `minutes` and `moves` are the game's time
+    and length that the GAMEREQ announces (0: none); `timeout` is how long a
+    move is awaited when the limit has no time.  International draughts only."""
 
-    def __init__(self, config, variant: Variant):
-        if variant.name != "international":
-            raise DraughtsError(f"engine {config.name}: DXP plays international draughts only, not {variant.name}")
-        self.name = config.name
-        self.config = config
+    def __init__(self, host: str = "127.0.0.1", port: int = DEFAULT_PORT, *,
+                 command: Optional[Sequence[str]] = None, cwd: Optional[str] = None, name: str = "",
+                 minutes: int = 0, moves: int = 0, timeout: float = UNBOUNDED_TIMEOUT):
+        self.name = name or f"dxp@{host}:{port}"
+        self.minutes, self.moves, self.timeout = minutes, moves, timeout
         self.alive = False
         self._process: Optional[subprocess.Popen] = None
         self._conn: Optional[Connection] = None
         self._open = False              # a game is going on
         self._sent = 0                  # plies of the board the follower knows
         self._start = 0                 # plies of the opening (the GAMEREQ's position is after them)
-        host = config.host or "127.0.0.1"
-        port = config.port or DEFAULT_PORT
-        if config.cmd:
+        if command:
             try:
-                self._process = subprocess.Popen(config.command(), cwd=config.dir, stdin=subprocess.DEVNULL,
+                self._process = subprocess.Popen(list(command), cwd=cwd, stdin=subprocess.DEVNULL,
                                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             except OSError as e:
-                raise EngineCrashed(f"cannot start {' '.join(config.command())}: {e}") from None
+                raise EngineTerminatedError(f"cannot start {' '.join(command)}: {e}") from None
         try:
             self._conn = Connection.connect(host, port, timeout=CONNECT_TIMEOUT)
-        except DxpError as e:
+        except DxpConnectionError as e:
             self._stop_process()
-            raise EngineCrashed(f"engine {self.name}: {e}") from None
+            raise EngineTerminatedError(f"engine {self.name}: {e}") from None
         self.alive = True
 
-    # --- the player interface ----------------------------------------------------------
-    def new_game(self, variant: Variant) -> None:
+    # --- the engine protocol ---------------------------------------------------------
+    def configure(self, options: Mapping[str, Any]) -> None:
+        """DXP has no options: any one named is an InvalidInputError."""
+        if options:
+            raise InvalidInputError(f"a DXP engine takes no options, not {', '.join(map(str, options))}")
+
+    def analyse(self, board: Board, limit: Limit, multipv: int = 1, *,
+                grace: float = GRACE) -> List[Info]:
+        """The engine's move as the one line (DXP reports no search)."""
+        if multipv != 1:
+            raise InvalidInputError(f"a DXP engine reports one line, not multipv={multipv!r}")
+        result = self.play(board, limit, grace=grace)
+        return [Info(pv=[result.move])]
+
+    def quit(self) -> None:
+        """End the game going on and the connection (and the program we started)."""
+        self.close()
+
+    # --- games -------------------------------------------------------------------------
+    def new_game(self) -> None:
+        """Close the game going on (GAMEEND): the next move asks for a new one."""
         self._end_game(stop=False)
         self._start = 0
 
@@ -86,10 +106,15 @@ class DxpPlayer:
 
     def _connected(self) -> Connection:
         if self._conn is None:
-            raise EngineCrashed(f"engine {self.name} is not connected")
+            raise EngineTerminatedError(f"engine {self.name} is not connected")
         return self._conn
 
-    def play(self, board: Board, limit: Limit, grace: float) -> Reply:
+    def play(self, board: Board, limit: Limit, *, grace: float = GRACE) -> PlayResult:
+        """The engine's move, awaited the limit's time plus `grace` seconds;
+        EngineClaim when it ends the game instead."""
+        if board.variant.name != "international":
+            raise InvalidInputError(f"engine {self.name}: DXP plays international draughts only, "
+                                f"not {board.variant.name}")
         conn = self._connected()
         try:
             if not self._open:
@@ -105,14 +130,16 @@ class DxpPlayer:
                 try:
                     msg = parse(text)
                 except DxpError as e:
-                    raise EngineIllegal(f"an unreadable DXP message: {e}", text) from None
+                    raise EngineProtocolError(f"an unreadable DXP message: {e}", text) from None
                 if isinstance(msg, MoveMsg):
                     elapsed = time.perf_counter() - t0
                     move = legal_move(board, msg)
                     if move is None:
-                        raise EngineIllegal(f"illegal move {text}", text)
+                        raise EngineProtocolError(f"illegal move {text}", text)
                     self._sent += 1
-                    return Reply(move, elapsed, None, None, str(move))
+                    budget = limit.budget()
+                    return PlayResult(move, None, Info(pv=[move]), elapsed,
+                                      budget is not None and elapsed > budget)
                 if isinstance(msg, GameEnd):
                     # the side to move ends the game: a claim the referee decides
                     self._open = False
@@ -124,16 +151,16 @@ class DxpPlayer:
                 elif isinstance(msg, BackReq):
                     conn.send(BackAcc(BackAcc.NOT_SUPPORTED))      # the referee takes nothing back
                 elif not isinstance(msg, BackAcc):
-                    raise EngineIllegal(f"a {type(msg).__name__} during a game", text)
+                    raise EngineProtocolError(f"a {type(msg).__name__} during a game", text)
         except DxpTimeout as e:
             self.alive = False
-            raise EngineStalled(str(e)) from None
+            raise EngineTimeoutError(str(e)) from None
         except DxpClosed as e:
             self.alive = False
-            raise EngineCrashed(str(e)) from None
-        except DxpError as e:
+            raise EngineTerminatedError(str(e)) from None
+        except (DxpError, DxpConnectionError) as e:
             self.alive = False
-            raise EngineCrashed(str(e)) from None
+            raise EngineTerminatedError(str(e)) from None
 
     def running(self) -> bool:
         """The connection (and the program, if we started it) is still there."""
@@ -153,16 +180,14 @@ class DxpPlayer:
             return float(limit.movetime)
         if limit.time is not None:
             return float(limit.time) + float(limit.inc or 0.0)
-        return self.config.timeout
+        return self.timeout
 
     def _request(self, board: Board, grace: float) -> None:
-        tc = self.config.tc
-        minutes = math.ceil(tc.time / 60.0) if tc.has_clock else 0
         start = board.copy()                # the game from the opening's end, its moves to follow
         while len(start.move_stack) > self._start:
             start.pop()
-        request = GameReq("draughts match", colour_letter(board.turn), min(999, minutes), min(999, tc.moves or 0),
-                          position_of(start))
+        request = GameReq("draughts match", colour_letter(board.turn), min(999, self.minutes),
+                          min(999, self.moves), position_of(start))
         conn = self._connected()
         conn.send(request)
         end = time.monotonic() + ANSWER_TIMEOUT + grace
@@ -175,10 +200,10 @@ class DxpPlayer:
                 continue                    # left over from the last game
             break
         if not isinstance(msg, GameAcc):
-            raise EngineCrashed(f"{self.name} answered a GAMEREQ with {format(msg)!r}")
+            raise EngineTerminatedError(f"{self.name} answered a GAMEREQ with {format(msg)!r}")
         if msg.code != GameAcc.ACCEPT:
             why = {1: "wrong version", 2: "not this game", 3: "no games"}.get(msg.code, f"code {msg.code}")
-            raise EngineCrashed(f"{self.name} refused the game ({why})")
+            raise EngineTerminatedError(f"{self.name} refused the game ({why})")
         self._open = True
         self._sent = len(start.move_stack)
 
@@ -195,7 +220,7 @@ class DxpPlayer:
                 msg = conn.recv(max(0.01, end - time.monotonic()))
                 if isinstance(msg, GameEnd):
                     break
-        except DxpError:
+        except (DxpError, DxpConnectionError):
             pass
         self._open = False
 

@@ -1,0 +1,240 @@
+"""The players the referee talks to: thin runner-side wrappers over engines
+of the engine protocol (`draughts.engine_api`), one for each `proto=`.
+
+A player has `name`, `config`, `alive`, `new_game(variant)`, `play(board,
+limit, grace) -> PlayResult` and `close()`; `limit` is a `draughts.Limit`,
+`grace` is how long to wait past the time the limit grants (with no time in
+the limit: for each line) before the engine counts as stalled.  What the
+runner needs beyond the protocol lives here: the grace, the start-up
+timeouts, which faults leave an engine fit for another game, the restarts
+(`running`), a DXP engine's opening (`start_at`).  `play` raises the engine
+protocol's errors (`draughts.errors`; named in `draughts.match.engines`
+for what they mean to the referee) or a DXP engine's `EngineClaim`.  The
+referee checks the move again on its own board whatever the player says.
+
+Players:
+  * `HubPlayer`: any Hub protocol program (`proto=hub`), through
+    `draughts.hub.HubEngine`.
+  * `InProcessPlayer`: our own engine in the runner's process
+    (`proto=builtin`), with no process to start: quick, for tests and for
+    the built-in default pairing.
+  * `Hub1Player`: a Hub version 1 program such as Scan 2.0 (`proto=hub1`),
+    through `draughts.hub.hub1.Hub1Engine`; international draughts only.
+  * `DxpPlayer`: a DXP (DamExchange) engine over TCP (`proto=dxp host=H
+    port=P`, `cmd=` to start it), through `draughts.dxp.engine.DxpEngine`;
+    10x10 only.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Optional
+
+from draughts import hub
+from draughts._args import parse_int
+from draughts.board import Board
+from draughts.dxp.engine import DEFAULT_PORT, DxpEngine
+from draughts.engine import Engine
+from draughts.engine_api import PlayResult
+from draughts.errors import DraughtsError, EngineError, EngineOvertimeError, EngineProtocolError, InvalidInputError
+from draughts.hub.hub1 import Hub1Engine
+from draughts.hub.protocol import engine_variant_name
+from draughts.limits import Limit
+from draughts.match.engines import STARTUP_TIMEOUT, EngineConfig, EngineTerminatedError, EngineTimeoutError
+from draughts.variants import Variant
+
+__all__ = ["InProcessPlayer", "HubPlayer", "Hub1Player", "DxpPlayer", "make_player"]
+
+
+class InProcessPlayer:
+    """Our engine in this process (`proto=builtin`).  Its `option.NAME=VALUE`
+    settings are `Engine.configure`'s options (`option.level=N`,
+    `option.tt-size=M`, `option.eval=auto|classic|learned`,
+    `option.eval-file=F`, `option.threads=T`, and for tuning
+    `option.futility=`, `option.lmr-divisor=`, `option.lmr-mode=`,
+    `option.probcut=off|auto|MIN,PCT,SLOPE,ICPT,SIGMA,SIGMA_PER_PLY,T`); the
+    table is 16 MiB and the threads the runner's `threads` (see make_player)
+    unless they say otherwise."""
+
+    def __init__(self, config: EngineConfig, variant: Variant, threads: Optional[int] = None):
+        self.name = config.name
+        self.config = config
+        options = {"tt-size": 16, "threads": threads or 1, **config.option_dict()}
+        try:
+            self._engine = Engine(variant, tt_mb=1, options=options)
+        except DraughtsError as e:
+            raise InvalidInputError(f"engine {config.name}: {e}") from None
+        self.alive = True
+
+    def new_game(self, variant: Variant) -> None:
+        self._engine.configure({"variant": variant})
+        self._engine.new_game()
+
+    def play(self, board: Board, limit: Limit, grace: float) -> PlayResult:
+        if not self.alive:
+            raise EngineTerminatedError(f"engine {self.name} was closed (the match is stopping)")
+        result = self._engine.play(board, limit)
+        if not self.alive:
+            raise EngineTerminatedError(f"engine {self.name} was closed (the match is stopping)")
+        return result
+
+    def close(self) -> None:
+        """Stop a search under way (another thread may be playing a game with
+        this engine) and refuse to play on: a stopping match does not wait for
+        its in-process games to end."""
+        self.alive = False
+        self._engine.quit()
+
+
+class HubPlayer:
+    """A Hub protocol engine in its own process, driven by `draughts.hub.HubEngine`.
+    The `option.NAME=VALUE` settings are sent with `set-param` before `init`;
+    so is `threads` (the processors the runner gives each engine, see
+    make_player) when the engine declares it and no option sets it."""
+
+    #: the client class that drives the engine
+    _client = hub.HubEngine
+
+    def __init__(self, config: EngineConfig, variant: Variant, threads: Optional[int] = None):
+        self.name = config.name
+        self.config = config
+        self.alive = False
+        command = config.command()
+        params = config.option_dict()
+        try:
+            self._engine = self._client(command, cwd=config.dir, params=params,
+                                        startup_timeout=STARTUP_TIMEOUT, timeout=10.0,
+                                        time_margin=config.tc.margin,
+                                        defaults={"threads": threads} if threads else None)
+        except EngineTerminatedError as e:
+            raise EngineTerminatedError(f"cannot start {' '.join(command)}: {e}") from None
+        except EngineTimeoutError as e:
+            raise EngineTimeoutError(f"{' '.join(command)} did not finish its start-up: {e}") from None
+        except EngineError as e:
+            raise InvalidInputError(f"engine {config.name}: {e}") from None
+        self.alive = True
+        self._check_variant(variant)
+
+    def _check_variant(self, variant: Variant) -> None:
+        p = self._engine.params.get("variant")
+        names = p.values if p is not None else ["international"]
+        if engine_variant_name(variant, names) is None:
+            self.close()
+            raise InvalidInputError(f"engine {self.name} does not play {variant.name} "
+                                f"(it plays {', '.join(sorted(names))})")
+
+    def _call(self, fn, *args, **kwargs):
+        """Call the client; an engine that ended, stalled or failed otherwise
+        is not trusted with another game (closing it kills it).  One that was
+        only over its time answered the stop that followed (the client
+        checks) and one that sent a bad move is still talking: both stay."""
+        try:
+            return fn(*args, **kwargs)
+        except (EngineOvertimeError, EngineProtocolError):
+            raise
+        except EngineError:
+            self.alive = False
+            raise
+
+    @property
+    def pid(self) -> Optional[int]:
+        """The engine's process id."""
+        return self._engine.pid
+
+    def running(self) -> bool:
+        """The process is still there (an idle engine may have died between games)."""
+        return self.alive and self._engine.returncode is None
+
+    def new_game(self, variant: Variant) -> None:
+        self._call(self._engine.new_game)
+
+    def play(self, board: Board, limit: Limit, grace: float) -> PlayResult:
+        return self._call(self._engine.play, board, limit, timeout=grace)
+
+    def close(self) -> None:
+        engine = getattr(self, "_engine", None)
+        if engine is None:
+            return
+        was_alive = self.alive
+        self.alive = False
+        try:
+            engine.quit(timeout=1.0 if was_alive else 0.0)
+        except Exception:
+            pass
+
+
+class Hub1Player(HubPlayer):
+    """A Hub version 1 engine (`proto=hub1`) in its own process, driven by
+    `draughts.hub.hub1.Hub1Engine`: the `option.NAME=VALUE` settings are sent
+    as `set NAME VALUE` before `init` (Scan 2.0: `option.book=false`,
+    `option.threads=1`); the runner's `threads` is not (a version-1 engine
+    declares no settings: give it with option.threads=).  A move time is
+    sent as `time`, a clock as `level`, a depth as `depth`, and the client
+    sends `stop` when the move's time is up (see `draughts.hub.hub1`).  The
+    referee, the clocks and the fault labels are those of proto=hub."""
+
+    _client = Hub1Engine
+
+    def _check_variant(self, variant: Variant) -> None:
+        if variant.name != "international":
+            self.close()
+            raise InvalidInputError(f"engine {self.name}: a Hub version 1 engine plays international draughts "
+                                f"only, not {variant.name}")
+
+
+class DxpPlayer:
+    """A DXP engine (`proto=dxp`), driven by `draughts.dxp.engine.DxpEngine`:
+    the GAMEREQ announces the engine's `tc=` in whole minutes (rounded up;
+    DXP has no increment, and a depth or node limit is sent as no clock,
+    000) and the move count of `tc=MOVES/TIME`; a game that starts from an
+    opening starts at its end (`start_at`)."""
+
+    def __init__(self, config: EngineConfig, variant: Variant):
+        if variant.name != "international":
+            raise InvalidInputError(f"engine {config.name}: DXP plays international draughts only, not {variant.name}")
+        if config.options:
+            raise InvalidInputError(f"engine {config.name}: a DXP engine takes no option.NAME= settings")
+        self.name = config.name
+        self.config = config
+        tc = config.tc
+        self._engine = DxpEngine(config.host or "127.0.0.1", config.port or DEFAULT_PORT,
+                                 command=config.command() if config.cmd else None, cwd=config.dir,
+                                 name=config.name, minutes=math.ceil(tc.time / 60.0) if tc.has_clock else 0,
+                                 moves=tc.moves or 0, timeout=config.timeout)
+
+    @property
+    def alive(self) -> bool:
+        return self._engine.alive
+
+    def new_game(self, variant: Variant) -> None:
+        self._engine.new_game()
+
+    def start_at(self, plies: int) -> None:
+        """The game starts after the first `plies` of the board (an opening's moves)."""
+        self._engine.start_at(plies)
+
+    def play(self, board: Board, limit: Limit, grace: float) -> PlayResult:
+        return self._engine.play(board, limit, grace=grace)
+
+    def running(self) -> bool:
+        return self._engine.running()
+
+    def close(self) -> None:
+        self._engine.quit()
+
+
+def make_player(config: EngineConfig, variant: Variant, threads: Optional[int] = None):
+    """A player for the engine; `threads` is how many processors it may
+    search on (None: the engine's own default), set unless its options say.
+    An engine without a clock or a move time (depth= or nodes= only) keeps its
+    own default: more threads would make its games irreproducible and gain it
+    nothing."""
+    if not (config.tc.has_clock or config.tc.movetime > 0):
+        threads = None
+    if config.proto == "builtin":
+        return InProcessPlayer(config, variant, threads)
+    if config.proto == "dxp":
+        return DxpPlayer(config, variant)
+    if config.proto == "hub1":
+        return Hub1Player(config, variant, threads)
+    return HubPlayer(config, variant, threads)

@@ -1,0 +1,272 @@
+"""The engine protocol (draughts.engine_api): play, analyse with multi-PV,
+configure and the search tuning, over the engine, the Hub server and client,
+and `draughts analyze --multipv`."""
+
+import re
+import subprocess
+import sys
+import time
+
+import pytest
+
+import draughts
+from draughts import Limit
+from draughts.dxp.engine import DxpEngine
+from draughts.engine import Engine, SearchParams, default_search_params
+from draughts.engine_api import EngineProtocol, Info, PlayResult
+from draughts.errors import DraughtsError
+from draughts.hub import HubEngine, MemoryTransport
+from draughts.hub.hub1 import Hub1Engine
+from draughts.hub.protocol import parse_line
+from draughts.hub.server import HubServer
+from hub_scripts.transcript import ServerSession
+
+# White to move (american): 16-11 gives a man and wins two back (a man up),
+# 16-12 is quiet, 15-10 and 15-11 each give a man for nothing
+SHOT = "W:W15,16,20:B7,8,24"
+WINS, QUIET, LOSERS = "16-11", "16-12", {"15-10", "15-11"}
+
+
+def shot_board():
+    return draughts.Board(SHOT, variant="american")
+
+
+def test_the_position_is_what_its_comment_says():
+    board = shot_board()
+    assert sorted(board.move_text(m) for m in board.legal_moves) == sorted([WINS, QUIET, *LOSERS])
+    for text in LOSERS:                 # the man is taken and nothing is taken back
+        after = board.copy()
+        after.push(board.parse_move(text))
+        assert all(m.is_capture for m in after.legal_moves)
+        for reply in after.legal_moves:
+            again = after.copy()
+            again.push(reply)
+            assert not any(m.is_capture for m in again.legal_moves)
+
+
+# --- the protocol ----------------------------------------------------------------------
+
+def test_every_engine_class_has_the_protocol():
+    assert isinstance(Engine("american", tt_mb=1), EngineProtocol)
+    for cls in (HubEngine, Hub1Engine, DxpEngine):
+        assert issubclass(cls, EngineProtocol), cls
+    assert not isinstance(object(), EngineProtocol)
+
+
+def test_play_gives_the_move_the_reply_and_the_last_iteration():
+    board = shot_board()
+    result = Engine("american", tt_mb=4).play(board, Limit(depth=6))
+    assert isinstance(result, PlayResult) and isinstance(result.info, Info)
+    assert board.move_text(result.move) == WINS
+    assert result.info.pv[0] == result.move and result.ponder == result.info.pv[1]
+    assert result.info.depth == 6 and result.info.multipv == 1 and result.info.score > 1.0
+    assert result.elapsed >= result.info.time >= 0 and not result.late
+    assert result.latency == pytest.approx(result.elapsed - result.info.time)
+
+
+def test_play_on_a_finished_game_is_an_error_and_analyse_has_no_line():
+    board = draughts.Board("B:W14:B", variant="american")
+    engine = Engine("american", tt_mb=1)
+    with pytest.raises(DraughtsError, match="no legal move"):
+        engine.play(board, Limit(depth=2))
+    assert engine.analyse(board, Limit(depth=2), multipv=3) == []
+
+
+# --- multi-PV -----------------------------------------------------------------------------
+
+def test_multipv_gives_the_best_moves_in_order():
+    board = shot_board()
+    lines = Engine("american", tt_mb=4).analyse(board, Limit(depth=8), multipv=3)
+    moves = [board.move_text(info.pv[0]) for info in lines]
+    assert len(lines) == 3 and len(set(moves)) == 3
+    assert all(info.pv[0] in board.legal_moves for info in lines)
+    assert moves[:2] == [WINS, QUIET] and moves[2] in LOSERS
+    scores = [info.score for info in lines]
+    assert scores == sorted(scores, reverse=True) and scores[0] > scores[1] + 1.0 > scores[2] + 2.0
+    assert [info.multipv for info in lines] == [1, 2, 3]
+    assert all(info.depth == 8 for info in lines)
+    best = Engine("american", tt_mb=4).play(board, Limit(depth=8))
+    assert lines[0].pv[0] == best.move
+
+
+def test_multipv_past_the_legal_moves_gives_one_line_a_move():
+    board = shot_board()
+    lines = Engine("american", tt_mb=4).analyse(board, Limit(depth=6), multipv=10)
+    assert len(lines) == 4
+    assert {info.pv[0] for info in lines} == set(board.legal_moves)
+    assert board.move_text(lines[0].pv[0]) == WINS and board.move_text(lines[1].pv[0]) == QUIET
+
+
+def test_multipv_one_is_the_search_of_play():
+    board = draughts.Board(variant="russian")
+    one = Engine("russian", tt_mb=8).analyse(board, Limit(depth=7))
+    played = Engine("russian", tt_mb=8).play(board, Limit(depth=7))
+    assert len(one) == 1
+    assert (one[0].nodes, one[0].pv, one[0].score) == (played.info.nodes, played.info.pv, played.info.score)
+
+
+def test_multipv_reports_every_line_of_every_iteration():
+    seen = []
+    Engine("american", tt_mb=4).analyse(shot_board(), Limit(depth=4), multipv=2, on_info=seen.append)
+    assert [(i.depth, i.multipv) for i in seen] == [(d, k) for d in range(1, 5) for k in (1, 2)]
+
+
+@pytest.mark.parametrize("bad", [0, -1, 1.5, True, "2"])
+def test_a_bad_multipv_is_an_error_naming_it(bad):
+    with pytest.raises(DraughtsError, match="multipv"):
+        Engine("american", tt_mb=1).analyse(shot_board(), Limit(depth=2), multipv=bad)
+
+
+# --- configure and the search tuning ----------------------------------------------------
+
+def test_the_defaults_come_from_one_place():
+    for name in ("american", "italian", "international"):
+        engine = Engine(name, tt_mb=1)
+        assert engine.search_params == default_search_params(draughts.variant(name), engine.eval)
+    assert default_search_params(draughts.variant("russian"), "classic") == SearchParams()
+
+
+def test_a_variant_switch_keeps_the_users_tuning():
+    engine = Engine("american", tt_mb=1)
+    engine.configure({"lmr-divisor": 180})
+    engine.configure({"variant": "international"})
+    assert engine.search_params.lmr_divisor == 180
+    engine.play(draughts.Board(variant="russian"), Limit(depth=2))      # the board's variant
+    assert engine.variant.name == "russian" and engine.search_params.lmr_divisor == 180
+    # what the user left alone follows the variant
+    assert engine.search_params.probcut == default_search_params(engine.variant, engine.eval).probcut
+
+
+def test_setting_one_knob_leaves_the_others():
+    engine = Engine("american", tt_mb=1)
+    futility = engine.search_params.futility
+    assert futility > 0
+    engine.configure({"lmr_divisor": 200})
+    assert engine.search_params.futility == futility and engine.search_params.lmr_divisor == 200
+    engine.configure({"futility": 0})
+    assert engine.search_params.lmr_divisor == 200 and engine.search_params.futility == 0
+
+
+def test_the_tuning_reaches_the_search():
+    board = draughts.Board(variant="american")
+    nodes = {}
+    for futility in (0, 120):
+        engine = Engine("american", tt_mb=4)
+        engine.configure({"futility": futility})
+        nodes[futility] = engine.play(board, Limit(depth=9)).info.nodes
+    plain = Engine("american", tt_mb=4).play(board, Limit(depth=9)).info.nodes
+    assert nodes[120] == plain != nodes[0]
+
+
+def test_configure_reads_text_as_the_hub_would_send_it():
+    engine = Engine("american", tt_mb=1)
+    engine.configure({"level": "7", "threads": "2", "move-overhead": "35", "eval": "classic"})
+    assert (engine.level, engine.threads, engine.eval) == (7, 2, "classic")
+    assert engine.move_overhead == pytest.approx(0.035)
+
+
+@pytest.mark.parametrize("options, named", [
+    ({"lmr-divisior": 180}, "lmr-divisior"),
+    ({"hash": 16}, "hash"),
+    ({"lmr-divisor": 0}, "lmr-divisor"),
+    ({"lmr-divisor": "fast"}, "lmr-divisor"),
+    ({"futility": -5}, "futility"),
+    ({"lmr-mode": 2}, "lmr-mode"),
+    ({"level": 21}, "level"),
+    ({"threads": 0}, "threads"),
+    ({"tt-size": True}, "tt-size"),
+    ({"eval": "neural"}, "eval"),
+    ({"variant": "chess"}, "variant"),
+    ({"probcut": "sometimes"}, "probcut"),
+    ({"move-overhead": -1}, "move-overhead"),
+])
+def test_an_unknown_option_or_a_bad_value_is_an_error_naming_it(options, named):
+    engine = Engine("american", tt_mb=1)
+    before = (engine.search_params, engine.level, engine.threads, engine.eval, engine.variant)
+    with pytest.raises(DraughtsError, match=re.escape(named)):
+        engine.configure({"level": 5, **options})
+    # nothing was set, not even the good value beside the bad one
+    assert (engine.search_params, engine.level, engine.threads, engine.eval, engine.variant) == before
+
+
+# --- the Hub server and client ------------------------------------------------------------
+
+def test_the_hub_server_marks_its_info_lines_with_the_line():
+    hub = ServerSession()
+    try:
+        hub.send("set-param name=variant value=american", "set-param name=multipv value=3", "init")
+        hub.until("ready")
+        hub.send(f"pos fen={SHOT}", "level infinite", "go analyze")
+        infos = []
+        deadline = time.monotonic() + 20
+        while not any(a.get("depth") == "6" and a.get("multipv") == "3" for a in infos):
+            assert time.monotonic() < deadline
+            command, args = parse_line(hub.read())
+            assert command == "info"
+            infos.append(args)
+        hub.send("stop")
+        done = parse_line(hub.until("done")[-1])[1]
+        assert done["move"] == WINS
+        depth6 = [a for a in infos if a.get("depth") == "6"]
+        assert [a["multipv"] for a in depth6] == ["1", "2", "3"]
+        assert [a["pv"].split()[0] for a in depth6][:2] == [WINS, QUIET]
+        assert float(depth6[0]["score"]) > float(depth6[1]["score"]) > float(depth6[2]["score"])
+        # a search for a move reports one line, unmarked
+        hub.send(f"pos fen={SHOT}", "level depth=3", "go think")
+        lines = hub.until("done")
+        assert all("multipv" not in parse_line(line)[1] for line in lines)
+    finally:
+        hub.close()
+
+
+def test_the_hub_server_refuses_a_bad_multipv():
+    hub = ServerSession()
+    try:
+        hub.send("set-param name=multipv value=0")
+        assert "multipv" in parse_line(hub.until("error")[-1])[1]["message"]
+    finally:
+        hub.close()
+
+
+def in_memory_engine():
+    transport = MemoryTransport()
+    server = HubServer(transport.emit)
+
+    def handle(line):
+        if not server.handle_line(line):
+            server.close()
+            transport.close(0)
+
+    transport.handler = handle
+    return HubEngine.from_transport(transport)
+
+
+def test_the_hub_client_reads_the_lines_into_infos():
+    board = shot_board()
+    with in_memory_engine() as engine:
+        assert isinstance(engine, EngineProtocol)
+        lines = engine.analyse(board, Limit(depth=6), multipv=3)
+        assert [info.multipv for info in lines] == [1, 2, 3]
+        assert [board.move_text(info.pv[0]) for info in lines][:2] == [WINS, QUIET]
+        assert lines[0].score > lines[1].score > lines[2].score
+        assert all(info.depth >= 6 for info in lines)        # (stopped once depth 6 was in)
+        one = engine.analyse(board, Limit(depth=4))
+        assert len(one) == 1 and board.move_text(one[0].pv[0]) == WINS
+        result = engine.play(board, Limit(depth=4))
+        assert board.move_text(result.move) == WINS and result.info.depth == 4
+        with pytest.raises(ValueError, match="analyse needs a limit"):
+            engine.analyse(board, Limit(time=10))
+
+
+# --- draughts analyze --multipv ----------------------------------------------------------
+
+def test_analyze_with_multipv_prints_the_lines():
+    run = subprocess.run([sys.executable, "-m", "draughts", "analyze", "-v", "american", "--depth", "6", "--multipv", "2",
+                                               "--fen", SHOT], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    iterations = re.findall(r"^line +(\d) +depth +(\d+) ", run.stdout, re.M)
+    assert iterations == [(k, str(d)) for d in range(1, 7) for k in "12"]
+    assert re.search(rf"^best move {WINS} +score \+", run.stdout, re.M)
+    summary = re.findall(r"^line (\d): (\S+) +score ([-+]\d+\.\d\d) +depth 6 +pv ", run.stdout, re.M)
+    assert [(k, move) for k, move, _ in summary] == [("1", WINS), ("2", QUIET)]
+    assert float(summary[0][2]) > float(summary[1][2])

@@ -1,0 +1,38 @@
+"""The README's promises hold: its python code blocks run as doctests, and it
+names the test command that CI (`.ci/run`) runs."""
+
+import doctest
+import pathlib
+import re
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+
+pytestmark = pytest.mark.skipif(not README.exists(), reason="no README.md beside tests/")
+
+
+def python_blocks(text):
+    """The bodies of the ```python blocks of a Markdown text."""
+    return re.findall(r"^```python\n(.*?)^```", text, flags=re.S | re.M)
+
+
+def test_the_tour_runs():
+    text = README.read_text(encoding="utf-8")
+    blocks = python_blocks(text)
+    assert blocks, "the README has no python block"
+    parser = doctest.DocTestParser()
+    test = parser.get_doctest("\n".join(blocks), {}, "README.md", str(README), 0)
+    assert test.examples, "the README's python blocks hold no doctest examples"
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    runner.run(test)
+    result = runner.summarize(verbose=False)
+    assert result.failed == 0, f"{result.failed} of {result.attempted} README examples failed"
+
+
+def test_the_readme_names_the_ci_test_command():
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    command = ci.strip().splitlines()[-1].strip()
+    assert command == "python -m pytest -q"
+    assert command in README.read_text(encoding="utf-8")
