@@ -164,13 +164,11 @@ def default_eval(v: Variant) -> str:
 
 @dataclass(frozen=True)
 class SearchParams:
-    """The search's tuning: late-move reductions (`lmr_mode` 0 reduces late
-    quiet moves by one or two plies, 1 by 0.75 + ln(depth) ln(index) /
-    (lmr_divisor / 100)), the futility margin a ply of depth in centi-men (0:
+    """The search's tuning: late-move reductions (late quiet moves by
+    0.75 + ln(depth) ln(index) / (lmr_divisor / 100) plies), the futility margin a ply of depth in centi-men (0:
     off), and ProbCut's figures (None: off).  `default_search_params` gives
     a variant's defaults; `Engine.configure` changes the fields it names."""
 
-    lmr_mode: int = 1
     lmr_divisor: int = 225
     #: futility pruning that never skips a move offering a capture (a shot):
     #: the margin and its evidence are in docs/decisions.md#futility-margin
@@ -312,13 +310,12 @@ OPTIONS: Dict[str, Callable[[Any], Any]] = {
     "eval": _check_eval,
     "eval-file": _check_eval_file,
     "egdb-path": _check_egdb,
-    "lmr-mode": lambda v: _whole("lmr-mode", v, 0, 1),
     "lmr-divisor": lambda v: _whole("lmr-divisor", v, 1, 100000),
     "futility": lambda v: _whole("futility", v, 0, 10000),
     "probcut": _check_probcut,
 }
 #: the options that are SearchParams fields
-_TUNING = {"lmr-mode": "lmr_mode", "lmr-divisor": "lmr_divisor", "futility": "futility",
+_TUNING = {"lmr-divisor": "lmr_divisor", "futility": "futility",
            "probcut": "probcut"}
 
 
@@ -376,7 +373,7 @@ class Engine:
         `variant`, `tt-size` (MiB), `threads`, `level` (1-20), `move-overhead`
         (milliseconds), `eval` (auto, classic, learned), `eval-file`,
         `egdb-path` (a directory, a Database, "" or None: none), and the
-        search tuning (`SearchParams`): `lmr-mode`, `lmr-divisor`,
+        search tuning (`SearchParams`): `lmr-divisor`,
         `futility` (centi-men a ply, 0 off) and `probcut` (off, auto, a
         ProbCutFit or its seven figures).  Only what is named changes, and a
         user's tuning stays through a change of variant.  Every value is
@@ -508,7 +505,7 @@ class Engine:
 
     def _apply_search_params(self) -> None:
         params = self.search_params
-        self._searcher.set_tuning(params.lmr_mode, params.lmr_divisor, params.futility)
+        self._searcher.set_tuning(params.lmr_divisor, params.futility)
         fit = params.probcut
         try:
             self._searcher.set_probcut(*(fit.packed() if fit is not None else ()))
