@@ -49,6 +49,11 @@ DEFAULT_MOVE_OVERHEAD = 0.020
 #: keeps this share a move, and is never taken above LATENESS_MAX seconds
 LATENESS_DECAY = 0.9
 LATENESS_MAX = 0.5
+#: a busy machine's scheduling stalls (see Engine.stall) are kept back this
+#: many times over: the search cannot see the two waits outside it, for the
+#: engine's reader to be scheduled when `go` arrives and for the caller's
+#: when the answer does, and each is a wait of the same kind
+STALL_FACTOR = 2.0
 EVALS = ("classic", "learned")
 #: variants whose default evaluation is the learned one (it won in self-play:
 #: docs/decisions.md#the-learned-evaluation-is-every-variants-default)
@@ -349,6 +354,12 @@ class Engine:
         self.lateness = 0.0
         #: the SearchParams fields the user has set (the rest follow the variant)
         self._tuning: Dict[str, Any] = {}
+        #: seconds of the longest wait to be scheduled seen lately inside a
+        #: timed search (the longest gap between two clock readings of the
+        #: search, a fraction of a millisecond on an idle machine): a
+        #: high-water mark that decays by LATENESS_DECAY a move, kept back
+        #: STALL_FACTOR times from timed moves
+        self.stall = 0.0
         try:
             self._searcher = Searcher(self._variant.core_rules, self._weights().packed(), self._tt_mb)
         except MemoryError:
@@ -589,14 +600,16 @@ class Engine:
 
     def move_budget(self, limit: Limit) -> Tuple[float, float]:
         """(soft, hard) seconds of search under the limit's move time or
-        clock, less this engine's move overhead and its recent lateness; (0,
-        0) when neither is given."""
-        return search_budget(limit, self._move_overhead + self.lateness)
+        clock, less this engine's move overhead, its recent lateness and
+        STALL_FACTOR times its recent stalls; (0, 0) when neither is given."""
+        return search_budget(limit, self._move_overhead + self.lateness + STALL_FACTOR * self.stall)
 
     def _note_lateness(self, begun: float, hard: float) -> None:
         """Record how far past `begun + hard` (seconds) this timed search answers."""
         late = clock() - begun - hard
         self.lateness = min(LATENESS_MAX, max(late, self.lateness * LATENESS_DECAY, 0.0))
+        stall = self._searcher.max_stall_ms / 1000.0
+        self.stall = min(LATENESS_MAX, max(stall, self.stall * LATENESS_DECAY))
 
     @staticmethod
     def clock() -> float:

@@ -228,6 +228,11 @@ cdef class Searcher:
     cdef Shared* sh             # &own, or the main Searcher's
     cdef int tid                # thread index: 0 main, 1.. helpers
     cdef u64 poll_mask          # clock (and shared node count) every poll_mask + 1 nodes
+    cdef double last_poll       # when this thread last read the clock (ms)
+    # the longest time between two clock readings of the main thread in the
+    # last search (ms): a few hundred nodes' worth when the thread runs, far
+    # more when the machine is busy and it waited to be scheduled
+    cdef readonly double max_stall_ms
     cdef list helpers
     cdef list running           # the helpers' threads of the last search (see wait_helpers)
     cdef volatile int done_seq  # odd while a helper writes its result below
@@ -459,16 +464,23 @@ cdef class Searcher:
             ml.n = k
 
     # --- the search -----------------------------------------------------------
-    cdef inline void check_time(self) noexcept nogil:
-        if self.hard_ms > 0 and now_ms() - self.t0 >= self.hard_ms:
-            self.sh.stop = 1
-
     cdef void poll(self) noexcept nogil:
-        """Every poll_mask + 1 nodes: the clock; with threads, this thread's
-        node count is published (for the info lines)."""
+        """Every poll_mask + 1 nodes: the clock (and the longest wait between
+        two readings); with threads, this thread's node count is published
+        (for the info lines)."""
+        cdef double t = self.read_clock()
         if self.sh.nthreads > 1:
             self.sh.counts[self.tid] = self.nodes
-        self.check_time()
+        if self.hard_ms > 0 and t - self.t0 >= self.hard_ms:
+            self.sh.stop = 1
+
+    cdef inline double read_clock(self) noexcept nogil:
+        """Now (ms), with the wait since the last reading noted in max_stall_ms."""
+        cdef double t = now_ms()
+        if t - self.last_poll > self.max_stall_ms:
+            self.max_stall_ms = t - self.last_poll
+        self.last_poll = t
+        return t
 
     cdef bint more_nodes(self) noexcept nogil:
         """This thread has searched the nodes it was given: with threads, take
@@ -837,6 +849,8 @@ cdef class Searcher:
         self.pc_cuts = 0
         self.hard_ms = hard_ms
         self.t0 = now_ms()
+        self.last_poll = self.t0
+        self.max_stall_ms = 0.0
         if start > 0 and start * 1000.0 < self.t0:
             self.t0 = start * 1000.0
         self.tt.generation = (self.tt.generation + 1) & 63
@@ -926,7 +940,7 @@ cdef class Searcher:
                         callback(completed, sel, db_report(root_db, prev), total, now_ms() - self.t0, pv_out, 1)
                     except BaseException as exc:
                         self.callback_error = exc
-        elapsed = now_ms() - self.t0
+        elapsed = self.read_clock() - self.t0        # the last wait, up to the answer, counts too
         self.pending_stop = False
         if self.callback_error is not None:
             err = self.callback_error
@@ -988,7 +1002,7 @@ cdef class Searcher:
                     break                           # the win is proven and short enough
             if soft_ms > 0 and elapsed >= soft_ms:
                 break
-        elapsed = now_ms() - self.t0
+        elapsed = self.read_clock() - self.t0        # the last wait, up to the answer, counts too
         self.pending_stop = False
         self.lines = [(db_report(root_db, line[0]), line[1], line[2], line[3]) for line in lines]
         if self.callback_error is not None:
@@ -1093,6 +1107,7 @@ cdef class Searcher:
             h.poll_mask = self.poll_mask
             h.seldepth = 0
             h.t0 = self.t0
+            h.last_poll = now_ms()
             h.hard_ms = self.hard_ms
             h.completed = 0
             h.done_pvlen = 0
