@@ -117,5 +117,5 @@ def test_dxp_numbers_use_the_rule():
 def test_a_hub1_engines_numbers_use_the_rule():
     from draughts.hub.hub1 import read_info
     info = read_info("١٣ nan -2 435186 inf 5.5".split())
-    assert "depth" not in info and "mean-depth" not in info and "time" not in info
-    assert info["score"] == -0.02 and info["nodes"] == 435186
+    assert info.depth == 0 and info.time is None     # not numbers by the rule: not read (depth 0: none)
+    assert info.score == -0.02 and info.nodes == 435186

@@ -177,15 +177,12 @@ def test_every_position_of_two_pieces_equals_the_reference(egdb_dir, name, manda
 
 
 def test_every_three_king_american_position_equals_the_reference(egdb_dir):
-    """Every rule set with men too: the slow test below."""
+    """Every position of up to three pieces of every rule set, men too, against
+    this solver (the pure-Python generator over 5 M nodes, about 8 minutes of
+    one core) is the long check benchmarks/test_long_egdb.py."""
     _compare(egdb_dir, "american", True, list(all_positions("american", 3, lambda ks: all(k for _, k in ks))))
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("name,mandatory", RULE_SETS)
-def test_every_position_of_up_to_three_pieces_equals_the_reference(egdb_dir, name, mandatory):
-    positions = list(all_positions(name, 2)) + list(all_positions(name, 3))
-    _compare(egdb_dir, name, mandatory, positions)
 
 
 # --- consistency with the successors ----------------------------------------------
@@ -232,13 +229,57 @@ def test_four_piece_american_values_agree_with_their_successors(american4_dir):
     _check_consistent(db, "american", True, random_positions("american", 4, 400, 4))
 
 
-@pytest.mark.slow
+#: the table pairs of four pieces solved for every rule set (the side to move's
+#: men and kings, then the other side's): three kings against a king, then a man
+#: and two kings against a king, which promotes into the first
+FOUR_PIECE_PAIRS = [(0, 3, 0, 1), (1, 2, 0, 1)]
+_four_piece_pairs = {}
+
+
+def four_piece_pairs(egdb_dir, name, mandatory):
+    """A database of up to 3 pieces and the FOUR_PIECE_PAIRS, solved by
+    `egdb.solve_pair` as `egdb.build` does (a whole 4-piece build is 6 s on
+    8x8, 130 s for international); solved once a session per rule set."""
+    if (name, mandatory) not in _four_piece_pairs:
+        v = _variant(name, mandatory)
+        db = egdb.Database.open(v, egdb_dir, pieces=3)
+        db.core.max_pieces = 4
+        for m in FOUR_PIECE_PAIRS:
+            for mat, packed, _counts in egdb.solve_pair(db.core, m):
+                db.core.add(*mat, packed)
+        _four_piece_pairs[name, mandatory] = db
+    return _four_piece_pairs[name, mandatory]
+
+
+def material_positions(name, material, count, seed):
+    """Random positions of one material (the side to move's men and kings, the
+    other side's), men off their own crown row."""
+    rng = random.Random(seed ^ zlib.crc32(f"{name} {material}".encode()))
+    v = R.get_variant(name)
+    squares = R.squares(name)
+    a, b, c, d = material
+    out = []
+    while len(out) < count:
+        side = rng.choice((R.WHITE, R.BLACK))
+        other = R.BLACK if side == R.WHITE else R.WHITE
+        kinds = [(side, False)] * a + [(side, True)] * b + [(other, False)] * c + [(other, True)] * d
+        pieces = dict(zip(rng.sample(squares, len(kinds)), kinds))
+        if all(king or rc[0] != v.crown_row(colour) for rc, (colour, king) in pieces.items()):
+            out.append((pieces, side))
+    return out
+
+
 @pytest.mark.parametrize("name,mandatory", RULE_SETS)
 def test_four_piece_values_agree_with_their_successors(egdb_dir, name, mandatory):
-    v = _variant(name, mandatory)
-    egdb.build(v, 4, egdb_dir)
-    db = egdb.Database.open(v, egdb_dir, pieces=4)
-    _check_consistent(db, name, mandatory, random_positions(name, 4, 400, 44))
+    """Every rule set at four pieces: the tables of FOUR_PIECE_PAIRS (kings'
+    moves and captures, a man's, its promotion into the other table) against
+    their successors.  Every table of four pieces of american: the test above."""
+    db = four_piece_pairs(egdb_dir, name, mandatory)
+    positions = []
+    for a, b, c, d in FOUR_PIECE_PAIRS:
+        for m in ((a, b, c, d), (c, d, a, b)):
+            positions += material_positions(name, m, 100, 44)
+    _check_consistent(db, name, mandatory, positions)
 
 
 # --- known endings ----------------------------------------------------------------
@@ -278,32 +319,15 @@ def test_two_kings_beat_one_king_in_american(egdb_dir):
 INTL_LONG_DIAGONAL = [5, 10, 14, 19, 23, 28, 32, 37, 41, 46]
 
 
-@pytest.fixture(scope="module")
-def international4_dir(egdb_dir):
-    egdb.build("international", 4, egdb_dir)
-    return egdb_dir
-
-
-@pytest.mark.slow
-def test_three_kings_do_not_beat_a_king_on_the_long_diagonal(international4_dir):
-    db = egdb.Database.open("international", international4_dir, pieces=4)
+def test_three_kings_do_not_beat_a_king_on_the_long_diagonal(egdb_dir):
+    # the tables of three kings against a king, not the whole 4-piece database
+    db = four_piece_pairs(egdb_dir, "international", True)
     for lone in INTL_LONG_DIAGONAL:
         for side in "WB":
             board = draughts.Board(f"{side}:WK1,K2,K3:BK{lone}", variant="international")
             if board.position.has_capture() or board.position.with_turn(1 - board.turn).has_capture():
                 continue                    # a shot either way is no quiet ending
             assert db.probe(board) == DRAW, board.fen()
-
-
-@pytest.mark.slow
-def test_four_kings_beat_a_king_on_the_long_diagonal(tmp_path_factory):
-    """Five pieces on 10x10: about an hour.  DRAUGHTS_EGDB_TEST_DIR names a
-    directory to keep (and resume) the build in."""
-    d = os.environ.get("DRAUGHTS_EGDB_TEST_DIR") or str(tmp_path_factory.mktemp("egdb5"))
-    egdb.build("international", 5, d, threads=2)
-    db = egdb.Database.open("international", d, pieces=5)
-    assert db.probe(draughts.Board("W:WK1,K2,K3,K4:BK28", variant="international")) == WIN
-    assert db.probe(draughts.Board("B:WK1,K2,K3,K4:BK28", variant="international")) == LOSS
 
 
 # --- files, keys, resuming --------------------------------------------------------

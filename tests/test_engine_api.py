@@ -171,7 +171,7 @@ def test_configure_reads_text_as_the_hub_would_send_it():
     ({"lmr-divisor": 0}, "lmr-divisor"),
     ({"lmr-divisor": "fast"}, "lmr-divisor"),
     ({"futility": -5}, "futility"),
-    ({"lmr-mode": 2}, "lmr-mode"),
+    ({"lmr-mode": 1}, "lmr-mode"),                  # the fixed reductions of mode 0 are gone
     ({"level": 21}, "level"),
     ({"threads": 0}, "threads"),
     ({"tt-size": True}, "tt-size"),

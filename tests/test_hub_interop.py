@@ -15,6 +15,7 @@ These tests are never skipped.
 
 import json
 import os
+import shlex
 import stat
 import subprocess
 import sys
@@ -59,7 +60,11 @@ def hub_program(tmp_path) -> str:
     """`draughts hub` as one executable file (pydraughts takes a program path and
     resolves symbolic links, which would leave a virtual environment)."""
     program = tmp_path / "draughts-hub"
-    program.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m draughts hub "$@"\n')
+    # pydraughts runs without PYTHONPATH (its `draughts` is another package); the
+    # program gets this run's back, so it is the draughts under test
+    path = os.environ.get("PYTHONPATH")
+    env = f'export PYTHONPATH={shlex.quote(path)}\n' if path else ""
+    program.write_text(f'#!/bin/sh\n{env}exec "{sys.executable}" -m draughts hub "$@"\n')
     program.chmod(program.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
     return str(program)
 

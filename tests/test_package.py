@@ -26,9 +26,12 @@ def test_the_licence_is_declared_and_shipped():
     assert re.search(r'^license = "MIT"$', (ROOT / "pyproject.toml").read_text(), re.M)
 
 
-def test_mypy_passes_on_the_python_package():
-    # the configuration is pyproject.toml's [tool.mypy]; the core's types come from its .pyi stubs
-    out = subprocess.run([sys.executable, "-m", "mypy", "--no-incremental"], cwd=ROOT,
+def test_mypy_passes_on_the_python_package(pytestconfig):
+    # the configuration is pyproject.toml's [tool.mypy]; the core's types come from its .pyi stubs.
+    # mypy's incremental cache is kept in pytest's cache directory: a rerun checks
+    # only what changed (mypy keys its cache on every file's contents and options)
+    cache = pytestconfig.cache.mkdir("mypy")
+    out = subprocess.run([sys.executable, "-m", "mypy", "--cache-dir", str(cache)], cwd=ROOT,
                          capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stdout + out.stderr
     assert "Success: no issues found" in out.stdout

@@ -4,20 +4,41 @@ ranks, and the last move marked)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Dict, Optional, Tuple
+from typing import Any, Dict, Iterable, Optional, Protocol, Tuple
 
 from draughts.notation import squares_of
+from draughts.variants import Variant
 
-if TYPE_CHECKING:
-    from draughts.board import Board, Move
+
+class Drawable(Protocol):
+    """What a diagram reads of a board (a `draughts.Board`)."""
+
+    @property
+    def variant(self) -> Variant: ...
+
+    @property
+    def position(self) -> Any: ...
+
+
+class MoveSquares(Protocol):
+    """What a diagram reads of the last move (a `draughts.Move`)."""
+
+    @property
+    def start(self) -> int: ...
+
+    @property
+    def end(self) -> int: ...
+
+    @property
+    def captured(self) -> Iterable[int]: ...
 
 #: piece symbols: (white man, white king, black man, black king)
 ASCII_PIECES = ("w", "W", "b", "B")
 UNICODE_PIECES = ("○", "◎", "●", "◉")
 
 
-def diagram(board: "Board", *, ascii: bool = False, flipped: bool = False, framed: bool = False,
-            lastmove: Optional["Move"] = None) -> str:
+def diagram(board: Drawable, *, ascii: bool = False, flipped: bool = False, framed: bool = False,
+            lastmove: Optional[MoveSquares] = None) -> str:
     """The board as text, White at the bottom unless `flipped`.
 
     Bare (`framed=False`): one character a square, separated by blanks: a

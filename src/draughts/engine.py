@@ -49,6 +49,11 @@ DEFAULT_MOVE_OVERHEAD = 0.020
 #: keeps this share a move, and is never taken above LATENESS_MAX seconds
 LATENESS_DECAY = 0.9
 LATENESS_MAX = 0.5
+#: a busy machine's scheduling stalls (see Engine.stall) are kept back this
+#: many times over: the search cannot see the two waits outside it, for the
+#: engine's reader to be scheduled when `go` arrives and for the caller's
+#: when the answer does, and each is a wait of the same kind
+STALL_FACTOR = 2.0
 EVALS = ("classic", "learned")
 #: variants whose default evaluation is the learned one (it won in self-play:
 #: docs/decisions.md#the-learned-evaluation-is-every-variants-default)
@@ -164,13 +169,11 @@ def default_eval(v: Variant) -> str:
 
 @dataclass(frozen=True)
 class SearchParams:
-    """The search's tuning: late-move reductions (`lmr_mode` 0 reduces late
-    quiet moves by one or two plies, 1 by 0.75 + ln(depth) ln(index) /
-    (lmr_divisor / 100)), the futility margin a ply of depth in centi-men (0:
+    """The search's tuning: late-move reductions (late quiet moves by
+    0.75 + ln(depth) ln(index) / (lmr_divisor / 100) plies), the futility margin a ply of depth in centi-men (0:
     off), and ProbCut's figures (None: off).  `default_search_params` gives
     a variant's defaults; `Engine.configure` changes the fields it names."""
 
-    lmr_mode: int = 1
     lmr_divisor: int = 225
     #: futility pruning that never skips a move offering a capture (a shot):
     #: the margin and its evidence are in docs/decisions.md#futility-margin
@@ -312,13 +315,12 @@ OPTIONS: Dict[str, Callable[[Any], Any]] = {
     "eval": _check_eval,
     "eval-file": _check_eval_file,
     "egdb-path": _check_egdb,
-    "lmr-mode": lambda v: _whole("lmr-mode", v, 0, 1),
     "lmr-divisor": lambda v: _whole("lmr-divisor", v, 1, 100000),
     "futility": lambda v: _whole("futility", v, 0, 10000),
     "probcut": _check_probcut,
 }
 #: the options that are SearchParams fields
-_TUNING = {"lmr-mode": "lmr_mode", "lmr-divisor": "lmr_divisor", "futility": "futility",
+_TUNING = {"lmr-divisor": "lmr_divisor", "futility": "futility",
            "probcut": "probcut"}
 
 
@@ -352,6 +354,12 @@ class Engine:
         self.lateness = 0.0
         #: the SearchParams fields the user has set (the rest follow the variant)
         self._tuning: Dict[str, Any] = {}
+        #: seconds of the longest wait to be scheduled seen lately inside a
+        #: timed search (the longest gap between two clock readings of the
+        #: search, a fraction of a millisecond on an idle machine): a
+        #: high-water mark that decays by LATENESS_DECAY a move, kept back
+        #: STALL_FACTOR times from timed moves
+        self.stall = 0.0
         try:
             self._searcher = Searcher(self._variant.core_rules, self._weights().packed(), self._tt_mb)
         except MemoryError:
@@ -376,7 +384,7 @@ class Engine:
         `variant`, `tt-size` (MiB), `threads`, `level` (1-20), `move-overhead`
         (milliseconds), `eval` (auto, classic, learned), `eval-file`,
         `egdb-path` (a directory, a Database, "" or None: none), and the
-        search tuning (`SearchParams`): `lmr-mode`, `lmr-divisor`,
+        search tuning (`SearchParams`): `lmr-divisor`,
         `futility` (centi-men a ply, 0 off) and `probcut` (off, auto, a
         ProbCutFit or its seven figures).  Only what is named changes, and a
         user's tuning stays through a change of variant.  Every value is
@@ -508,7 +516,7 @@ class Engine:
 
     def _apply_search_params(self) -> None:
         params = self.search_params
-        self._searcher.set_tuning(params.lmr_mode, params.lmr_divisor, params.futility)
+        self._searcher.set_tuning(params.lmr_divisor, params.futility)
         fit = params.probcut
         try:
             self._searcher.set_probcut(*(fit.packed() if fit is not None else ()))
@@ -592,14 +600,16 @@ class Engine:
 
     def move_budget(self, limit: Limit) -> Tuple[float, float]:
         """(soft, hard) seconds of search under the limit's move time or
-        clock, less this engine's move overhead and its recent lateness; (0,
-        0) when neither is given."""
-        return search_budget(limit, self._move_overhead + self.lateness)
+        clock, less this engine's move overhead, its recent lateness and
+        STALL_FACTOR times its recent stalls; (0, 0) when neither is given."""
+        return search_budget(limit, self._move_overhead + self.lateness + STALL_FACTOR * self.stall)
 
     def _note_lateness(self, begun: float, hard: float) -> None:
         """Record how far past `begun + hard` (seconds) this timed search answers."""
         late = clock() - begun - hard
         self.lateness = min(LATENESS_MAX, max(late, self.lateness * LATENESS_DECAY, 0.0))
+        stall = self._searcher.max_stall_ms / 1000.0
+        self.stall = min(LATENESS_MAX, max(stall, self.stall * LATENESS_DECAY))
 
     @staticmethod
     def clock() -> float:

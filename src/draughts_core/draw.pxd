@@ -3,7 +3,7 @@
 # calls them at every capture or promotion, draughts.Board through Position.endgame_class().
 
 from draughts_core.bitboard cimport popcount, u64
-from draughts_core.movegen cimport Pos
+from draughts_core.movegen cimport Pos, CMove
 from draughts_core.rules cimport (Rules, ENDGAME_NONE, ENDGAME_FMJD, ENDGAME_FMJD64, ENDGAME_FRISIAN,
                                   ENDGAME_POOL)
 
@@ -62,3 +62,42 @@ cdef inline int endgame_limit(int cls) noexcept nogil:
             or cls == 13):
         return 2 * cls
     return 0
+
+
+# The draw-rule counters a search carries from a position to its children:
+# the plies since the last irreversible move (repetitions and the quiet-move
+# rule), since the last capture or promotion (the capture-or-promotion rule),
+# and the endgame rule's class and plies in it.
+ctypedef struct DrawCounts:
+    int rev             # plies since a capture or a man's move (one that cannot be undone)
+    int cp              # plies since a capture or a promotion
+    int egc             # the material's endgame class (endgame_class; 0: no counting)
+    int egp             # plies played in that class
+
+
+cdef inline bint draw_by_counts(const Rules* r, const DrawCounts* dc) noexcept nogil:
+    """The quiet-move, capture-or-promotion and endgame rules end the game here."""
+    if r.quiet_plies and dc.rev >= r.quiet_plies:
+        return True
+    if r.capture_promo_plies and dc.cp >= r.capture_promo_plies:
+        return True
+    return dc.egc != 0 and dc.egp >= endgame_limit(dc.egc)
+
+
+cdef inline DrawCounts counts_after(const Rules* r, const Pos* p, const CMove* m, const Pos* child,
+                                    const DrawCounts* dc) noexcept nogil:
+    """The counters after the move m from p to child."""
+    cdef DrawCounts out
+    cdef bint is_king = (p.kings >> m.frm) & 1
+    # irreversible: a capture or a man move, except a man's move along its
+    # row on the orthogonal board (the next one can undo it)
+    out.rev = 0 if (m.ncapt or not (is_king or (r.geometry and (m.frm >> 3) == (m.to >> 3)))) \
+        else dc.rev + 1
+    out.cp = 0 if (m.ncapt or m.promo) else dc.cp + 1
+    if r.endgame and (m.ncapt or m.promo):
+        out.egc = endgame_class(r, child)
+        out.egp = 0 if out.egc != dc.egc else dc.egp + 1
+    else:
+        out.egc = dc.egc
+        out.egp = dc.egp + 1 if dc.egc else 0
+    return out

@@ -44,7 +44,7 @@ from draughts_core.bitboard cimport u64, popcount
 from draughts_core.rules cimport Rules, GOAL_LOSING
 from draughts_core.movegen cimport Pos, CMove, MoveList, MAX_MOVES, gen_moves, make_move, has_capture
 from draughts_core.zobrist cimport full_key, key_after, kmoves_key
-from draughts_core.draw cimport endgame_class, endgame_limit
+from draughts_core.draw cimport DrawCounts, counts_after, draw_by_counts, endgame_class
 from draughts_core.tt cimport (TTable, TTEntry, tt_alloc, tt_free, tt_clear, tt_probe, tt_store,
                                tt_hashfull, tt_prefetch, fold16, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT)
 from draughts_core.eval cimport EvalW, evaluate
@@ -63,6 +63,24 @@ cdef enum:
     MAX_THREADS = 256
     MULTIPV_MAX = 256       # root moves a multi-PV search reports at most
     PC_BOUND = DB_WIN - DB_SPREAD - MAX_PLY    # ProbCut only for windows inside the normal scores
+
+# Move ordering: a move's sort key, in tiers that never overlap: the table's
+# move, then captures (more pieces first, a crowning one first among equals),
+# quiet promotions, the two killers, then quiet moves by their history score
+# (capped below the killers).
+cdef enum:
+    ORDER_TT = 1 << 28
+    ORDER_CAPTURE = 1 << 24         # + 1024 a captured piece + 512 for a promotion
+    ORDER_PROMOTION = 1 << 23
+    ORDER_KILLER = 1 << 22          # the first killer + 1
+    ORDER_HISTORY_MAX = 1 << 21
+
+# Late-move reductions apply to quiet moves (no capture, no promotion, below
+# the killers' tier) from the LMR_MIN_INDEX-th move on, at LMR_MIN_DEPTH and
+# deeper, by lmr_table[depth][index] (set_tuning), a ply less at PV nodes.
+cdef enum:
+    LMR_MIN_DEPTH = 3
+    LMR_MIN_INDEX = 3
 
 
 # ProbCut (Buro): at a non-PV node of depth d >= min_depth, a null-window
@@ -210,6 +228,11 @@ cdef class Searcher:
     cdef Shared* sh             # &own, or the main Searcher's
     cdef int tid                # thread index: 0 main, 1.. helpers
     cdef u64 poll_mask          # clock (and shared node count) every poll_mask + 1 nodes
+    cdef double last_poll       # when this thread last read the clock (ms)
+    # the longest time between two clock readings of the main thread in the
+    # last search (ms): a few hundred nodes' worth when the thread runs, far
+    # more when the machine is busy and it waited to be scheduled
+    cdef readonly double max_stall_ms
     cdef list helpers
     cdef list running           # the helpers' threads of the last search (see wait_helpers)
     cdef volatile int done_seq  # odd while a helper writes its result below
@@ -232,7 +255,6 @@ cdef class Searcher:
     cdef int noise_amp
     cdef int lmr_table[64][64]
     cdef int futility           # futility margin per ply of depth (0: off)
-    cdef int lmr_mode           # 0: fixed 1/2-ply reductions, 1: log(depth)*log(move) table
     cdef ProbCut pc             # ProbCut's fitted figures (pc.min_depth 0: off)
     cdef int in_probcut         # inside a ProbCut search (which does no ProbCut of its own)
     #: ProbCut's shallow searches in the last search, and the cuts they made (all threads)
@@ -279,16 +301,16 @@ cdef class Searcher:
         # set_probcut say: the tuning's defaults are the caller's
         # (draughts.engine.default_search_params), not the core's
         memset(self.lmr_table, 0, sizeof(self.lmr_table))
-        self.lmr_mode = 1
         self.futility = 0
         memset(&self.pc, 0, sizeof(self.pc))
 
-    def set_tuning(self, int lmr_mode, int lmr_divisor, int futility=0):
-        """Late-move reductions: mode 0 reduces late quiet moves by one or two
-        plies; mode 1 by 0.75 + ln(depth) ln(index) / (lmr_divisor / 100)."""
+    def set_tuning(self, int lmr_divisor, int futility=0):
+        """Late-move reductions by 0.75 + ln(depth) ln(index) / (lmr_divisor /
+        100) plies; the futility margin a ply in centi-men (0: off)."""
         from math import log
         cdef int d, i
-        self.lmr_mode = lmr_mode
+        if lmr_divisor < 1:
+            raise ValueError(f"lmr_divisor must be at least 1, not {lmr_divisor}")
         self.futility = futility
         for d in range(64):
             for i in range(64):
@@ -442,16 +464,23 @@ cdef class Searcher:
             ml.n = k
 
     # --- the search -----------------------------------------------------------
-    cdef inline void check_time(self) noexcept nogil:
-        if self.hard_ms > 0 and now_ms() - self.t0 >= self.hard_ms:
-            self.sh.stop = 1
-
     cdef void poll(self) noexcept nogil:
-        """Every poll_mask + 1 nodes: the clock; with threads, this thread's
-        node count is published (for the info lines)."""
+        """Every poll_mask + 1 nodes: the clock (and the longest wait between
+        two readings); with threads, this thread's node count is published
+        (for the info lines)."""
+        cdef double t = self.read_clock()
         if self.sh.nthreads > 1:
             self.sh.counts[self.tid] = self.nodes
-        self.check_time()
+        if self.hard_ms > 0 and t - self.t0 >= self.hard_ms:
+            self.sh.stop = 1
+
+    cdef inline double read_clock(self) noexcept nogil:
+        """Now (ms), with the wait since the last reading noted in max_stall_ms."""
+        cdef double t = now_ms()
+        if t - self.last_poll > self.max_stall_ms:
+            self.max_stall_ms = t - self.last_poll
+        self.last_poll = t
+        return t
 
     cdef bint more_nodes(self) noexcept nogil:
         """This thread has searched the nodes it was given: with threads, take
@@ -475,19 +504,19 @@ cdef class Searcher:
         for i in range(ml.n):
             m = &ml.moves[i]
             if ttm != NULL and same_move(m, ttm):
-                s = 1 << 28
+                s = ORDER_TT
             elif m.ncapt:
-                s = (1 << 24) + m.ncapt * 1024 + m.promo * 512
+                s = ORDER_CAPTURE + m.ncapt * 1024 + m.promo * 512
             elif m.promo:
-                s = 1 << 23
+                s = ORDER_PROMOTION
             elif same_move(m, &self.killers[ply][0]):
-                s = (1 << 22) + 1
+                s = ORDER_KILLER + 1
             elif same_move(m, &self.killers[ply][1]):
-                s = 1 << 22
+                s = ORDER_KILLER
             else:
                 s = self.history[stm][m.frm][m.to]
-                if s > (1 << 21):
-                    s = 1 << 21
+                if s > ORDER_HISTORY_MAX:
+                    s = ORDER_HISTORY_MAX
             self.scores[ply][i] = s
 
     cdef inline int pick(self, MoveList* ml, int ply, int start) noexcept nogil:
@@ -508,7 +537,7 @@ cdef class Searcher:
         return start
 
     cdef int search(self, const Pos* p, u64 key, int depth, int alpha, int beta, int ply,
-                    int rev, int cp, int egc, int egp, bint pvnode) noexcept nogil:
+                    DrawCounts dc, bint pvnode) noexcept nogil:
         cdef MoveList* ml
         cdef TTEntry e
         cdef bint have_e
@@ -519,8 +548,8 @@ cdef class Searcher:
         cdef u64 ckey
         cdef int n, i, score, best, bestidx, red, newdepth, stand
         cdef bint fut
-        cdef int crev, ccp, cegc, cegp, tts, bound, egv, old_alpha = alpha
-        cdef bint is_king
+        cdef int tts, bound, egv, old_alpha = alpha
+        cdef DrawCounts cdc
         cdef int idx = self.ngame + ply
         cdef int skipped = 0            # root moves left out by a multi-PV search
 
@@ -540,13 +569,9 @@ cdef class Searcher:
 
         # 2. draws by the rules
         if ply > 0:
-            if rev >= 4 and self.repeated(idx, rev):
+            if dc.rev >= 4 and self.repeated(idx, dc.rev):
                 return 0
-            if self.r.quiet_plies and rev >= self.r.quiet_plies:
-                return 0
-            if self.r.capture_promo_plies and cp >= self.r.capture_promo_plies:
-                return 0
-            if egc and egp >= endgame_limit(egc):
+            if draw_by_counts(&self.r, &dc):
                 return 0
             # 3. mate distance pruning (antidraughts: a side with no move wins here)
             if alpha < -WIN + ply:
@@ -612,7 +637,7 @@ cdef class Searcher:
         # a capture on the board, or near won or database scores
         if (self.pc.min_depth and not pvnode and depth >= self.pc.min_depth and n > 1
                 and not self.in_probcut and ml.moves[0].ncapt == 0 and -PC_BOUND < beta < PC_BOUND):
-            if self.probcut(p, key, depth, beta, ply, rev, cp, egc, egp, have_e, &e, &score):
+            if self.probcut(p, key, depth, beta, ply, dc, have_e, &e, &score):
                 return score
             # the shallow search used this ply's move list: again, with the
             # best move it stored for ordering
@@ -655,43 +680,28 @@ cdef class Searcher:
                 ckey ^= kmoves_key(p.kmoves) ^ kmoves_key(child.kmoves)
             if fut and i > 0 and m.ncapt == 0 and not m.promo and not has_capture(&self.r, &child):
                 continue                        # (a move offering a capture may be a shot: searched)
-            is_king = (p.kings >> m.frm) & 1
-            # irreversible: a capture or a man move, except a man's move along
-            # its row on the orthogonal board (the next one can undo it)
-            crev = 0 if (m.ncapt or not (is_king or (self.r.geometry and (m.frm >> 3) == (m.to >> 3)))) \
-                else rev + 1
-            ccp = 0 if (m.ncapt or m.promo) else cp + 1
-            if self.r.endgame and (m.ncapt or m.promo):
-                cegc = endgame_class(&self.r, &child)
-                cegp = 0 if cegc != egc else egp + 1
-            else:
-                cegc = egc
-                cegp = egp + 1 if egc else 0
+            cdc = counts_after(&self.r, p, m, &child, &dc)
             newdepth = depth - 1
             if i == skipped:
                 score = -self.search(&child, ckey, newdepth, -beta, -alpha, ply + 1,
-                                     crev, ccp, cegc, cegp, pvnode)
+                                     cdc, pvnode)
             else:
                 red = 0
-                if (depth >= 3 and i >= 3 and m.ncapt == 0 and not m.promo
-                        and self.scores[ply][i] < (1 << 22)):
-                    if self.lmr_mode == 0:
-                        if not pvnode:
-                            red = 1 if i < 8 else 2
-                    else:
-                        red = self.lmr_table[depth if depth < 64 else 63][i if i < 64 else 63]
-                        if pvnode and red > 0:
-                            red -= 1
+                if (depth >= LMR_MIN_DEPTH and i >= LMR_MIN_INDEX and m.ncapt == 0 and not m.promo
+                        and self.scores[ply][i] < ORDER_KILLER):
+                    red = self.lmr_table[depth if depth < 64 else 63][i if i < 64 else 63]
+                    if pvnode and red > 0:
+                        red -= 1
                     if red >= newdepth:
                         red = newdepth - 1 if newdepth > 1 else 0
                 score = -self.search(&child, ckey, newdepth - red, -alpha - 1, -alpha, ply + 1,
-                                     crev, ccp, cegc, cegp, False)
+                                     cdc, False)
                 if score > alpha and red:
                     score = -self.search(&child, ckey, newdepth, -alpha - 1, -alpha, ply + 1,
-                                         crev, ccp, cegc, cegp, False)
+                                         cdc, False)
                 if score > alpha and score < beta and pvnode:
                     score = -self.search(&child, ckey, newdepth, -beta, -alpha, ply + 1,
-                                         crev, ccp, cegc, cegp, True)
+                                         cdc, True)
             if self.sh.stop:
                 return 0
             if score > best:
@@ -735,7 +745,7 @@ cdef class Searcher:
         return False
 
     cdef bint probcut(self, const Pos* p, u64 key, int depth, int beta, int ply,
-                      int rev, int cp, int egc, int egp, bint have_e, const TTEntry* e,
+                      DrawCounts dc, bint have_e, const TTEntry* e,
                       int* out) noexcept nogil:
         """ProbCut's shallow search at this node: True (and the score to
         return in `out`) when it predicts the deep search's fail-high."""
@@ -755,7 +765,7 @@ cdef class Searcher:
             return False
         self.pc_tries += 1
         self.in_probcut += 1
-        score = self.search(p, key, self.pc.shallow[d], bound - 1, bound, ply, rev, cp, egc, egp, False)
+        score = self.search(p, key, self.pc.shallow[d], bound - 1, bound, ply, dc, False)
         self.in_probcut -= 1
         if self.sh.stop:
             out[0] = 0
@@ -792,7 +802,8 @@ cdef class Searcher:
         cdef u64 key = full_key(&p)
         cdef int d, score = 0, prev = 0, completed = 0, sel = 0
         cdef int limit = max_depth if max_depth > 0 else MAX_PLY - 8
-        cdef int egc, root_db
+        cdef int root_db
+        cdef DrawCounts dc
         cdef double elapsed
         cdef CMove best
         cdef bint have_best = False
@@ -838,11 +849,13 @@ cdef class Searcher:
         self.pc_cuts = 0
         self.hard_ms = hard_ms
         self.t0 = now_ms()
+        self.last_poll = self.t0
+        self.max_stall_ms = 0.0
         if start > 0 and start * 1000.0 < self.t0:
             self.t0 = start * 1000.0
         self.tt.generation = (self.tt.generation + 1) & 63
         memset(self.killers, 0, sizeof(self.killers))
-        egc = endgame_class(&self.r, &p)
+        dc.rev, dc.cp, dc.egc, dc.egp = rev, cp, endgame_class(&self.r, &p), egp
         self.root_material = material(&p)
         root_db = EG_UNKNOWN
         if self.egdb != NULL and popcount(p.bb[0] | p.bb[1]) <= self.egdb.max_pieces:
@@ -850,9 +863,9 @@ cdef class Searcher:
         pv_out = []
         self.own.depth_done = 0
         if multipv > 1:
-            return self._run_multi(&p, key, limit, max_depth, soft_ms, rev, cp, egc, egp, root_db,
+            return self._run_multi(&p, key, limit, max_depth, soft_ms, dc, root_db,
                                    multipv, callback)
-        threads = self._start_helpers(root, limit, rev, cp, egc, egp)
+        threads = self._start_helpers(root, limit, dc)
         d = 0
         with nogil:
             while True:
@@ -860,7 +873,7 @@ cdef class Searcher:
                 d = (d if d > self.sh.depth_done else self.sh.depth_done) + 1
                 if d > limit:
                     break
-                score = self.aspire(&p, key, d, prev, rev, cp, egc, egp)
+                score = self.aspire(&p, key, d, prev, dc)
                 if self.sh.stop and completed > 0:
                     break
                 if self.pvlen[0] > 0:
@@ -927,7 +940,7 @@ cdef class Searcher:
                         callback(completed, sel, db_report(root_db, prev), total, now_ms() - self.t0, pv_out, 1)
                     except BaseException as exc:
                         self.callback_error = exc
-        elapsed = now_ms() - self.t0
+        elapsed = self.read_clock() - self.t0        # the last wait, up to the answer, counts too
         self.pending_stop = False
         if self.callback_error is not None:
             err = self.callback_error
@@ -937,7 +950,7 @@ cdef class Searcher:
         return (move, db_report(root_db, prev), completed, sel, total, elapsed, pv_out)
 
     cdef object _run_multi(self, const Pos* p, u64 key, int limit, int max_depth, double soft_ms,
-                           int rev, int cp, int egc, int egp, int root_db, int multipv, callback):
+                           DrawCounts dc, int root_db, int multipv, callback):
         """run()'s iterative deepening over `multipv` lines (see run)."""
         cdef int d = 0, pvi, k, score, prev, completed = 0, sel = 0, top
         cdef double elapsed
@@ -953,7 +966,7 @@ cdef class Searcher:
             for pvi in range(multipv):
                 prev = lines[min(pvi, len(lines) - 1)][0] if lines else 0
                 with nogil:
-                    score = self.aspire(p, key, d, prev, rev, cp, egc, egp)
+                    score = self.aspire(p, key, d, prev, dc)
                 if self.sh.stop or self.pvlen[0] == 0:
                     break           # stopped, or no root move left (the database kept fewer)
                 self.excluded[self.nexcluded] = self.pv[0][0]
@@ -989,7 +1002,7 @@ cdef class Searcher:
                     break                           # the win is proven and short enough
             if soft_ms > 0 and elapsed >= soft_ms:
                 break
-        elapsed = now_ms() - self.t0
+        elapsed = self.read_clock() - self.t0        # the last wait, up to the answer, counts too
         self.pending_stop = False
         self.lines = [(db_report(root_db, line[0]), line[1], line[2], line[3]) for line in lines]
         if self.callback_error is not None:
@@ -1000,8 +1013,7 @@ cdef class Searcher:
             return (None, 0, completed, sel, self.nodes, elapsed, [])
         return (lines[0][3][0], self.lines[0][0], completed, sel, self.nodes, elapsed, lines[0][3])
 
-    cdef int aspire(self, const Pos* p, u64 key, int d, int prev, int rev, int cp, int egc,
-                    int egp) noexcept nogil:
+    cdef int aspire(self, const Pos* p, u64 key, int d, int prev, DrawCounts dc) noexcept nogil:
         """One iteration: an aspiration window around the last score `prev`,
         widened until the score falls inside (or the search stops)."""
         cdef int alpha, beta, score
@@ -1013,7 +1025,7 @@ cdef class Searcher:
             alpha = -INF
             beta = INF
         while True:
-            score = self.search(p, key, d, alpha, beta, 0, rev, cp, egc, egp, True)
+            score = self.search(p, key, d, alpha, beta, 0, dc, True)
             if self.sh.stop:
                 break
             if score <= alpha:
@@ -1062,7 +1074,7 @@ cdef class Searcher:
             total += self.own.counts[i]
         return total
 
-    cdef list _start_helpers(self, Position root, int limit, int rev, int cp, int egc, int egp):
+    cdef list _start_helpers(self, Position root, int limit, DrawCounts dc):
         """Give every helper this search's settings and start its thread."""
         cdef Searcher h
         cdef int i
@@ -1077,7 +1089,6 @@ cdef class Searcher:
             h.noise_seed = self.noise_seed
             memcpy(h.lmr_table, self.lmr_table, sizeof(self.lmr_table))
             h.futility = self.futility
-            h.lmr_mode = self.lmr_mode
             h.pc = self.pc
             h.in_probcut = 0
             h.pc_tries = 0
@@ -1096,6 +1107,7 @@ cdef class Searcher:
             h.poll_mask = self.poll_mask
             h.seldepth = 0
             h.t0 = self.t0
+            h.last_poll = now_ms()
             h.hard_ms = self.hard_ms
             h.completed = 0
             h.done_pvlen = 0
@@ -1103,7 +1115,7 @@ cdef class Searcher:
             memset(h.killers, 0, sizeof(h.killers))
         try:
             for i in range(len(self.helpers)):
-                t = threading.Thread(target=self.helpers[i]._help, args=(self, root, limit, rev, cp, egc, egp),
+                t = threading.Thread(target=self.helpers[i]._help, args=(self, root, limit, dc.rev, dc.cp, dc.egc, dc.egp),
                                      name=f"draughts-search-{i + 1}", daemon=True)
                 t.start()
                 threads.append(t)
@@ -1117,14 +1129,15 @@ cdef class Searcher:
     def _help(self, Searcher main, Position root, int limit, int rev, int cp, int egc, int egp):
         """A helper thread's body: iterative deepening until the main thread
         stops it (`main`, whose table and Shared it uses, is held meanwhile)."""
+        cdef DrawCounts dc
+        dc.rev, dc.cp, dc.egc, dc.egp = rev, cp, egc, egp
         cdef Pos p = root.pos
         cdef u64 key = full_key(&p)
         with nogil:
             if self.sh.node_limit == 0 or self.more_nodes():
-                self.help_loop(&p, key, limit, rev, cp, egc, egp)
+                self.help_loop(&p, key, limit, dc)
 
-    cdef void help_loop(self, const Pos* p, u64 key, int limit, int rev, int cp, int egc,
-                        int egp) noexcept nogil:
+    cdef void help_loop(self, const Pos* p, u64 key, int limit, DrawCounts dc) noexcept nogil:
         cdef int depth, score, prev = 0, k
         while True:
             # past the deepest completed iteration; odd helpers a ply further
@@ -1134,7 +1147,7 @@ cdef class Searcher:
                 depth = limit
             if depth <= self.completed:
                 break
-            score = self.aspire(p, key, depth, prev, rev, cp, egc, egp)
+            score = self.aspire(p, key, depth, prev, dc)
             if self.sh.stop:
                 break
             prev = score
