@@ -277,6 +277,24 @@ def test_multipv_lines_are_the_engines_own():
     assert len({line.pv[0] for line in last.lines}) == 7
 
 
+def test_a_hub_engines_multipv_lines_are_its_own():
+    board = Board(variant="american")
+    engine = ge.GuiEngine(HUB, board.variant)
+    try:
+        reports = []
+        engine.analyse(board, 3, reports.append, max_depth=4)
+        assert reports and [r.depth for r in reports] == sorted({r.depth for r in reports})
+        last = reports[-1]
+        assert last.depth == 4 and [line.multipv for line in last.lines] == [1, 2, 3]
+        assert len({line.pv[0] for line in last.lines}) == 3
+        assert all(line.pv[0] in board.legal_moves for line in last.lines)
+        scores = [line.score for line in last.lines]
+        assert scores == sorted(scores, reverse=True)
+        assert engine._hub.params["multipv"].value in (3, "3")
+    finally:
+        engine.close()
+
+
 def test_origin_check():
     assert origin_allowed(None, "127.0.0.1:8000")
     assert origin_allowed("http://127.0.0.1:8000", "127.0.0.1:8000")

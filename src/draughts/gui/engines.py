@@ -272,7 +272,8 @@ class GuiEngine:
     def _analyse_hub(self, board: Board, n: int, on_report: OnReport, max_depth: int) -> None:
         """A Hub engine's `analysis`, its `multipv` parameter set to n (an
         engine without one reports a single line); each depth's lines are
-        reported once the last of them has come."""
+        reported once the last of them has come, and the analysis ends at
+        max_depth (the iterator's own limit counts the best line only)."""
         params = self._hub.params
         if "multipv" in params:
             self._hub.configure({"multipv": n})
@@ -288,9 +289,13 @@ class GuiEngine:
                     continue
                 if info.multipv == 1:
                     found.clear()
+                elif 1 not in found or found[1].depth != info.depth:
+                    continue            # a line of another depth (after a stop)
                 found[info.multipv] = info
                 if len(found) == n:
                     on_report(_report([found[k] for k in sorted(found)]))
+                    if info.depth >= max_depth:
+                        break
         finally:
             a, self._analysis = self._analysis, None
             a.stop()
