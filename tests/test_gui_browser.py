@@ -167,9 +167,13 @@ def test_multipv_lines_arrive(page):
     page.fill("#multipv", "3")
     page.dispatch_event("#multipv", "change")
     page.check("#analyse")
-    page.wait_for_function("document.querySelectorAll('#lines li').length === 3")
-    page.wait_for_function("/depth [4-9]/.test(document.querySelector('#search-info').textContent)")
-    lines = page.locator("#lines li").all_inner_texts()
+    # three lines of a depth of 4 or more, read in one go (the page redraws
+    # them at every depth)
+    page.wait_for_function("""() => {
+        const m = /depth (\\d+)/.exec(document.querySelector('#search-info').textContent);
+        return m !== null && Number(m[1]) >= 4 && document.querySelectorAll('#lines li').length === 3;
+    }""")
+    lines = page.evaluate("Array.from(document.querySelectorAll('#lines li'), li => li.innerText)")
     firsts = [line.split()[1] for line in lines]
     assert len(set(firsts)) == 3                  # three different first moves
     legal = {Board(variant="international").move_text(m) for m in Board().legal_moves}
