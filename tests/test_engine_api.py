@@ -10,15 +10,15 @@ import time
 import pytest
 
 import draughts
+from draughts.hub.testing import in_memory_engine
 from draughts import Limit
 from draughts.dxp.engine import DxpEngine
 from draughts.engine import Engine, SearchParams, default_search_params
 from draughts.engine_api import EngineProtocol, Info, PlayResult
 from draughts.errors import DraughtsError
-from draughts.hub import HubEngine, MemoryTransport
+from draughts.hub import HubEngine
 from draughts.hub.hub1 import Hub1Engine
 from draughts.hub.protocol import parse_line
-from draughts.hub.server import HubServer
 from hub_scripts.transcript import ServerSession
 
 # White to move (american): 16-11 gives a man and wins two back (a man up),
@@ -228,17 +228,6 @@ def test_the_hub_server_refuses_a_bad_multipv():
         hub.close()
 
 
-def in_memory_engine():
-    transport = MemoryTransport()
-    server = HubServer(transport.emit)
-
-    def handle(line):
-        if not server.handle_line(line):
-            server.close()
-            transport.close(0)
-
-    transport.handler = handle
-    return HubEngine.from_transport(transport)
 
 
 def test_the_hub_client_reads_the_lines_into_infos():

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 import draughts
+from draughts.hub.testing import in_memory_engine
 from draughts.errors import (EngineCommandError, EngineError, EngineProtocolError, EngineTerminatedError,
                              EngineTimeoutError)
 from draughts.hub import HubEngine, Limit, MemoryTransport
-from draughts.hub.server import HubServer
 from hub_scripts.transcript import matches
 
 FAKE = str(Path(__file__).parent / "hub_scripts" / "fake_engine.py")
@@ -417,17 +417,6 @@ def test_quit_kills_an_engine_that_does_not_exit():
 
 # --- our client against our server, in memory -------------------------------------------
 
-def in_memory_engine(**options):
-    transport = MemoryTransport()
-    server = HubServer(transport.emit)
-
-    def handle(line):
-        if not server.handle_line(line):
-            server.close()
-            transport.close(0)
-
-    transport.handler = handle
-    return HubEngine.from_transport(transport, **options)
 
 
 @pytest.mark.parametrize("variant", list(draughts.VARIANTS))

@@ -187,3 +187,20 @@ def scripted_engine(mode: str = "ok", after: int = 3, stdin=None) -> int:
 if __name__ == "__main__":
     sys.exit(scripted_engine(sys.argv[1] if len(sys.argv) > 1 else "ok",
                              int(sys.argv[2]) if len(sys.argv) > 2 else 3))
+
+
+def in_memory_engine(**options):
+    """Our Hub client driving our Hub server in this process, through a
+    MemoryTransport (no process, no pipe): for tests of the two together."""
+    from draughts.hub.client import HubEngine
+    from draughts.hub.server import HubServer
+    transport = MemoryTransport()
+    server = HubServer(transport.emit)
+
+    def handle(line: str) -> None:
+        if not server.handle_line(line):
+            server.close()
+            transport.close(0)
+
+    transport.handler = handle
+    return HubEngine.from_transport(transport, **options)
