@@ -6,7 +6,7 @@
 
 The tables are tests/data/perft.json and tests/data/perft-variants10.json (their
 sources and duplicate conventions are named there).  tests/test_perft.py and
-tests/test_variants10.py check every count of up to FAST_LEAVES leaves (their
+tests/test_rules_10x10_variants.py check every count of up to FAST_LEAVES leaves (their
 constant) on every run; the deeper counts, from about 0.1 s to many hours of one
 core each (turkish perft(12) is 2.5 * 10^12 leaves), are checked here, each
 against its table, with its time and leaves per second.  The exit status is 1
@@ -26,7 +26,7 @@ import draughts
 from draughts import perft
 
 DATA = pathlib.Path(__file__).resolve().parents[1] / "tests" / "data"
-#: the test run's limits: tests/test_perft.py and tests/test_variants10.py
+#: the test run's limits: tests/test_perft.py and tests/test_rules_10x10_variants.py
 TABLES = {"perft.json": 25_000_000, "perft-variants10.json": 10_000_000}
 
 

@@ -42,7 +42,7 @@ START = [
 # (tests/data/perft-variants10.json); antidraughts and breakthrough move as
 # international does and no king is crowned by depth 9, so international's
 # published count; frysk has no published table (None: recorded, not checked;
-# tests/test_variants10.py checks it against the reference generator to depth 4).
+# tests/test_rules_10x10_variants.py checks it against the reference generator to depth 4).
 START_NEW = [
     ("frisian", 9, 15605069),
     ("frysk", 8, None),

@@ -8,9 +8,10 @@ from draughts import cli
 from draughts._args import parse_bool, parse_int, parse_real
 from draughts.dxp import protocol as P
 from draughts.dxp.session import parse_address
-from draughts.errors import DxpError, OptionError
+from draughts.errors import DraughtsError, DxpError, OptionError
 from draughts.match.cli import settings_from_options, split_options
 from draughts.match.engines import parse_engine
+from hub_scripts.transcript import ServerSession
 
 
 @pytest.mark.parametrize("text, value", [("3", 3), ("+3", 3), (" 3", 3), ("3 ", 3), ("-3", -3), ("007", 7)])
@@ -119,3 +120,31 @@ def test_a_hub1_engines_numbers_use_the_rule():
     info = read_info("١٣ nan -2 435186 inf 5.5".split())
     assert info.depth == 0 and info.time is None     # not numbers by the rule: not read (depth 0: none)
     assert info.score == -0.02 and info.nodes == 435186
+
+
+
+def test_numbers_elsewhere_take_ascii_digits_only():
+    from draughts._args import parse_int, parse_real
+    from draughts.match.timecontrol import parse_tc
+    for bad in ("٣", "1_000", "nan", "inf", "", " "):
+        with pytest.raises(ValueError):
+            parse_real(bad)
+        with pytest.raises(ValueError):
+            parse_int(bad)
+    with pytest.raises(DraughtsError):
+        parse_tc("٤٠/60")
+    with pytest.raises(DraughtsError):
+        settings_from_options(split_options(["-engine", "name=a", "cmd=draughts", "-engine", "name=b",
+                                              "cmd=draughts", "-games", "٣"]))
+    session = ServerSession()
+    try:
+        session.transcript("""
+            > set-param name=tt-size value=٣٢
+            < error message="tt-size takes a whole number from 1 to 65536, not '٣٢'"
+            > level move-time=٣
+            < error message="level move-time= takes a number, not '٣'"
+            > pos start moves="٣٢-٢٨"
+            < error message="move 1 of moves: '٣٢-٢٨' is not a Hub move (32-28, or 28x19x23: start x end x captured)"
+        """)
+    finally:
+        session.close()

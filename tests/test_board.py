@@ -728,3 +728,19 @@ def test_outcome_result_tokens_for_resignation_agreement_time():
     assert Outcome(Termination.RESIGNATION, BLACK).result(american) == "1-0"
     assert Outcome(Termination.TIME, WHITE).result(american) == "0-1"
     assert Outcome(Termination.AGREEMENT, None).result(american) == "1/2-1/2"
+
+
+@pytest.mark.parametrize("text", ["٣٢-٢٨", "３２-２８", "32-٢٨"])
+def test_move_text_takes_ascii_digits_only(text):
+    board = draughts.Board()
+    assert board.parse_move("32-28") in board.legal_moves
+    with pytest.raises(draughts.InvalidMoveError):
+        board.parse_move(text)
+
+
+@pytest.mark.parametrize("fen,variant,square", [("W:W3:B29", "american", "3"), ("W:W3:B29", "american", "3"),
+                                                ("B:W30:B47", "international", "47"),
+                                                ("W:Wc3:Bd2,e1", "russian", "e1")])
+def test_a_man_on_the_row_where_it_is_crowned_is_no_position(fen, variant, square):
+    with pytest.raises(draughts.FenError, match=f"on square {square}, on the row where it is crowned"):
+        draughts.Board(fen, variant=variant)

@@ -27,7 +27,7 @@ from draughts_core.position import Position  # noqa: E402
 
 #: every rule set: the variants databases serve and the house rule (optional capture) on 8x8
 #: (of the reference generator's variants, not frisian, frysk, killer, antidraughts,
-#: breakthrough, see tests/test_variants10.py, nor thai and turkish)
+#: breakthrough, see tests/test_rules_10x10_variants.py, nor thai and turkish)
 RULE_SETS = ([(name, True) for name in R.VARIANTS if egdb.supported(draughts.variant(name))]
              + [("american", False)])
 WIN, DRAW, LOSS = "win", "draw", "loss"

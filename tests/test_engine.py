@@ -1,6 +1,9 @@
 """The search engine: legal moves everywhere, limits, stop, determinism, bench."""
 
+import math
 import random
+import subprocess
+import sys
 import threading
 import time
 
@@ -9,11 +12,11 @@ import pytest
 import draughts
 from draughts import bench
 from draughts.engine import Engine
+from draughts.errors import DraughtsError
 
 # Pinned bench signature (draughts bench, default depth and table size).
 # A commit that changes it must say "Bench: N" in its message.
 BENCH_NODES = 1838193
-
 
 def random_positions(variant, count, seed):
     """Positions from random playouts, including ones with a single legal move
@@ -203,3 +206,40 @@ def test_bad_limits_are_rejected():
 def test_bench_signature_is_pinned():
     nodes, _ = bench.run()
     assert nodes == BENCH_NODES
+
+
+@pytest.mark.parametrize("kwargs", [{"time": math.nan}, {"time": 1.0, "inc": math.nan},
+                                    {"movetime": math.inf}, {"movetime": -1.0}, {"nodes": 2 ** 64},
+                                    {"depth": 2 ** 31}, {"depth": 0}, {"nodes": True},
+                                    {"moves_to_go": 2 ** 40}, {"start": math.nan}])
+def test_search_rejects_bad_limits_with_a_draughts_error(kwargs):
+    engine = Engine("american", tt_mb=1)
+    with pytest.raises(DraughtsError):
+        if "start" in kwargs:
+            engine.play(draughts.Board(variant="american"), draughts.Limit(depth=1), **kwargs)
+        else:
+            engine.play(draughts.Board(variant="american"), draughts.Limit(**kwargs))
+
+
+def test_a_table_that_cannot_be_had_is_a_draughts_error_and_the_old_one_stays():
+    # a real allocation failure, under an address-space limit, in a child process
+    code = """
+import resource, draughts
+from draughts.errors import DraughtsError, TableMemoryError
+engine = draughts.Engine("american", tt_mb=16)
+resource.setrlimit(resource.RLIMIT_AS, (1 << 31, 1 << 31))
+try:
+    engine.configure({"tt-size": 4000})
+except TableMemoryError as e:
+    assert isinstance(e, DraughtsError) and isinstance(e, ValueError), type(e)
+    assert "4000 MiB" in str(e) and "keeping the 16 MiB" in str(e), str(e)
+assert engine.tt_mb == 16
+assert engine.play(draughts.Board(variant="american"), draughts.Limit(depth=3)).move is not None
+try:
+    draughts.Engine("american", tt_mb=4000)
+except TableMemoryError as e:
+    print("ok", e)
+"""
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("ok cannot allocate a 4000 MiB")

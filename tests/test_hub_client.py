@@ -16,6 +16,7 @@ from draughts.hub.testing import in_memory_engine
 from draughts.errors import (EngineCommandError, EngineError, EngineProtocolError, EngineTerminatedError,
                              EngineTimeoutError)
 from draughts.hub import HubEngine, Limit, MemoryTransport
+from draughts.hub.protocol import parse_line
 from hub_scripts.transcript import matches
 
 FAKE = str(Path(__file__).parent / "hub_scripts" / "fake_engine.py")
@@ -32,7 +33,6 @@ HANDSHAKE = """
     client: init
     engine: ready
 """
-
 
 class ScriptedEngine:
     """An engine that follows a transcript: `client: pattern` lines must come from
@@ -504,3 +504,26 @@ def test_a_missing_program_is_a_terminated_error(tmp_path):
 def test_a_command_string_is_split_like_a_shell_would():
     with HubEngine(f'"{sys.executable}" "{FAKE}" ok') as engine:
         assert engine.name == "fake-ok"
+
+
+def test_the_client_pings_after_new_game():
+    from draughts.hub import HubEngine
+    from draughts.hub.client import MemoryTransport
+
+    sent = []
+
+    def handler(line):
+        sent.append(line)
+        command, _ = parse_line(line)
+        if command == "hub":
+            transport.emit("id name=t")
+            transport.emit("wait")
+        elif command == "init":
+            transport.emit("ready")
+        elif command == "ping":
+            transport.emit("pong")
+
+    transport = MemoryTransport(handler)
+    with HubEngine.from_transport(transport) as engine:
+        engine.new_game()
+        assert sent[-2:] == ["new-game", "ping"]

@@ -1,6 +1,8 @@
 """`draughts hub`, the engine side, through an in-memory transport: transcripts."""
 
 import re
+import subprocess
+import sys
 import time
 
 import pytest
@@ -11,7 +13,6 @@ from draughts.hub.protocol import format_position, parse_line
 from hub_scripts.transcript import ServerSession
 
 START = "W" + "b" * 20 + "e" * 10 + "w" * 20
-
 
 @pytest.fixture
 def hub():
@@ -507,3 +508,105 @@ def test_bad_lines_are_errors_and_the_engine_keeps_running(hub):
         > ping extra=ignored
         < pong
     """)
+
+
+def test_a_hub_perft_stops_when_told_and_the_engine_goes_on():
+    session = ServerSession()
+    try:
+        session.send("perft depth=13")
+        time.sleep(0.2)
+        t0 = time.monotonic()
+        session.send("stop")
+        line = session.until("perft", timeout=10)[-1]
+        assert time.monotonic() - t0 < 5
+        assert line.startswith("perft depth=13 interrupted")
+        session.transcript("""
+            > perft depth=2
+            < perft depth=2 nodes=81 time=*
+        """)
+        session.send("bench depth=30")
+        time.sleep(0.2)
+        session.send("stop")
+        assert session.until("bench", timeout=10)[-1].startswith("bench interrupted")
+        session.send("level depth=2", "go think")
+        assert session.until("done", timeout=10)[-1].startswith("done move=")
+    finally:
+        session.close()
+
+
+def test_quit_ends_a_long_perft_at_once():
+    proc = subprocess.Popen([sys.executable, "-m", "draughts", "hub"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc.stdin.write("perft depth=14\n")
+    proc.stdin.flush()
+    time.sleep(0.3)
+    t0 = time.monotonic()
+    proc.stdin.write("quit\n")
+    proc.stdin.flush()
+    assert proc.wait(10) == 0
+    assert time.monotonic() - t0 < 5
+
+
+def test_hub_pos_with_a_man_on_its_far_row_is_an_error():
+    session = ServerSession()
+    try:
+        # american: a white man on square 2 (the top row, where White is crowned)
+        session.send("set-param name=variant value=american", "pos pos=Bewe" + "e" * 29)
+        line = session.until("error")[-1]
+        assert "White man on square 2" in line
+        session.transcript("""
+            > pos start
+            > ping
+            < pong
+        """)
+    finally:
+        session.close()
+
+
+def test_a_hub_error_quotes_a_short_prefix_of_a_long_line():
+    session = ServerSession()
+    try:
+        for line in ("x" * 1_000_000, "set-param name=variant value=" + "y" * 100_000,
+                     "level depth=" + "9" * 50_000, "pos pos=" + "w" * 100_000):
+            session.send(line)
+            reply = session.until("error", timeout=10)[-1]
+            assert len(reply) < 300, reply[:400]
+        session.transcript("""
+            > ping
+            < pong
+        """)
+    finally:
+        session.close()
+
+
+def test_pos_plays_only_the_new_moves_of_the_same_game_and_keeps_its_history():
+    import random
+    session = ServerSession()
+    try:
+        session.send("set-param name=variant value=american")
+        board = draughts.Board(variant="american")
+        rng = random.Random(7)
+        texts = []
+        for _ in range(40):
+            if board.is_game_over():
+                break
+            move = rng.choice(sorted(board.legal_moves, key=lambda m: m.hub()))
+            board.push(move)
+            texts.append(move.hub())
+            session.send(f'pos start moves="{" ".join(texts)}"')
+            # the server's board is the same game, history and all (repetitions count)
+            assert session.server.board.fen() == board.fen()
+            assert session.server.board.move_stack == board.move_stack
+        first = session.server.board
+        # another game from the same start: replayed from the start, not on top
+        session.send('pos start moves="9-14"')
+        assert session.server.board is not first
+        assert [m.hub() for m in session.server.board.move_stack] == ["9-14"]
+        # a rejected pos leaves no position, and the next good one is read whole
+        session.send('pos start moves="9-14 1-2"')
+        assert session.until("error")[-1].startswith('error message="move 2 of moves')
+        assert session.server.board is None
+        session.send('pos start moves="9-14 22-18"')
+        assert [m.hub() for m in session.server.board.move_stack] == ["9-14", "22-18"]
+    finally:
+        session.close()

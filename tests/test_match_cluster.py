@@ -1,9 +1,11 @@
 """Matches played as Ray tasks on a real local Ray runtime (loopback)."""
 
 import io
+import json
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -42,3 +44,93 @@ def test_a_match_on_the_cluster_equals_the_same_match_here(ray_cluster, tmp_path
            [(r.index, r.first, r.result, r.reason, r.moves) for r in local.records]
     assert (remote.summary.wins, remote.summary.losses, remote.summary.draws) == \
            (local.summary.wins, local.summary.losses, local.summary.draws)
+
+
+GOOD = ["-engine", "name=good", "cmd=draughts", "arg=hub", "depth=2"]
+
+
+def _wait_for(predicate, timeout, what):
+    end = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < end, f"gave up waiting for {what}"
+        time.sleep(0.1)
+
+
+@pytest.mark.parametrize("argv", [["perft", "--variant", "american", "--depth", "5", "--cluster", "127.0.0.1:1"],
+                                  ["match", "-cluster", "127.0.0.1:1", "-variant", "american", "-games", "2"]
+                                  + GOOD + GOOD])
+def test_a_cluster_address_where_nothing_listens_is_an_error_at_once(argv):
+    t0 = time.monotonic()
+    run = subprocess.run([sys.executable, "-m", "draughts", *argv], capture_output=True, text=True,
+                         timeout=60)
+    assert run.returncode != 0
+    assert "cannot connect to the Ray cluster at '127.0.0.1:1'" in run.stderr, run.stderr[-2000:]
+    assert time.monotonic() - t0 < 30
+
+
+def test_perft_on_a_cluster_whose_head_dies_keeps_its_checkpoint_and_resumes(tmp_path):
+    from conftest import ray_head
+
+    cp = tmp_path / "cp.json"
+    base = [sys.executable, "-m", "draughts", "perft", "--variant", "international", "--depth", "10",
+            "--progress", "off"]
+
+    def done():
+        try:
+            return len(json.loads(cp.read_text())["done"])
+        except (OSError, ValueError, KeyError):
+            return 0
+
+    with ray_head(num_cpus=1) as (address, kill):
+        run = subprocess.Popen(base + ["--cluster", address, "--checkpoint", str(cp)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        _wait_for(lambda: done() >= 1 or run.poll() is not None, 180, "a finished subtree")
+        kill()
+        out, err = run.communicate(timeout=90)
+    assert run.returncode != 0, out
+    assert "lost the Ray cluster" in err or "failed on the Ray cluster" in err, err[-3000:]
+    assert f"--resume {cp}" in err
+    kept = done()
+    assert 1 <= kept < 9                                   # 9 subtrees, one per root move
+    resumed = subprocess.run(base + ["--resume", str(cp), "--threads", "2", "--hash-mb", "64"],
+                             capture_output=True, text=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr
+    # DCTL's international perft(10), duplicates merged
+    assert "perft depth=10 nodes=258895763 " in resumed.stdout
+
+
+def test_a_match_on_a_cluster_whose_head_dies_keeps_its_games_and_resumes(tmp_path):
+    from conftest import ray_head
+
+    state = tmp_path / "state.json"
+    # enough games that the head dies while most are still to play (a game at
+    # depth 2 takes a few tenths of a second on an idle machine, the head plays
+    # one at a time)
+    n = 16
+    argv = [sys.executable, "-m", "draughts", "match", "-variant", "american", "-games", str(n),
+            "-engine", "name=a", "cmd=draughts", "arg=hub", "depth=2",
+            "-engine", "name=b", "cmd=draughts", "arg=hub", "depth=2", "-progress", "off"]
+
+    def games():
+        try:
+            return len(json.loads(state.read_text())["records"])
+        except (OSError, ValueError, KeyError):
+            return 0
+
+    with ray_head(num_cpus=1) as (address, kill):
+        run = subprocess.Popen(argv + ["-cluster", address, "-state", str(state)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        _wait_for(lambda: games() >= 1 or run.poll() is not None, 180, "a finished game")
+        kill()
+        out, err = run.communicate(timeout=90)
+    assert run.returncode != 0
+    assert "lost the Ray cluster" in err, err[-3000:]
+    assert f"-resume {state}" in err
+    kept = games()
+    assert 1 <= kept < n
+    resumed = subprocess.run([sys.executable, "-m", "draughts", "match", "-resume", str(state),
+                              "-cluster", "none", "-progress", "off"],
+                             capture_output=True, text=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr
+    saved = json.loads(state.read_text())
+    assert saved["complete"] and sorted(r["index"] for r in saved["records"]) == list(range(n))

@@ -176,3 +176,25 @@ def test_variant_draw_rules_are_applied_by_the_referee():
     assert rec.winner is None and rec.termination == "normal"
     assert rec.reason.startswith("Draw: ")
     assert record_board(rec, v).outcome() is not None
+
+
+
+def test_an_engine_that_floods_info_lines_loses_on_time_not_as_stalled(tmp_path):
+    pdn_path = tmp_path / "g.pdn"
+    result, out = run(scripted("flood", "st=0.2") + GOOD +
+                      ["-variant", "american", "-games", "2", "-pdnout", str(pdn_path)], tmp_path)
+    assert result.complete and len(result.records) == 2
+    for rec in result.records:
+        assert rec.termination == "time forfeit", rec.reason
+        assert "loses on time (it sent" in rec.reason and "lines but no move" in rec.reason
+        assert rec.winner == 1
+    assert [g.headers["Termination"] for g in pdn.read_games(pdn_path.read_text())] == ["time forfeit"] * 2
+
+
+def test_a_done_without_a_move_is_named_so(tmp_path):
+    result, out = run(scripted("emptydone", "depth=1") + GOOD + ["-variant", "american", "-games", "2"],
+                      tmp_path)
+    for rec in result.records:
+        assert rec.termination == "illegal move"
+        assert rec.reason.endswith("sends no move (a done without a move)"), rec.reason
+        assert "illegal move: done" not in rec.reason

@@ -4,6 +4,7 @@ stop, and resuming after the runner is killed."""
 
 import io
 import json
+import os
 import re
 import signal
 import subprocess
@@ -16,12 +17,11 @@ import draughts
 from draughts import pdn
 from draughts.match import cli
 from draughts.match.console import progress_text
-from draughts.match.runner import Console, Match
+from draughts.match.runner import Console, Match, latency_figures
 
 MATCH = [sys.executable, "-m", "draughts", "match"]
 COMMENT = re.compile(r"[+-]\d+\.\d\d/\d+ \d+\.\d\ds\Z")
 FINISHED = re.compile(r"Finished game (\d+) \((\S+) vs (\S+)\): (1-0|0-1|1/2-1/2) \{(.+)\}\Z")
-
 
 def check_pdn_games(text, variant_name, expected):
     games = list(pdn.read_games(text))                 # our parser checks every move
@@ -273,3 +273,117 @@ def test_a_book_shorter_than_the_schedule_is_warned_of(tmp_path):
     out = io.StringIO()
     assert cli.run_match(argv + ["-rounds", "2"], out=out, err=io.StringIO()) == 0
     assert "Warning:" not in out.getvalue()
+
+
+GOOD = ["-engine", "name=good", "cmd=draughts", "arg=hub", "depth=2"]
+
+
+def run_match(argv):
+    out = io.StringIO()
+    settings = cli.settings_from_options(cli.split_options(argv))
+    match = Match(settings, console=Console(out, io.StringIO(), progress=False))
+    return match, match.run(), out.getvalue()
+
+
+def scripted(mode, *extra):
+    return ["-engine", "name=bad", f"cmd={sys.executable}", "arg=-m", "arg=draughts.hub.testing", f"arg={mode}", *extra]
+
+
+def _executor(argv):
+    from draughts.match.executors import LocalExecutor
+    settings = cli.settings_from_options(cli.split_options(GOOD + GOOD + argv))
+    return LocalExecutor(settings, draughts.variant("american"))
+
+
+def test_an_engine_slow_to_clear_its_table_does_not_lose_its_first_move(tmp_path):
+    # the scripted engine takes 0.5 s over every new-game; its moves are instant.
+    # Without a ping after new-game the runner's clock ran during the clear and
+    # st=0.1 (no time margin) lost every first move on time.
+    match, result, out = run_match(scripted("slowclear", "st=0.1") + GOOD +
+                                   ["-variant", "american", "-games", "2", "-maxmoves", "6"])
+    assert result.complete and len(result.records) == 2
+    for rec in result.records:
+        assert rec.termination != "time forfeit", rec.reason
+        assert len(rec.moves) > 2
+
+
+def test_show_latency_prints_and_the_json_keeps_the_figures(tmp_path):
+    json_path = tmp_path / "m.json"
+    match, result, out = run_match(["-engine", "name=a", "cmd=draughts", "arg=hub", "depth=2",
+                                    "-engine", "name=b", "cmd=draughts", "arg=hub", "depth=2",
+                                    "-variant", "russian", "-games", "2", "-maxmoves", "10",
+                                    "-show-latency", "-jsonout", str(json_path)])
+    assert result.complete
+    lines = out.splitlines()
+    per_game = [l for l in lines if l.startswith("Latency of ")]
+    # two lines after each game, two at the end
+    assert len(per_game) == 6
+    assert lines.index("Finished match") == len(lines) - 1 and lines[-2].startswith("Latency of b:")
+    data = json.loads(json_path.read_text())
+    plies = sum(len(r.moves) for r in result.records)
+    assert sum(v["moves"] for v in data["latency"].values()) == plies
+    for v in data["latency"].values():
+        assert 0 <= v["median_ms"] <= v["p99_ms"] <= v["max_ms"] < 5000
+
+
+def test_latency_figures():
+    f = latency_figures([5.0, 1.0, 2.0, 4.0, 3.0])
+    assert f == {"moves": 5, "mean_ms": 3.0, "median_ms": 3.0, "p99_ms": 5.0, "max_ms": 5.0}
+    assert latency_figures([])["moves"] == 0
+
+
+def test_games_at_once_get_a_processor_each_by_default():
+    cpus = sorted(os.sched_getaffinity(0))
+    executor = _executor(["-concurrency", "2"])
+    try:
+        if len(cpus) >= 2:
+            slots = [executor._cpu_slots.get() for _ in range(2)]
+            assert slots == [{cpus[0]}, {cpus[1]}]
+        else:
+            assert executor._cpu_slots is None          # not more games than processors
+    finally:
+        executor.close()
+    for argv in (["-concurrency", "2", "-no-affinity"], ["-concurrency", "1"]):
+        executor = _executor(argv)
+        assert executor._cpu_slots is None
+        executor.close()
+    executor = _executor(["-concurrency", "1", "-use-affinity"])
+    assert executor._cpu_slots.get() == {cpus[0]}
+    executor.close()
+
+
+def test_pin_process_keeps_a_process_and_its_threads_on_the_processors():
+    from draughts.match.executors import pin_process
+    cpu = sorted(os.sched_getaffinity(0))[-1]
+    child = subprocess.Popen([sys.executable, "-c", "import threading, time\n"
+                              "t = threading.Thread(target=time.sleep, args=(20,)); t.start(); t.join()"])
+    try:
+        time.sleep(0.5)
+        assert pin_process(child.pid, {cpu})
+        for tid in os.listdir(f"/proc/{child.pid}/task"):
+            assert os.sched_getaffinity(int(tid)) == {cpu}
+    finally:
+        child.kill()
+        child.wait()
+
+
+def test_a_match_at_once_pins_each_games_engines(tmp_path):
+    # the engines of a finished match are closed, so look while it runs: a
+    # player that records its process's affinity at its first move
+    from draughts.match import executors
+    seen = []
+    original = executors.run_job
+
+    def spy(job, pool, rules, cpus=None):
+        seen.append(cpus)
+        return original(job, pool, rules, cpus)
+
+    executors.run_job = spy
+    try:
+        match, result, out = run_match(GOOD + GOOD + ["-variant", "american", "-games", "4",
+                                                      "-concurrency", "2", "-maxmoves", "4"])
+    finally:
+        executors.run_job = original
+    assert result.complete
+    if len(os.sched_getaffinity(0)) >= 2:
+        assert len(seen) == 4 and all(c is not None and len(c) == 1 for c in seen)

@@ -169,3 +169,13 @@ def test_report_lines_are_cutechess_lines():
     assert lines[1].startswith("Elo difference: ") and ", LOS: " in lines[1] and "DrawRatio: 15.0 %" in lines[1]
     assert lines[2].startswith("Ptnml(0-2): [0, 0, 1, 1, 1]")
     assert lines[3].startswith("SPRT: llr ") and "lbound -2.94, ubound 2.94" in lines[3]
+
+
+def test_elo_margin_is_finite_or_left_out():
+    points = [1.0] * 8 + [0.0] + [0.5]
+    s = stats.summarise(points, [])
+    lines = stats.report_lines("a", "b", s)
+    assert "nan" not in " ".join(lines)
+    assert lines[1].startswith("Elo difference: 301.") and "+/-" not in lines[1]
+    s = stats.summarise([1.0, 0.0, 0.5, 1.0, 0.0, 1.0], [])
+    assert "+/- " in stats.report_lines("a", "b", s)[1]

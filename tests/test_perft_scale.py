@@ -11,10 +11,10 @@ import pytest
 
 import draughts
 from draughts import perft
+from draughts.errors import DraughtsError
 from draughts_core.perft import PerftTable
 
 VARIANT_CASES = [(v, d) for v in draughts.VARIANTS for d in ("drop", "keep")]
-
 
 def random_boards(variant, count, seed, plies=(10, 70)):
     rnd = random.Random(seed)
@@ -173,3 +173,30 @@ def test_a_one_thread_run_shows_progress_when_asked(capsys):
     assert run.nodes == 3963680
     err = capsys.readouterr().err
     assert f"{run.units}/{run.units}" in err and run.units > 7 and "3963680 nodes" in err
+
+
+def test_board_perft_takes_a_stop_flag():
+    from draughts_core.perft import StopFlag
+    board = draughts.Board()
+    flag = StopFlag()
+    assert board.perft(3, stop=flag) == 658         # the published international perft(3)
+    flag.set()
+    with pytest.raises(draughts.errors.PerftStopped):
+        board.perft(12, stop=flag)
+    with pytest.raises(draughts.errors.PerftStopped):
+        board.divide(12, stop=flag)
+
+
+@pytest.mark.parametrize("depth", [2 ** 31, 2 ** 64, 65, -1, 2.0, True])
+def test_perft_depths_out_of_range_are_draughts_errors(depth):
+    with pytest.raises(DraughtsError, match="from 0 to 64"):
+        draughts.Board().perft(depth)
+
+
+def test_one_perft_depth_limit_on_the_command_line():
+    for extra in ([], ["--threads", "2"], ["--hash-mb", "1"]):
+        for depth in ("65", "200"):
+            run = subprocess.run([sys.executable, "-m", "draughts", "perft", "--depth", depth, *extra],
+                                 capture_output=True, text=True, timeout=60)
+            assert run.returncode != 0
+            assert f"from 0 to 64, not {depth}" in run.stderr, run.stderr
