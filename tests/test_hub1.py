@@ -7,6 +7,7 @@ options sent as `set`, the faults labelled as for version 2, the clock's
 import io
 import json
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -146,6 +147,31 @@ def test_the_client_stops_a_search_when_the_moves_time_is_up():
     result = engine.play(draughts.Board(), Limit(movetime=0.3))
     assert 0.2 <= result.elapsed <= 0.26
     assert engine.lag == pytest.approx(0.09, abs=0.02)     # it decays
+    mock.expect("quit")
+    engine.quit()
+    mock.assert_done()
+
+
+def test_play_reports_each_info_line_and_stop_asks_for_the_move_at_once():
+    mock = MockTransport()
+    handshake(mock)
+    engine = Hub1Engine.from_transport(mock)
+    mock.expect("pos " + START)
+    mock.expect("time 9970")
+    mock.expect("go", ["info 1 1.0 10 20 0.00 0.1 32-28", "info 2 2.0 -5 80 0.01 0.1 32-28 19-23"])
+    mock.expect("stop", ["move 32-28"])
+    seen = []
+    timer = threading.Timer(0.3, engine.stop)
+    timer.start()
+    t0 = time.perf_counter()
+    result = engine.play(draughts.Board(), Limit(movetime=10.0), on_info=seen.append)
+    took = time.perf_counter() - t0
+    timer.join()
+    assert result.move.hub() == "32-28" and 0.25 <= took < 3.0        # not the 10 s it was given
+    assert [(i.depth, i.score) for i in seen] == [(1, 0.1), (2, -0.05)]
+    assert [m.hub() for m in seen[1].pv] == ["32-28", "19-23"]
+    assert engine.busy is None
+    engine.stop()                                       # idle: nothing is sent
     mock.expect("quit")
     engine.quit()
     mock.assert_done()

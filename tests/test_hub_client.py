@@ -527,3 +527,27 @@ def test_the_client_pings_after_new_game():
     with HubEngine.from_transport(transport) as engine:
         engine.new_game()
         assert sent[-2:] == ["new-game", "ping"]
+
+
+def test_play_reports_what_the_search_finds_as_it_goes_and_stop_asks_for_the_move():
+    engine = in_memory_engine()
+    try:
+        board = draughts.Board()
+        seen = []
+        result = engine.play(board, Limit(depth=6), on_info=seen.append)
+        depths = [i.depth for i in seen]
+        assert depths[-1] == 6 and depths == sorted(depths) and len(set(depths)) >= 3
+        assert seen[-1].pv and seen[-1].pv[0] == result.move
+        assert all(i.score is not None for i in seen)
+        assert engine.busy is None
+        engine.stop()                                   # idle: nothing happens
+        timer = threading.Timer(0.3, engine.stop)
+        timer.start()
+        t0 = time.monotonic()
+        result = engine.play(board, Limit(movetime=30.0))
+        took = time.monotonic() - t0
+        timer.join()
+        assert result.move in board.legal_moves and 0.25 <= took < 5.0
+        assert engine.play(board, Limit(depth=2)).move in board.legal_moves     # and it goes on
+    finally:
+        engine.quit()

@@ -75,6 +75,11 @@ class DxpEngine:
             raise EngineTerminatedError(f"engine {self.name}: {e}") from None
         self.alive = True
 
+    @property
+    def pid(self) -> Optional[int]:
+        """The process id of the program this engine started (None when it connected only)."""
+        return self._process.pid if self._process is not None else None
+
     # --- the engine protocol ---------------------------------------------------------
     def configure(self, options: Mapping[str, Any]) -> None:
         """DXP has no options: any one named is an InvalidInputError."""

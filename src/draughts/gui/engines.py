@@ -160,8 +160,7 @@ class GuiEngine:
     @property
     def pid(self) -> Optional[int]:
         if self.spec.proto == "dxp":
-            process = getattr(self._dxp, "_process", None)
-            return process.pid if process is not None else None
+            return self._dxp.pid if self._dxp is not None else None
         return self._hub.pid if self._hub is not None else None
 
     def set_level(self, level: int) -> None:
@@ -221,9 +220,16 @@ class GuiEngine:
             return self._engine.play(board, limit, on_info=on_info, arm=False)
         if self.spec.proto == "dxp":
             return self._dxp_play(board, limit, timeout)
+        hub_info: Optional[Callable[[Info], None]] = None
+        if on_report is not None:
+            report = on_report
+
+            def hub_info(info: Info) -> None:
+                if info.score is not None and info.pv:
+                    report(_report([info]))
         self._playing = True
         try:
-            result = self._hub.play(board, limit, timeout=timeout)
+            result = self._hub.play(board, limit, timeout=timeout, on_info=hub_info)
         finally:
             self._playing = False
         if not result.info.pv:
@@ -317,34 +323,22 @@ class GuiEngine:
         elif self._hub is not None:
             self._stop_hub_move()
 
-    def _stop_hub_move(self) -> None:
-        """A Hub engine thinking on a move (`go think`) is sent `stop`, which it
-        answers with its move at once; a move asked for but not yet begun is
-        stopped as soon as it begins.  HubEngine.stop stops analyses only, so
-        the line goes through its client's loop."""
+    def _stop_hub_move(self, tries: int = 200) -> None:
+        """A Hub engine thinking on a move is asked for it at once (HubEngine.stop);
+        a move asked for but not yet begun (its rules still being set) is
+        stopped as soon as it begins: tried again every 50 ms, 10 s at most."""
         hub = self._hub
-        inner = getattr(hub, "_engine", None)
-        thread = getattr(hub, "_thread", None)
-        if inner is None or thread is None or not self._playing:
+        if hub is None or not self._playing or not self._stopped.is_set():
             return
-        loop = thread.loop
-        tries = [200]                               # 10 s at most
-
-        def send_stop():
-            if not self._playing or not self._stopped.is_set():
-                return
-            if inner._busy == "play":
-                try:
-                    inner._send("stop")
-                except EngineError:
-                    pass
-            elif tries[0] > 0:
-                tries[0] -= 1
-                loop.call_later(0.05, send_stop)
-        try:
-            loop.call_soon_threadsafe(send_stop)
-        except RuntimeError:                        # its loop has closed
-            pass
+        if hub.busy == "play":
+            try:
+                hub.stop()
+            except EngineError:
+                pass
+        elif tries > 0:
+            timer = threading.Timer(0.05, self._stop_hub_move, (tries - 1,))
+            timer.daemon = True
+            timer.start()
 
     def close(self) -> None:
         """End the engine: a Hub program is told to quit and killed if it does not."""

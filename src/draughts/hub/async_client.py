@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from draughts.board import Board, Move
 from draughts.engine_api import Info, PlayResult
@@ -77,6 +77,10 @@ class AsyncHubEngine:
         self._eof = False
         self._busy: Optional[str] = None
         self._analysis: Optional[AsyncAnalysis] = None
+        # a move in progress: whether its `go` is out, and whether stop() was
+        # called before it was (the stop then follows the `go` at once)
+        self._go_sent = False
+        self._stop_asked = False
         transport.attach(self._queue.put_nowait, lambda: self._queue.put_nowait(_EOF))
 
     @classmethod
@@ -120,6 +124,11 @@ class AsyncHubEngine:
     @property
     def name(self) -> str:
         return self.id.get("name", "")
+
+    @property
+    def busy(self) -> Optional[str]:
+        """What the engine is doing: None, "play" (a move) or "an analysis"."""
+        return self._busy
 
     # --- reading and writing ---------------------------------------------------
     def _send(self, line: str) -> None:
@@ -324,31 +333,52 @@ class AsyncHubEngine:
             args.append(("moves", " ".join(m.hub() for m in board.move_stack)))
         return format_line("pos", args)
 
-    async def play(self, board: Board, limit: Limit, *, timeout: Optional[float] = None) -> PlayResult:
+    async def play(self, board: Board, limit: Limit, *, timeout: Optional[float] = None,
+                   on_info: Optional[Callable[[Info], None]] = None) -> PlayResult:
         """The engine's move in the board's position (sent with its move history).
 
         A move is awaited for the limit's time plus `timeout` seconds (the
         engine's timeout by default); without a clock in the limit, each line
-        is awaited `timeout` seconds.
+        is awaited `timeout` seconds.  `on_info` is called (in the event loop)
+        with what the search has reported so far at each of its info lines;
+        without it the info lines are read once the move is in.  stop() asks
+        for the move at once.
         """
         self._check_idle()
         if not board.legal_moves:
             raise ValueError(f"no legal move in {board.fen()}: the game is over")
         level = format_line("level", limit.level_args())
         await self._sync_rules(board)
-        self._busy = "play"
+        self._begin_move()
         try:
-            return await self._play(board, limit, level, self.timeout if timeout is None else timeout)
+            return await self._play(board, limit, level, self.timeout if timeout is None else timeout,
+                                    on_info)
         finally:
-            self._busy = None
+            self._end_move()
 
-    async def _play(self, board: Board, limit: Limit, level: str, timeout: float) -> PlayResult:
+    def _begin_move(self) -> None:
+        self._busy = "play"
+        self._go_sent = self._stop_asked = False
+
+    def _end_move(self) -> None:
+        self._busy = None
+        self._go_sent = self._stop_asked = False
+
+    def _sent_go(self, line: str) -> None:
+        """Send a move's `go` line, and at once a `stop` asked for before it."""
+        self._send(line)
+        self._go_sent = True
+        if self._stop_asked:
+            self._send("stop")
+
+    async def _play(self, board: Board, limit: Limit, level: str, timeout: float,
+                    on_info: Optional[Callable[[Info], None]] = None) -> PlayResult:
         loop = asyncio.get_running_loop()
         self._drain_stale()
         self._send(self._pos_line(board))
         self._send(level)
         t0 = loop.time()
-        self._send("go think")
+        self._sent_go("go think")
         budget = limit.budget()
         deadline = t0 + budget + timeout if budget is not None else None
         raw_info: Dict[str, str] = {}        # read once the move is in: a flood stays cheap
@@ -371,6 +401,8 @@ class AsyncHubEngine:
             last_line = loop.time()
             if command == "info":
                 raw_info.update(args)
+                if on_info is not None:
+                    on_info(parse_info(raw_info, board))
             elif command == "done":
                 break
             elif command == "error":
@@ -449,9 +481,20 @@ class AsyncHubEngine:
         return analysis
 
     async def stop(self) -> None:
-        """Stop a running analysis (its result then arrives)."""
+        """Stop a running analysis (its result then arrives), or ask the move
+        being searched for at once (play then returns it; a stop before the
+        move's `go` is sent right after it).  Nothing when the engine is idle."""
         if self._analysis is not None:
             self._analysis.stop()
+        elif self._busy == "play":
+            if not self._go_sent:
+                self._stop_asked = True
+            elif not self._stop_asked:
+                self._stop_asked = True
+                try:
+                    self._send("stop")
+                except EngineError:
+                    pass                # it has ended: play reports that
 
     async def quit(self, timeout: float = QUIT_TIMEOUT) -> Optional[int]:
         """`quit`; an engine that has not exited after `timeout` seconds is

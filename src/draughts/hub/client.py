@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
 from draughts.errors import EngineError
 from draughts.board import Board
@@ -182,8 +182,12 @@ class HubEngine:
     def new_game(self, timeout: Optional[float] = None) -> None:
         self._thread.run(self._engine.new_game(timeout))
 
-    def play(self, board: Board, limit: Limit, *, timeout: Optional[float] = None) -> PlayResult:
-        return self._thread.run(self._engine.play(board, limit, timeout=timeout))
+    def play(self, board: Board, limit: Limit, *, timeout: Optional[float] = None,
+             on_info: Optional[Callable[[Info], None]] = None) -> PlayResult:
+        """The engine's move (see AsyncHubEngine.play).  `on_info` is called,
+        from the client's own thread, with what the search has reported so far
+        at each info line; stop() from another thread asks for the move now."""
+        return self._thread.run(self._engine.play(board, limit, timeout=timeout, on_info=on_info))
 
     def analyse(self, board: Board, limit: Limit, multipv: int = 1, *,
                 timeout: Optional[float] = None) -> List[Info]:
@@ -199,8 +203,14 @@ class HubEngine:
         a = self._thread.run(self._engine.analysis(board, limit, timeout=timeout))
         return Analysis(self, a)
 
+    @property
+    def busy(self) -> Optional[str]:
+        """What the engine is doing: None, "play" (a move) or "an analysis"."""
+        return self._engine.busy
+
     def stop(self) -> None:
-        """Stop a running analysis."""
+        """Stop a running analysis, or ask the move being searched for at once
+        (from another thread than play's); nothing when the engine is idle."""
         self._thread.run(self._engine.stop())
 
     def quit(self, timeout: float = QUIT_TIMEOUT) -> Optional[int]:

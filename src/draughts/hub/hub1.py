@@ -42,7 +42,7 @@ A depth is sent as `depth`; version 1 has no node limit.
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from draughts._args import parse_real
 from draughts.board import Board
@@ -236,12 +236,15 @@ class AsyncHub1Engine(AsyncHubEngine):
         self._send("new")
         await self._sync("new", timeout)
 
-    async def play(self, board: Board, limit: Limit, *, timeout: Optional[float] = None) -> PlayResult:
+    async def play(self, board: Board, limit: Limit, *, timeout: Optional[float] = None,
+                   on_info: Optional[Callable[[Info], None]] = None) -> PlayResult:
         """The engine's move in the board's position (sent with its history).
 
         A move is awaited for the limit's time plus `timeout` seconds (the
         engine's timeout by default); without a time in the limit, each line
         is awaited `timeout` seconds.  International draughts only.
+        `on_info` hears each info line as it comes; stop() asks for the move
+        at once.
         """
         self._check_idle()
         if not board.legal_moves:
@@ -249,27 +252,27 @@ class AsyncHub1Engine(AsyncHubEngine):
         if board.variant.name != "international":
             raise EngineError(f"a Hub version 1 engine plays international draughts only, not {board.variant.name}")
         lines, stop_after = search_lines(limit, self.stop_margin)
-        self._busy = "play"
+        self._begin_move()
         try:
             return await self._play1(board, limit, lines, stop_after,
-                                     self.timeout if timeout is None else timeout)
+                                     self.timeout if timeout is None else timeout, on_info)
         finally:
-            self._busy = None
+            self._end_move()
 
     async def _play1(self, board: Board, limit: Limit, limit_lines: List[str], stop_after: Optional[float],
-                     timeout: float) -> PlayResult:
+                     timeout: float, on_info: Optional[Callable[[Info], None]] = None) -> PlayResult:
         loop = asyncio.get_running_loop()
         self._drain_stale()
         for line in position_lines(board) + limit_lines:
             self._send(line)
         t0 = loop.time()
-        self._send("go")
+        self._sent_go("go")
         budget = limit.budget()
         deadline = t0 + budget + timeout if budget is not None else None
         stop_at = None
         if stop_after is not None:                 # earlier by the engine's recent lag
             stop_at = t0 + max(0.001, stop_after - min(self.lag, 0.25 * stop_after))
-        stopped = False
+        stopped = asked = False
         stop_sent = 0.0
         info_words: Optional[List[str]] = None      # read once the move is in
         doing = "waiting for the move"
@@ -277,6 +280,9 @@ class AsyncHub1Engine(AsyncHubEngine):
         last_line = t0
         while True:
             now = loop.time()
+            if self._stop_asked and not stopped:          # stop() sent it
+                stopped = asked = True
+                stop_sent = now
             if stop_at is not None and not stopped and now >= stop_at:
                 self._send("stop")
                 stopped = True
@@ -303,6 +309,8 @@ class AsyncHub1Engine(AsyncHubEngine):
             last_line = loop.time()
             if command == "info":
                 info_words = words
+                if on_info is not None:
+                    on_info(read_info(words, board))
             elif command == "move":
                 break
             elif command == "error":
@@ -312,7 +320,7 @@ class AsyncHub1Engine(AsyncHubEngine):
         info = read_info(info_words, board) if info_words is not None else Info()
         move, ponder = _read_move(board, words, line)
         late = budget is not None and elapsed > budget + self.time_margin
-        if stopped and stop_at is not None:
+        if stopped and stop_at is not None and not asked:
             # the delay from the planned stop to the move: this side's (a late
             # wake-up on a loaded machine) and the engine's
             lag = max(0.0, loop.time() - stop_at)
