@@ -493,6 +493,53 @@ def test_follow_a_match_through_its_state_file(tmp_path):
         assert "--watch" in error(w, {"type": "match_follow"})
 
 
+def test_follow_a_match_through_its_live_file(tmp_path):
+    state = tmp_path / "match.json"
+    live = tmp_path / "live.json"
+    r = subprocess.run([sys.executable, "-m", "draughts", "match", "-engine", "name=a", "proto=builtin", "depth=2",
+                        "-engine", "name=b", "proto=builtin", "depth=1", "-variant", "international", "-games", "2",
+                        "-maxmoves", "5", "-state", str(state), "-live", str(live)],
+                        capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    # the state file names the live file, and the live file the state file
+    from draughts.gui.match import FollowedMatch
+    for path, other in ((state, live), (live, state)):
+        f = FollowedMatch(str(path))
+        assert f.refresh()
+        assert {f.state_path, f.live_path} == {str(state), str(live)} and len(f.records) == 2
+    # a game in progress, written by hand as docs say a live file is
+    data = {"kind": "draughts-match-live", "version": 1, "variant": "international", "mandatory_capture": True,
+            "names": ["a", "b"], "state": str(state), "played": 2, "total": 4, "status": "running",
+            "updated": time.time(),
+            "games": [{"index": 2, "white": "b", "black": "a", "fen": Board().fen(), "moves": ["32-28", "19-23"],
+                       "clocks": {"white": 5.0, "black": 4.0}, "running": "white", "since": time.time() - 1.0,
+                       "lines": {"white": {"depth": 7, "score": 0.25, "nps": 1000000,
+                                           "pv": ["28x19x23", "14x23x19"]}, "black": None}}]}
+    live.write_text(json.dumps(data))
+    with TestClient(create_app(watch=str(live))) as c, c.websocket_connect("/ws") as w:
+        assert w.receive_json()["watch"] == "live.json"
+        w.send_json({"type": "match_follow"})
+        m = until(w, "match")
+        assert m["kind"] == "followed" and m["status"] == "running" and m["played"] == 2
+        assert m["score_line"].startswith("Score of a vs b: ") and len(m["games"]) == 2
+        cur = m["current"]
+        assert cur["game"] == 3 and cur["white"] == "b" and cur["plies"] == 2 and cur["turn"] == "white"
+        assert cur["running"] == "white" and 3.0 < cur["clocks"]["white"] < 4.01 and cur["clocks"]["black"] == 4.0
+        assert cur["lines"]["white"]["pv"] == ["28x19", "14x23"] and cur["lines"]["black"] is None
+        board = Board()
+        board.push("32-28")
+        board.push("19-23")
+        assert cur["fen"] == board.fen()
+        # a running clock is sent again as it runs
+        later = until(w, "match")
+        assert later["current"]["clocks"]["white"] < cur["clocks"]["white"]
+        # the game ends, the match with it: the last finished game is shown
+        data.update(games=[], status="finished", played=2)
+        live.write_text(json.dumps(data))
+        m = until(w, "match", lambda m: m["status"] == "finished")
+        assert m["current"]["game"] == 2 and m["current"]["running"] is None
+
+
 @pytest.fixture
 def dxp_follower():
     """Our own DXP follower (depth 2) on a loopback port, in a thread."""

@@ -374,9 +374,9 @@ def test_a_match_at_once_pins_each_games_engines(tmp_path):
     seen = []
     original = executors.run_job
 
-    def spy(job, pool, rules, cpus=None):
+    def spy(job, pool, rules, cpus=None, live=None):
         seen.append(cpus)
-        return original(job, pool, rules, cpus)
+        return original(job, pool, rules, cpus, live=live)
 
     executors.run_job = spy
     try:

@@ -1,7 +1,7 @@
 """`draughts gui`: a board in the browser, served from this machine.
 
     draughts gui [--host 127.0.0.1] [--port 8000] [--engine NAME=CMD ...] [--config FILE]
-                 [--watch STATE_FILE] [--open]
+                 [--watch FILE] [--open]
 
 The server (Starlette on uvicorn, `draughts.gui.server`) needs the `gui`
 extra: ``pip install "draughts-engine[gui]"``.  Each page's game lives in a
@@ -97,7 +97,8 @@ def register(subparsers) -> None:
     p.add_argument("--config", metavar="FILE",
                    help='a JSON file of engines: {"engines": [{"name": N, "cmd": [...], "dir": D}, '
                         '{"name": N, "proto": "dxp", "host": H, "port": P}]}')
-    p.add_argument("--watch", metavar="STATE_FILE",
-                   help="a match that `draughts match -state STATE_FILE` runs, for the page to follow")
+    p.add_argument("--watch", metavar="FILE",
+                   help="a match that `draughts match` runs, for the page to follow: its -live FILE "
+                        "(the games in progress, clocks and lines) or its -state FILE (finished games)")
     p.add_argument("--open", action="store_true", help="open the page in the web browser")
     p.set_defaults(func=cmd_gui)

@@ -1,7 +1,7 @@
 """Engine-vs-engine matches in the page: one started from it, played by the
 match runner's own parts (its options, schedule, opening book, referee and
-statistics: `draughts.match`), or one that `draughts match -state FILE`
-runs, followed through its state file.
+statistics: `draughts.match`), or one that `draughts match` runs, followed
+through its state file (`-state FILE`) and its live file (`-live FILE`).
 
 A started match plays on a worker thread.  Its players are the adapter's
 (`draughts.gui.engines.MatchPlayer`), so that the page sees each engine's
@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import os
 import threading
+import time
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from draughts.board import Board
@@ -23,15 +24,40 @@ from draughts.match import stats
 from draughts.match.cli import settings_from_options, split_options
 from draughts.match.console import Console
 from draughts.match.game import GameRecord, play_game, record_board, record_to_game
+from draughts.match.live import LIVE_KIND, read_live
 from draughts.match.openings import DECKS
 from draughts.match.runner import Match, load_state
 from draughts.match.settings import MatchSettings
-from draughts.variants import WHITE, Variant
+from draughts.variants import WHITE, Variant, variant as get_variant
 
 #: engine settings the page may give (the runner's own keys for the search limit)
 LIMIT_KEYS = ("tc", "st", "depth", "nodes")
 MAX_GAMES = 1000
 Emit = Callable[[Dict[str, Any]], None]
+
+
+def _is_live(path: str) -> bool:
+    """Whether `path` is a live match file (else it is taken for a state file)."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(64)
+    except OSError:
+        return False
+    return LIVE_KIND.encode() in head
+
+
+def _pv_text(board: Board, hub_moves: Sequence[str]) -> List[str]:
+    """A line of Hub moves in the variant's notation, as far as it is legal."""
+    b = board.copy(stack=False)
+    out = []
+    for text in hub_moves:
+        try:
+            m = b.parse_move(text)
+        except ValueError:
+            break
+        out.append(b.move_text(m))
+        b.push(m)
+    return out
 
 
 def _colour(c) -> str:
@@ -272,51 +298,120 @@ class GuiMatch:
 
 
 class FollowedMatch:
-    """A match `draughts match -state FILE` runs, read from its state file."""
+    """A match that `draughts match` runs, followed through its files: the
+    state file (`-state FILE`: the settings and the finished games) and the
+    live file (`-live FILE`: the games in progress, both clocks, the
+    engines' lines as they think).  `path` is either; each names the other
+    when the match has both."""
 
     def __init__(self, path: str):
         self.path = path
-        self.mtime: Optional[int] = None
+        self.state_path: Optional[str] = None
+        self.live_path: Optional[str] = None
+        self._mtimes: Dict[str, Optional[int]] = {}
         self.settings: Optional[MatchSettings] = None
         self.records: Dict[int, GameRecord] = {}
         self.data: Dict[str, Any] = {}
+        self.live: Optional[Dict[str, Any]] = None
+
+    @staticmethod
+    def _mtime(path: str) -> int:
+        try:
+            return os.stat(path).st_mtime_ns
+        except OSError as e:
+            raise InvalidInputError(f"cannot read the match file {path!r}: {e.strerror}") from None
+
+    def _changed(self, path: str) -> bool:
+        mtime = self._mtime(path)
+        if self._mtimes.get(path) == mtime:
+            return False
+        self._mtimes[path] = mtime
+        return True
 
     def refresh(self) -> bool:
-        """Read the file again if it has changed; True when it had."""
-        try:
-            mtime = os.stat(self.path).st_mtime_ns
-        except OSError as e:
-            raise InvalidInputError(f"cannot read the match state {self.path!r}: {e.strerror}") from None
-        if mtime == self.mtime:
-            return False
-        data = load_state(self.path)
-        self.settings = MatchSettings.from_json(data["settings"])
-        self.records = {r.index: r for r in (GameRecord.from_json(d) for d in data.get("records", []))}
-        self.data, self.mtime = data, mtime
-        return True
+        """Read the files again where they have changed; True when one had."""
+        if self.state_path is None and self.live_path is None:
+            if _is_live(self.path):
+                self.live_path = self.path
+            else:
+                self.state_path = self.path
+        changed = False
+        if self.live_path is not None and self._changed(self.live_path):
+            self.live = read_live(self.live_path)
+            if self.state_path is None and self.live.get("state") and os.path.exists(self.live["state"]):
+                self.state_path = self.live["state"]
+            changed = True
+        if self.state_path is not None and self._changed(self.state_path):
+            data = load_state(self.state_path)
+            self.settings = MatchSettings.from_json(data["settings"])
+            self.records = {r.index: r for r in (GameRecord.from_json(d) for d in data.get("records", []))}
+            self.data = data
+            if self.live_path is None and self.settings.live and os.path.exists(self.settings.live):
+                self.live_path = self.settings.live
+                self._changed(self.live_path)
+                self.live = read_live(self.live_path)
+            changed = True
+        if self.live is not None and self.live.get("status") == "running" and self.live.get("games"):
+            changed = True                  # a clock is running
+        return changed
+
+    def _variant(self) -> Variant:
+        if self.settings is not None:
+            return self.settings.variant_value()
+        assert self.live is not None
+        v = get_variant(self.live["variant"])
+        return v if self.live.get("mandatory_capture", True) else v.replace(mandatory_capture=False)
+
+    def _live_current(self, variant: Variant) -> Optional[Dict[str, Any]]:
+        """The first game in progress, as the page draws it: the clock that
+        runs less the time since it started."""
+        games = (self.live or {}).get("games") or []
+        if not games:
+            return None
+        g = min(games, key=lambda x: x["index"])
+        board = Board(g["fen"], variant=variant)
+        for text in g["moves"]:
+            board.push(board.parse_move(text))
+        clocks = dict(g["clocks"])
+        running = g.get("running")
+        if running and clocks.get(running) is not None and g.get("since"):
+            clocks[running] = max(0.0, clocks[running] - (time.time() - g["since"]))
+        lines: Dict[str, Any] = {}
+        for side in ("white", "black"):
+            line = g["lines"].get(side)
+            lines[side] = None if line is None else {**line, "pv": _pv_text(board, line["pv"])}
+        return {"game": g["index"] + 1, "white": g["white"], "black": g["black"], "fen": board.fen(),
+                "pieces": _pieces(board), "lastmove": list(board.peek().path) if board.move_stack else None,
+                "turn": _colour(board.turn), "clocks": clocks, "running": running, "lines": lines,
+                "plies": len(board.move_stack)}
 
     def message(self) -> Dict[str, Any]:
         s = self.settings
-        assert s is not None
-        names = [e.name for e in s.engines]
+        variant = self._variant()
+        names = [e.name for e in s.engines] if s is not None else list((self.live or {}).get("names", []))
         records = list(self.records.values())
-        status = "finished" if self.data.get("complete") else (self.data.get("stopped") or "running")
-        current = None
-        if records:
+        if self.live is not None:
+            status = self.live.get("status", "running")
+        else:
+            status = "finished" if self.data.get("complete") else (self.data.get("stopped") or "running")
+        current = self._live_current(variant) if self.live is not None else None
+        if current is None and records and s is not None:
             last = max(records, key=lambda r: r.index)
-            board = record_board(last, s.variant_value())
-            first = s.variant_value().first
+            board = record_board(last, variant)
+            first = variant.first
             by = {first: names[last.first], ~first: names[last.second]}
             current = {"game": last.index + 1, "white": by[WHITE], "black": by[~WHITE], "fen": board.fen(),
                        "pieces": _pieces(board), "lastmove": list(board.peek().path) if board.move_stack else None,
                        "turn": _colour(board.turn), "clocks": {"white": None, "black": None}, "running": None,
                        "lines": {"white": None, "black": None}, "plies": len(last.moves)}
-        summary = summary_json(names, records, s.repeat) if len(names) == 2 else {}
-        return {"type": "match", "kind": "followed", "status": status, "names": names, "played": len(records),
-                "variant": variant_info(s.variant_value()),
-                "total": self.data.get("total", len(records)), "tc": s.engines[0].tc.text(), **summary,
-                "games": games_json(records, s.engines), "current": current, "console": [],
-                "file": os.path.basename(self.path)}
+        summary = summary_json(names, records, s.repeat) if len(names) == 2 and s is not None else {}
+        played = len(records) if s is not None else int((self.live or {}).get("played", 0))
+        total = self.data.get("total", len(records)) if self.live is None else self.live.get("total", played)
+        return {"type": "match", "kind": "followed", "status": status, "names": names, "played": played,
+                "variant": variant_info(variant), "total": total,
+                "tc": s.engines[0].tc.text() if s is not None else "", **summary,
+                "games": games_json(records, s.engines) if s is not None else [], "current": current,
+                "console": [], "file": os.path.basename(self.path)}
 
     def game(self, index: int):
         s = self.settings

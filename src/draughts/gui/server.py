@@ -42,8 +42,8 @@ def origin_allowed(origin: Optional[str], host: Optional[str]) -> bool:
 def create_app(engines: Sequence[EngineSpec] = (), *, max_message: int = MAX_MESSAGE,
                watch: Optional[str] = None) -> Starlette:
     """The application; `engines` are the engines the page may pick besides
-    our own (which comes first); `watch` the state file of a `draughts
-    match` the page may follow."""
+    our own (which comes first); `watch` the live or state file of a
+    `draughts match` the page may follow."""
     specs: List[EngineSpec] = [BUILTIN] + [e for e in engines if e.name != BUILTIN.name]
     sessions: set = set()
 

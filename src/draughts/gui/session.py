@@ -20,7 +20,7 @@ Messages from the page (`type` and its fields):
   match_start  engines ([{name, level}, {name, level}]), limit (the runner's tc=/st=/depth=/nodes=),
                games, repeat (bool), openings (a shipped deck or "")
   match_stop
-  match_follow (the state file the command line named)
+  match_follow (the live or state file the command line named)
   match_open   index: a finished game of the match into the board
 Messages to the page: state, analysis, games, pdn, setup, error, engines, match, match_lines.
 """
@@ -84,7 +84,7 @@ class Session:
     def __init__(self, send: Send, specs: Sequence[EngineSpec] = (BUILTIN,),
                  watch: Optional[str] = None):
         self._send = send
-        #: the state file of a `draughts match` the page may follow (from the command line)
+        #: the live or state file of a `draughts match` the page may follow (from the command line)
         self.watch = watch
         self.match: Any = None
         self._follow_task: Optional[asyncio.Task] = None
@@ -429,7 +429,7 @@ class Session:
     async def on_match_follow(self, msg: Dict) -> None:
         from draughts.gui.match import FollowedMatch
         if not self.watch:
-            raise BadMessage("no match state file was named on the command line (draughts gui --watch FILE)")
+            raise BadMessage("no match file was named on the command line (draughts gui --watch FILE)")
         if self._match_running():
             raise BadMessage("a match is running: stop it first")
         followed = FollowedMatch(self.watch)
@@ -441,7 +441,7 @@ class Session:
 
     async def _follow(self, followed) -> None:
         while not self.closed and self.match is followed:
-            await asyncio.sleep(0.5)
+            await asyncio.sleep(0.25)
             try:
                 if await asyncio.to_thread(followed.refresh):
                     await self.send(followed.message())

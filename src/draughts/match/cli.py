@@ -70,6 +70,8 @@ Output and state:
   -jsonout FILE           a JSON summary at the end
   -event NAME, -site NAME PDN tags
   -state FILE             save the match after every game
+  -live FILE              keep the games in progress in FILE (moves, clocks, the engines'
+                          lines as they think) for a viewer: draughts gui --watch FILE
   -resume FILE            continue the match saved in FILE (and keep saving there)
   -progress on|off        progress bar on stderr (default: when stderr is a terminal)
   -debug                  log every line to and from the engines on stderr
@@ -82,12 +84,12 @@ Output and state:
 
 _MULTI = {"engine", "each", "openings", "draw", "resign", "sprt"}
 _SINGLE = {"variant", "games", "rounds", "tournament", "concurrency", "srand", "maxmoves", "pdnout",
-           "pgnout", "jsonout", "state", "resume", "cluster", "event", "site", "ratinginterval",
+           "pgnout", "jsonout", "state", "live", "resume", "cluster", "event", "site", "ratinginterval",
            "progress"}
 _FLAGS = {"recover", "no-mandatory-capture", "help", "h", "debug", "show-latency", "use-affinity", "no-affinity"}
 _OPTIONAL_VALUE = {"repeat"}
 #: options a resumed match may change
-_RESUME_FREE = {"resume", "concurrency", "cluster", "progress", "recover", "ratinginterval", "debug",
+_RESUME_FREE = {"resume", "concurrency", "cluster", "live", "progress", "recover", "ratinginterval", "debug",
                 "show-latency", "use-affinity", "no-affinity"}
 
 
@@ -252,7 +254,7 @@ def settings_from_options(opts: List[Tuple[str, List[str]]]):
         openings=openings, rules=Rules(draw, resign, maxmoves), recover="recover" in flags,
         sprt=sprt, event=single.get("event", "?"), site=single.get("site", "?"),
         pdnout=_path(single.get("pdnout")), jsonout=_path(single.get("jsonout")),
-        state=_path(single.get("state")),
+        state=_path(single.get("state")), live=_path(single.get("live")),
         ratinginterval=parse_int(single.get("ratinginterval", "10"), "-ratinginterval", low=0),
         cluster=single.get("cluster"), mandatory_capture="no-mandatory-capture" not in flags,
         show_latency="show-latency" in flags,
@@ -288,6 +290,8 @@ def run_match(argv: Sequence[str], out=None, err=None) -> int:
             settings.cluster = None if single["cluster"].lower() in ("none", "off") else single["cluster"]
         if "recover" in names:
             settings.recover = True
+        if "live" in single:
+            settings.live = _path(single["live"])
         if "ratinginterval" in single:
             settings.ratinginterval = parse_int(single["ratinginterval"], "-ratinginterval", low=0)
         if "show-latency" in names:

@@ -17,8 +17,9 @@ from draughts.errors import ClusterLost, DraughtsError, EngineError, EngineTermi
 from draughts.match.engines import EngineConfig
 from draughts.match.players import make_player
 from draughts.match.game import GameJob, GameRecord, Rules, play_game
+from draughts.match.live import LiveBoard
 from draughts.match.settings import MatchSettings
-from draughts.variants import Variant
+from draughts.variants import Color, Variant
 
 __all__ = ["PlayerPool", "engine_threads", "run_job", "LocalExecutor", "GameWorker", "RayExecutor", "RAY_RETRIES"]
 
@@ -125,9 +126,11 @@ def pin_process(pid: int, cpus: Set[int]) -> bool:
     return True
 
 
-def run_job(job: GameJob, pool: PlayerPool, rules: Rules, cpus: Optional[Set[int]] = None) -> GameRecord:
+def run_job(job: GameJob, pool: PlayerPool, rules: Rules, cpus: Optional[Set[int]] = None,
+            live: Optional[LiveBoard] = None) -> GameRecord:
     """One game with players from the pool; broken players are not returned to
-    it.  With `cpus`, both engines' processes are kept on those processors."""
+    it.  With `cpus`, both engines' processes are kept on those processors;
+    with `live`, the game is shown there while it is played."""
     seats = (job.first, job.second)
     players = []
     for i in seats:
@@ -143,9 +146,17 @@ def run_job(job: GameJob, pool: PlayerPool, rules: Rules, cpus: Optional[Set[int
             if pid:
                 pin_process(pid, cpus)
     configs = [pool.configs[i] for i in seats]
+    watch = None
+    if live is not None:
+        board = job.opening.board(pool.variant)
+        first = pool.variant.first
+        names = {first: configs[0].name, ~first: configs[1].name}
+        watch = live.game(job.index, names[Color.WHITE], names[Color.BLACK], board)
     try:
-        record = play_game(job, players, configs, pool.variant, rules)
+        record = play_game(job, players, configs, pool.variant, rules, watch=watch)
     finally:
+        if watch is not None:
+            watch.ended()
         for i, p in zip(seats, players):
             if isinstance(p, _NoPlayer):
                 continue
@@ -165,8 +176,9 @@ def engine_threads(cpus: int, concurrency: int, pinned: bool) -> int:
 
 
 class LocalExecutor:
-    def __init__(self, settings: MatchSettings, variant: Variant):
+    def __init__(self, settings: MatchSettings, variant: Variant, live: Optional[LiveBoard] = None):
         self.rules = settings.rules
+        self.live = live
         self.slots = settings.concurrency or 1
         self._threads = ThreadPoolExecutor(max_workers=self.slots, thread_name_prefix="game")
         self._futures: Dict = {}
@@ -193,10 +205,10 @@ class LocalExecutor:
 
     def _run(self, job: GameJob) -> GameRecord:
         if self._cpu_slots is None:
-            return run_job(job, self.pool, self.rules)
+            return run_job(job, self.pool, self.rules, live=self.live)
         cpus = self._cpu_slots.get()
         try:
-            return run_job(job, self.pool, self.rules, cpus)
+            return run_job(job, self.pool, self.rules, cpus, live=self.live)
         finally:
             self._cpu_slots.put(cpus)
 

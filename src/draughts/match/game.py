@@ -20,6 +20,7 @@ What was claimed is the PDN comment after the last move.
 from __future__ import annotations
 
 import datetime
+import functools
 import threading
 import time
 from dataclasses import asdict, dataclass, field
@@ -213,8 +214,11 @@ def _comment(reply: PlayResult) -> str:
 
 
 def play_game(job: GameJob, players: Sequence, configs: Sequence[EngineConfig], variant: Variant,
-              rules: Rules) -> GameRecord:
-    """Play `job` between players[0] (moves first) and players[1]."""
+              rules: Rules, watch=None) -> GameRecord:
+    """Play `job` between players[0] (moves first) and players[1].  A `watch`
+    (draughts.match.live.LiveGame) is told of every move as it begins and ends,
+    and of what a player's engine reports while it thinks (players with an
+    `on_info` attribute)."""
     t0 = time.time()
     record = GameRecord(job.index, job.round, job.first, job.second, job.slot, job.opening.to_json(),
                         date=datetime.date.today().strftime("%Y.%m.%d"))
@@ -304,12 +308,20 @@ def play_game(job: GameJob, players: Sequence, configs: Sequence[EngineConfig], 
             return claim(colour, None)           # a DXP engine to move there has been asked
         limit = clock.limit()
         available = clock.available()
+        watched = watch is not None and hasattr(player, "on_info")
+        if watch is not None:
+            watch.thinking(colour, available)
+            if watched:
+                player.on_info = functools.partial(watch.info, colour)
         try:
             reply = player.play(board.copy(), limit, stall_grace(clock.tc, available, config))
         except EngineClaim as e:
             return claim(colour, e)
         except EngineError as e:
             return fault(colour, e)
+        finally:
+            if watched:
+                player.on_info = None
         if reply.latency is not None:
             record.latency.setdefault(str(engine_of[colour]), []).append(round(reply.latency * 1000.0, 2))
         if reply.move not in board.legal_moves:
@@ -317,6 +329,8 @@ def play_game(job: GameJob, players: Sequence, configs: Sequence[EngineConfig], 
         if not clock.spend(reply.elapsed):
             return finish(~colour, TIME_FORFEIT, f"{_colour(colour)} loses on time")
         board.push(reply.move)
+        if watch is not None:
+            watch.moved(colour, reply.move, clock.remaining if clock.tc.has_clock else None)
         ply = len(record.moves)
         record.moves.append(move_tuple(board.peek()))
         record.comments[ply] = _comment(reply)

@@ -28,14 +28,14 @@ Players:
 from __future__ import annotations
 
 import math
-from typing import Optional
+from typing import Callable, Optional
 
 from draughts import hub
 from draughts._args import parse_int
 from draughts.board import Board
 from draughts.dxp.engine import DEFAULT_PORT, DxpEngine
 from draughts.engine import Engine
-from draughts.engine_api import PlayResult
+from draughts.engine_api import Info, PlayResult
 from draughts.errors import DraughtsError, EngineError, EngineOvertimeError, EngineProtocolError, InvalidInputError
 from draughts.hub.hub1 import Hub1Engine
 from draughts.hub.protocol import engine_variant_name
@@ -56,6 +56,9 @@ class InProcessPlayer:
     table is 16 MiB and the threads the runner's `threads` (see make_player)
     unless they say otherwise."""
 
+    #: called with what the search reports while it thinks (set by the referee for -live)
+    on_info: Optional[Callable[[Info], None]] = None
+
     def __init__(self, config: EngineConfig, variant: Variant, threads: Optional[int] = None):
         self.name = config.name
         self.config = config
@@ -73,7 +76,7 @@ class InProcessPlayer:
     def play(self, board: Board, limit: Limit, grace: float) -> PlayResult:
         if not self.alive:
             raise EngineTerminatedError(f"engine {self.name} was closed (the match is stopping)")
-        result = self._engine.play(board, limit)
+        result = self._engine.play(board, limit, on_info=self.on_info)
         if not self.alive:
             raise EngineTerminatedError(f"engine {self.name} was closed (the match is stopping)")
         return result
@@ -94,6 +97,8 @@ class HubPlayer:
 
     #: the client class that drives the engine
     _client = hub.HubEngine
+    #: called with what the engine reports while it thinks (set by the referee for -live)
+    on_info: Optional[Callable[[Info], None]] = None
 
     def __init__(self, config: EngineConfig, variant: Variant, threads: Optional[int] = None):
         self.name = config.name
@@ -149,7 +154,7 @@ class HubPlayer:
         self._call(self._engine.new_game)
 
     def play(self, board: Board, limit: Limit, grace: float) -> PlayResult:
-        return self._call(self._engine.play, board, limit, timeout=grace)
+        return self._call(self._engine.play, board, limit, timeout=grace, on_info=self.on_info)
 
     def close(self) -> None:
         engine = getattr(self, "_engine", None)

@@ -34,6 +34,7 @@ from draughts.match.console import Console, progress_text
 from draughts.match.engines import unique_names
 from draughts.match.executors import LocalExecutor, RayExecutor
 from draughts.match.game import GameJob, GameRecord, record_to_game
+from draughts.match.live import LiveBoard
 from draughts.match.settings import MatchSettings, OpeningSettings
 
 __all__ = ["Match", "MatchResult", "MatchSettings", "OpeningSettings", "Console", "latency_figures",
@@ -74,6 +75,7 @@ class Match:
         self.decided: Optional[Dict] = None   # the SPRT's numbers when it decided
         self.order: List[int] = []          # record indices in the order they finished
         self.stopped: Optional[str] = None
+        self._live: Optional[LiveBoard] = None     # the games in progress, with -live
         if resume_state:
             for d in resume_state.get("records", []):
                 r = GameRecord.from_json(d)
@@ -286,6 +288,9 @@ class Match:
     def run(self) -> MatchResult:
         s = self.settings
         total = len(self.schedule)
+        if s.live and s.cluster:
+            raise InvalidInputError("-live follows the games played on this machine; it cannot be used "
+                                    "with -cluster")
         if self.records:
             self._rewrite_pdn()
         elif s.pdnout:
@@ -297,7 +302,13 @@ class Match:
         if self.decided is not None:            # a resumed match the SPRT had already decided
             stop_reason = f"SPRT: {self.decided['verdict']} was accepted"
             todo = []
-        executor = RayExecutor(s, s.cluster) if s.cluster else LocalExecutor(s, self.variant)
+        live = None
+        if s.live:
+            live = LiveBoard(s.live, variant=s.variant, mandatory_capture=s.mandatory_capture,
+                             names=[e.name for e in s.engines], total=total, played=len(self.records),
+                             state=s.state)
+        self._live = live
+        executor = RayExecutor(s, s.cluster) if s.cluster else LocalExecutor(s, self.variant, live=live)
         self.t0 = time.time()
         warning = self._reuse_warning()
         if warning:
@@ -339,6 +350,9 @@ class Match:
             sys.setswitchinterval(switch)
             self.console.end_bar()
             executor.close(abandon=abandon)
+            if live is not None:
+                stopped = abandon or (stop_reason is not None and not stop_reason.startswith("SPRT"))
+                live.close("stopped" if stopped else "finished")
         self.stopped = stop_reason
         self.save_state()
         if len(s.engines) == 2 and len(self.records) == resumed:   # no game ended in this run
@@ -368,6 +382,8 @@ class Match:
         """Record a finished game; returns why the match must stop, if it must."""
         self.records[record.index] = record
         self.order.append(record.index)
+        if self._live is not None:
+            self._live.finished(len(self.records))
         self._append_pdn(record)
         self.save_state()
         self.console.line(f"Finished game {record.index + 1} ({self._names(job)}): {record.result} {{{record.reason}}}")

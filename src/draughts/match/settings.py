@@ -46,6 +46,8 @@ class MatchSettings:
     pdnout: Optional[str] = None
     jsonout: Optional[str] = None
     state: Optional[str] = None
+    #: the games in progress, for a viewer (`-live FILE`, draughts.match.live)
+    live: Optional[str] = None
     ratinginterval: int = 10
     cluster: Optional[str] = None
     mandatory_capture: bool = True
@@ -69,7 +71,7 @@ class MatchSettings:
             "rules": self.rules.to_json(), "recover": self.recover,
             "sprt": dataclasses.asdict(self.sprt) if self.sprt else None,
             "event": self.event, "site": self.site, "pdnout": self.pdnout, "jsonout": self.jsonout,
-            "state": self.state, "ratinginterval": self.ratinginterval, "cluster": self.cluster,
+            "state": self.state, "live": self.live, "ratinginterval": self.ratinginterval, "cluster": self.cluster,
             "show_latency": self.show_latency, "use_affinity": self.use_affinity,
         }
 
@@ -84,6 +86,6 @@ class MatchSettings:
             rules=Rules.from_json(d["rules"]), recover=d["recover"],
             sprt=stats.Sprt(**d["sprt"]) if d.get("sprt") else None,
             event=d["event"], site=d["site"], pdnout=d["pdnout"], jsonout=d["jsonout"],
-            state=d["state"], ratinginterval=d["ratinginterval"], cluster=d.get("cluster"),
+            state=d["state"], live=d.get("live"), ratinginterval=d["ratinginterval"], cluster=d.get("cluster"),
             show_latency=bool(d.get("show_latency", False)),
             use_affinity=d.get("use_affinity"))
