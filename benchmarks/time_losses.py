@@ -16,7 +16,11 @@ with `-tt<M>` for M MiB tables; `-o<MS>` sets the engines' move overhead;
 `-aff` / `-noaff` play with `-use-affinity` / `-no-affinity` (the
 runner's default pins each concurrent game to a processor of its own).
 It prints the machine's load average before and after each match: the
-figures mean little without it.  On a machine shared with other work,
+figures mean little without it; on a virtual machine also the share of the
+processors the hypervisor took (steal), and how often it took 20 ms or more
+of one in a tenth of a second, which no program inside can foresee.  Each
+time loss is listed with the referee's reason (the move's time, the time it
+had, and the engine's own count of it).  On a machine shared with other work,
 `--priority N` (Linux, root) gives the match and its engines the scheduling
 weight of nice N: each engine runs in a session of its own, and under the
 kernel's automatic session groups (`/proc/sys/kernel/sched_autogroup_enabled`)
@@ -91,6 +95,62 @@ def _prioritise(proc: subprocess.Popen, nice: int, done: threading.Event) -> Non
 BUSY_LOOP = "while True: pass"
 
 
+class StealSampler:
+    """The hypervisor's share of a virtual machine's processors (the `steal`
+    column of /proc/stat, in 10 ms ticks) while a match runs: the total, and
+    the 100 ms windows in which it took 20 ms or more of one processor (a
+    pause no program inside the machine sees coming or can avoid)."""
+
+    PERIOD = 0.1
+
+    def __init__(self):
+        self.steal = 0          # ticks stolen, all processors
+        self.total = 0          # ticks of all kinds, all processors
+        self.bursts = 0         # windows with >= 2 ticks stolen from one processor
+        self.worst = 0          # the most ticks stolen from one processor in one window
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    @staticmethod
+    def _read() -> Dict[str, List[int]]:
+        out = {}
+        try:
+            with open("/proc/stat") as fh:
+                for line in fh:
+                    if line.startswith("cpu") and line[3:4].isdigit():
+                        name, *fields = line.split()
+                        out[name] = [int(x) for x in fields]
+        except OSError:
+            pass
+        return out
+
+    def _run(self) -> None:
+        last = self._read()
+        while not self._done.wait(self.PERIOD):
+            now = self._read()
+            for cpu, fields in now.items():
+                before = last.get(cpu)
+                if before is None or len(fields) < 8:
+                    continue
+                stolen = fields[7] - before[7]
+                self.steal += stolen
+                self.total += sum(fields[:8]) - sum(before[:8])
+                self.worst = max(self.worst, stolen)
+                if stolen >= 2:
+                    self.bursts += 1
+            last = now
+
+    def start(self) -> "StealSampler":
+        self._thread.start()
+        return self
+
+    def stop(self) -> Dict:
+        self._done.set()
+        self._thread.join()
+        return {"steal_percent": 100.0 * self.steal / self.total if self.total else 0.0,
+                "steal_bursts_20ms": self.bursts, "steal_worst_ms": 10 * self.worst}
+
+
 def run(setting: str, games: int, variant: str, maxmoves: int = 0,
         priority: Optional[int] = None, srand: int = 1, busy: int = 0) -> Dict:
     # `busy` CPU-bound processes beside the match for its whole length (a
@@ -111,6 +171,7 @@ def _run(setting: str, games: int, variant: str, maxmoves: int, priority: Option
         argv = [sys.executable, "-m", "draughts", "match", *match_args(setting, games, variant, maxmoves, srand),
                 "-jsonout", out, "-ratinginterval", "0", "-progress", "off"]
         load0 = os.getloadavg()[0]
+        steal = StealSampler().start()
         t0 = time.time()
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 start_new_session=priority is not None)
@@ -119,6 +180,7 @@ def _run(setting: str, games: int, variant: str, maxmoves: int, priority: Option
             threading.Thread(target=_prioritise, args=(proc, priority, done), daemon=True).start()
         stdout, stderr = proc.communicate()
         done.set()
+        stolen = steal.stop()
         if proc.returncode != 0:
             raise SystemExit(f"{setting}: the match failed:\n{stderr[-2000:]}")
         with open(out) as fh:
@@ -133,7 +195,10 @@ def _run(setting: str, games: int, variant: str, maxmoves: int, priority: Option
             "other_faults": {k: v for k, v in terms.items()
                              if k not in ("normal", "adjudication", "time forfeit")},
             "latency": lat, "seconds": time.time() - t0, "busy": busy,
-            "load_before": load0, "load_after": os.getloadavg()[0]}
+            "load_before": load0, "load_after": os.getloadavg()[0], **stolen,
+            # each loss as the referee tells it: the move's time, the time it
+            # had, and the engine's own count (the rest was outside the engine)
+            "losses": [g["reason"] for g in summary["games"] if g["termination"] == "time forfeit"]}
 
 
 def main() -> None:
@@ -152,7 +217,7 @@ def main() -> None:
     args = ap.parse_args()
     rows = []
     print(f"{'setting':<22} {'games':>6} {'lost on time':>13} {'per 1000':>9} "
-          f"{'latency p50/p99/max ms':>24} {'load':>10} {'s':>6}")
+          f"{'latency p50/p99/max ms':>24} {'load':>10} {'s':>6}  steal % / 20 ms bursts")
     for setting in args.settings:
         r = run(setting, args.games, args.variant, args.maxmoves, args.priority, args.srand, args.busy)
         rows.append(r)
@@ -164,7 +229,10 @@ def main() -> None:
         faults = f"  faults {r['other_faults']}" if r["other_faults"] else ""
         print(f"{setting:<22} {r['games']:>6} {r['time_losses']:>13} {r['per_1000']:>9.1f} "
               f"{p50:>8.1f}/{p99:.1f}/{mx:.1f} ({moves} moves) "
-              f"{r['load_before']:.1f}-{r['load_after']:.1f} {r['seconds']:>6.0f}{faults}", flush=True)
+              f"{r['load_before']:.1f}-{r['load_after']:.1f} {r['seconds']:>6.0f}  "
+              f"{r['steal_percent']:.2f} / {r['steal_bursts_20ms']}{faults}", flush=True)
+        for reason in r["losses"]:
+            print(f"    {reason}")
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(rows, fh, indent=2)

@@ -4,6 +4,7 @@ game is recorded, and adjudication ends games as asked."""
 import io
 import json
 import os
+import re
 import sys
 
 import pytest
@@ -69,6 +70,9 @@ def test_a_misbehaving_engine_loses_every_game_with_the_reason(mode, tmp_path):
         assert len(rec.moves) == (4 if rec.first == 0 else 5)
         if mode in ("crash", "stall"):
             assert rec.failed == [0]
+        if mode == "late":                  # how late: past the 200 ms and the 100 ms margin
+            late = re.search(r"loses on time \((\d+\.\d) ms of 200\.0 ms", rec.reason)
+            assert late and float(late.group(1)) > 300.0, rec.reason
     assert "Score of bad vs good: 0 - 2 - 0" in out
     games = list(pdn.read_games(pdn_path.read_text()))          # no game record lost
     assert len(games) == 2

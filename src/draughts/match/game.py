@@ -327,7 +327,7 @@ def play_game(job: GameJob, players: Sequence, configs: Sequence[EngineConfig], 
         if reply.move not in board.legal_moves:
             return finish(~colour, ILLEGAL_MOVE, f"{_colour(colour)} makes an illegal move: {reply.move.hub()}")
         if not clock.spend(reply.elapsed):
-            return finish(~colour, TIME_FORFEIT, f"{_colour(colour)} loses on time")
+            return finish(~colour, TIME_FORFEIT, f"{_colour(colour)} loses on time ({_overtime(reply, available)})")
         board.push(reply.move)
         if watch is not None:
             watch.moved(colour, reply.move, clock.remaining if clock.tc.has_clock else None)
@@ -356,6 +356,17 @@ def play_game(job: GameJob, players: Sequence, configs: Sequence[EngineConfig], 
                 draw_run = 0
             if board.ply >= 2 * d.movenumber and draw_run >= 2 * d.movecount:
                 return finish(None, ADJUDICATION, "Draw by adjudication")
+
+
+def _overtime(reply: PlayResult, available: Optional[float]) -> str:
+    """How late a move was: its time, the time it had, and the engine's own
+    reported time (the rest was the way there and back: pipes, scheduling)."""
+    text = f"{reply.elapsed * 1000:.1f} ms"
+    if available is not None:
+        text += f" of {available * 1000:.1f} ms"
+    if reply.info.time is not None:
+        text += f"; the engine counted {reply.info.time * 1000:.1f} ms"
+    return text
 
 
 def _claim_verdict(board: Board, colour: Color, rules: Rules, last_score: Dict[Color, Optional[float]],
