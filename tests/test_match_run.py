@@ -387,3 +387,21 @@ def test_a_match_at_once_pins_each_games_engines(tmp_path):
     assert result.complete
     if len(os.sched_getaffinity(0)) >= 2:
         assert len(seen) == 4 and all(c is not None and len(c) == 1 for c in seen)
+
+
+def test_the_collector_never_walks_the_records_of_a_running_match(monkeypatch):
+    # its full passes over every record so far held the interpreter 20-40 ms
+    # once a minute, and the answers that came meanwhile lost on time: what
+    # exists is frozen when the match starts and after every game, and thawed
+    # when it ends
+    import gc
+    from draughts.match import runner
+    calls = []
+    monkeypatch.setattr(runner.gc, "freeze", lambda: calls.append("freeze"))
+    monkeypatch.setattr(runner.gc, "unfreeze", lambda: calls.append("unfreeze"))
+    match, result, out = run_match(GOOD + GOOD + ["-variant", "american", "-games", "2", "-maxmoves", "4"])
+    assert result.complete
+    assert calls == ["freeze", "freeze", "freeze", "unfreeze"]
+    monkeypatch.undo()
+    run_match(GOOD + GOOD + ["-variant", "american", "-games", "1", "-maxmoves", "2"])
+    assert gc.get_freeze_count() == 0

@@ -13,6 +13,7 @@ counts and writes the records as they arrive.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import math
@@ -319,6 +320,11 @@ class Match:
         # one game's Python work from delaying the reading of another's move
         switch = sys.getswitchinterval()
         sys.setswitchinterval(min(switch, SWITCH_INTERVAL))
+        # the collector's full passes walk every record kept so far, holding
+        # the interpreter for 20-40 ms once a minute: long enough for a move's
+        # answer to wait past its time.  What exists is frozen (never walked
+        # again) now and after every game; see docs/decisions.md#move-overhead
+        gc.freeze()
         try:
             while (todo and stop_reason is None) or executor.busy():
                 while todo and stop_reason is None and executor.free() > 0:
@@ -348,6 +354,7 @@ class Match:
             raise ClusterLost(f"{e}{hint}") from None
         finally:
             sys.setswitchinterval(switch)
+            gc.unfreeze()
             self.console.end_bar()
             executor.close(abandon=abandon)
             if live is not None:
@@ -384,6 +391,7 @@ class Match:
         self.order.append(record.index)
         if self._live is not None:
             self._live.finished(len(self.records))
+        gc.freeze()
         self._append_pdn(record)
         self.save_state()
         self.console.line(f"Finished game {record.index + 1} ({self._names(job)}): {record.result} {{{record.reason}}}")
