@@ -465,6 +465,30 @@ def test_a_running_match_stops_and_its_engines_end(ws):
     assert m["status"] == "stopped" and m["played"] == 0
 
 
+def test_a_hub_engines_lines_in_a_match_come_as_it_thinks(ws):
+    ws.send_json({"type": "new", "variant": "international", "side": "both"})
+    until(ws, "state")
+    ws.send_json({"type": "match_start", "engines": [{"name": "hub-ours"}, {"name": "draughts"}],
+                  "limit": "st=0.5", "games": 2, "repeat": True, "openings": ""})
+    side, lines, thinking = None, 0, False
+    for _ in range(20000):
+        m = ws.receive_json()
+        if m["type"] == "match" and m["current"]:
+            cur = m["current"]
+            side = "white" if cur["white"] == "hub-ours" else "black"
+            if cur["running"] == side:
+                thinking, lines = True, 0
+            elif thinking:
+                break                               # its move is in
+        elif m["type"] == "match_lines" and thinking and m["side"] == side:
+            lines += 1
+    else:
+        raise AssertionError("the Hub engine made no move")
+    assert lines >= 3                               # one a depth while it thought, not one after the move
+    ws.send_json({"type": "match_stop"})
+    until(ws, "match", lambda m: m["status"] != "running", limit=100000)
+
+
 def test_follow_a_match_through_its_state_file(tmp_path):
     state = tmp_path / "match.json"
     r = subprocess.run([sys.executable, "-m", "draughts", "match", "-engine", "name=a", "proto=builtin", "depth=3",
