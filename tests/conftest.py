@@ -78,3 +78,12 @@ def ray_cluster():
     """A Ray head shared by the session's cluster tests."""
     with ray_head() as (address, _):
         yield address
+
+
+def pytest_collection_modifyitems(items):
+    """Under pytest-xdist (`-n auto --dist loadgroup`, the README's command)
+    every test of the shared Ray head runs on one worker: one head for the run,
+    not one a worker.  Without xdist the mark does nothing."""
+    for item in items:
+        if "ray_cluster" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("ray_cluster"))

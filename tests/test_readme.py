@@ -34,5 +34,5 @@ def test_the_tour_runs():
 def test_the_readme_names_the_ci_test_command():
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     command = ci.strip().splitlines()[-1].strip()
-    assert command == "python -m pytest -q"
+    assert command == "python -m pytest -q -n auto --dist loadgroup"
     assert command in README.read_text(encoding="utf-8")
