@@ -25,6 +25,10 @@ The runner's lines are printed as they come; at the end the result lines
 again (score, Elo with its error, pentanomial) with the date, and the games
 lost by a fault (time forfeit, illegal move, crash, stall) by engine.
 `--print-command` prints the match command and stops (no build, no games).
+`--speed` instead reports each engine's depth, nodes and nodes per second
+for one move of `--st` seconds from the international start (and ours from
+the american start), through the same clients and settings as the match,
+`--repeat` times each, and stops.
 """
 
 from __future__ import annotations
@@ -123,6 +127,36 @@ def run_match(cmd: List[str]) -> Tuple[List[str], List[str]]:
     return results, faults
 
 
+def speed_report(args, scan_dir: Path) -> None:
+    """Depth, nodes and nodes per second of one move of --st seconds, ours and Scan's."""
+    import draughts
+    from draughts.hub import HubEngine
+    from draughts.hub.hub1 import Hub1Engine
+    from draughts.limits import Limit
+    ours_cmd = shlex.split(args.engine_cmd) if args.engine_cmd else [sys.executable, "-m", "draughts"]
+    engines = [("draughts", lambda: HubEngine(ours_cmd + ["hub"], params={"threads": args.threads}),
+                ("international", "american")),
+               ("scan2", lambda: Hub1Engine([str(scan_dir / "scan"), "hub"], cwd=str(scan_dir),
+                                            params={"book": False, "threads": args.scan_threads}),
+                ("international",))]
+    print(f"{'engine':<10} {'variant':<14} {'depth':>6} {'nodes':>10} {'M nodes/s':>10}  ({args.st:g} s a move "
+          f"from the start, median of {args.repeat})")
+    for name, make, variants in engines:
+        engine = make()
+        try:
+            for variant in variants:
+                rows = []
+                for _ in range(args.repeat):
+                    engine.new_game()
+                    info = engine.play(draughts.Board(variant=variant), Limit(movetime=args.st)).info
+                    rows.append((info.depth or 0, info.nodes or 0, (info.nps or 0.0) / 1e6))
+                rows.sort(key=lambda r: r[2])
+                depth, nodes, nps = rows[len(rows) // 2]
+                print(f"{name:<10} {variant:<14} {depth:>6} {nodes:>10} {nps:>10.2f}", flush=True)
+        finally:
+            engine.quit()
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -147,6 +181,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--engine-cmd", help="our engine's program (default: this Python's draughts); `hub` is added")
     ap.add_argument("--build-dir", type=Path, help="build Scan here and keep it (default: a scratch folder)")
     ap.add_argument("--print-command", action="store_true", help="print the match command and stop")
+    ap.add_argument("--speed", action="store_true",
+                    help="report depth and nodes per second for one move of --st seconds, and stop")
+    ap.add_argument("--repeat", type=int, default=3, help="moves of each --speed figure (default 3)")
     args = ap.parse_args(argv)
     if args.games < 1 or args.threads < 1 or args.scan_threads < 1 or args.concurrency < 1:
         ap.error("--games, --threads, --scan-threads and --concurrency must be at least 1")
@@ -163,6 +200,9 @@ def main(argv: Optional[List[str]] = None) -> int:
             print(" ".join(shlex.quote(c) for c in cmd))
             return 0
         build_scan(kit, scan_dir)
+        if args.speed:
+            speed_report(args, scan_dir)
+            return 0
         if not args.openings:
             generate_openings(openings, args.generate or (args.games + 1) // 2, args.plies, args.depth,
                               args.seed)

@@ -108,6 +108,7 @@ class StealSampler:
         self.total = 0          # ticks of all kinds, all processors
         self.bursts = 0         # windows with >= 2 ticks stolen from one processor
         self.worst = 0          # the most ticks stolen from one processor in one window
+        self.burst_times: List[float] = []      # when each such window ended (time.time())
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -138,6 +139,7 @@ class StealSampler:
                 self.worst = max(self.worst, stolen)
                 if stolen >= 2:
                     self.bursts += 1
+                    self.burst_times.append(time.time())
             last = now
 
     def start(self) -> "StealSampler":
@@ -178,9 +180,35 @@ def _run(setting: str, games: int, variant: str, maxmoves: int, priority: Option
         done = threading.Event()
         if priority is not None:
             threading.Thread(target=_prioritise, args=(proc, priority, done), daemon=True).start()
-        stdout, stderr = proc.communicate()
+        # a game lost on time ends at once: its `Finished game` line, read as
+        # it comes, dates the loss (to the runner's next write)
+        lost_at: List[float] = []
+        err_lines: List[str] = []
+        reader = threading.Thread(target=lambda: err_lines.extend(proc.stderr), daemon=True)
+        reader.start()
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if line.startswith("Finished game") and "loses on time" in line:
+                lost_at.append(time.time())
+        proc.wait()
+        reader.join()
+        stderr = "".join(err_lines)
         done.set()
         stolen = steal.stop()
+        # the losses with a steal of 20 ms or more in the tenth of a second
+        # before them (or the one after: the window that holds the move)
+        near = sum(1 for t_loss in lost_at
+                   if any(-0.35 <= b - t_loss <= 0.15 for b in steal.burst_times))
+        stolen["losses_near_steal"] = near
+        # the share of the run within that reach of a burst: the share of
+        # losses that would be "near" one by chance
+        covered, end = 0.0, 0.0
+        for b in sorted(steal.burst_times):
+            lo, hi = max(b - 0.15, end), b + 0.35
+            if hi > lo:
+                covered += hi - lo
+                end = hi
+        stolen["near_steal_by_chance"] = covered / max(1e-9, time.time() - t0)
         if proc.returncode != 0:
             raise SystemExit(f"{setting}: the match failed:\n{stderr[-2000:]}")
         with open(out) as fh:
@@ -230,7 +258,8 @@ def main() -> None:
         print(f"{setting:<22} {r['games']:>6} {r['time_losses']:>13} {r['per_1000']:>9.1f} "
               f"{p50:>8.1f}/{p99:.1f}/{mx:.1f} ({moves} moves) "
               f"{r['load_before']:.1f}-{r['load_after']:.1f} {r['seconds']:>6.0f}  "
-              f"{r['steal_percent']:.2f} / {r['steal_bursts_20ms']}{faults}", flush=True)
+              f"{r['steal_percent']:.2f} / {r['steal_bursts_20ms']} ({r['losses_near_steal']} losses "
+              f"beside one; {100 * r['near_steal_by_chance']:.1f} % of the time is){faults}", flush=True)
         for reason in r["losses"]:
             print(f"    {reason}")
     if args.json:
