@@ -36,3 +36,13 @@ def test_the_readme_names_the_ci_test_command():
     command = ci.strip().splitlines()[-1].strip()
     assert command == "python -m pytest -q -n auto --dist loadgroup"
     assert command in README.read_text(encoding="utf-8")
+
+
+def test_the_readme_installs_the_extras_ci_tests_with():
+    # the test command runs every test only with the extras CI installs
+    # (without gui-test the GUI's server and browser tests are skipped)
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    extras = re.findall(r'pip install --quiet "\$WHEEL\[([^\]]+)\]"', ci)
+    assert len(extras) == 1, extras
+    readme = README.read_text(encoding="utf-8")
+    assert f'pip install ".[{extras[0]}]" && python -m pytest -q -n auto --dist loadgroup' in readme
