@@ -18,6 +18,23 @@ def _free_port():
         return s.getsockname()[1]
 
 
+def _kill_processes_naming(text):
+    """SIGKILL every process whose command line names `text`, as `pkill -9 -f`
+    would, read from /proc (minimal systems have no pkill)."""
+    if not os.path.isdir("/proc"):
+        return
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                named = text.encode() in f.read()
+            if named:
+                os.kill(int(pid), signal.SIGKILL)
+        except OSError:                     # gone meanwhile, or not ours to read
+            pass
+
+
 @contextlib.contextmanager
 def ray_head(num_cpus=2):
     """A real local Ray runtime on this machine: `ray start --head --block` in a
@@ -69,7 +86,7 @@ def ray_head(num_cpus=2):
         except subprocess.TimeoutExpired:
             stop()
         # the head's group may leave workers behind once it is killed
-        subprocess.run(["pkill", "-9", "-f", temp_dir], capture_output=True)
+        _kill_processes_naming(temp_dir)
         log.close()
 
 
