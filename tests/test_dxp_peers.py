@@ -382,3 +382,21 @@ def test_our_follower_answers_a_gameend_at_the_length_with_a_draw(follower):
     conn.send("E01")
     assert conn.recv_text(10) == "E01"
     conn.close()
+
+
+def test_our_initiator_keeps_the_length_both_ways(follower):
+    # `draughts dxp --connect --moves 3`: game 1 we (White) are to move at the
+    # length and end it; game 2 the follower (White) is, and its GAMEEND is a draw
+    port, log = follower
+    conn = P.Connection.connect("127.0.0.1", port)
+    chats = []
+    try:
+        _, results = S.initiate(conn, S.EngineMover(tt_mb=4, depth=1), games=2, minutes=1, moves=3, log=chats.append)
+    finally:
+        conn.close()
+    assert [r.our_colour for r in results] == [draughts.WHITE, draughts.BLACK]
+    for r in results:
+        assert r.finished and r.winner is None and r.result_token() == "1-1", r.reason
+        assert len(r.board.move_stack) == 6
+        assert r.reason == "a draw: the game length of 3 moves is reached"
+    assert "dxp: peer says: the game length of 3 moves is reached" in chats, chats
