@@ -2,8 +2,8 @@
 and initiator through real loopback sockets (127.0.0.1 only), a scripted peer
 for every message type, and DXP engines in the match runner.
 
-The examples are Frank Mesander's DamExchange definition's, as
-/PROTOCOL.md quotes them: `R01Tornado voor Windows 4.0        W060065A`
+The examples are Frank Mesander's DamExchange definition's:
+`R01Tornado voor Windows 4.0        W060065A`
 (a GAMEREQ: version 01, the initiator's name padded to 32, the follower plays
 White, 60 minutes, 65 moves, the normal start) and `M001205250422122320`
 (12 seconds, 5x25 taking 22, 12, 23 and 20).
