@@ -393,18 +393,18 @@ def test_ctrl_c_ends_the_server_and_its_engines(tmp_path):
     try:
         line = proc.stdout.readline()
         assert f"http://127.0.0.1:{port}/" in line
-        ws = websockets.connect(f"ws://127.0.0.1:{port}/ws")
-        ws.send(json.dumps({"type": "settings", "engine": "hub-ours"}))
-        ws.send(json.dumps({"type": "analyse", "on": True, "multipv": 1}))
-        deadline = time.time() + 20
-        while time.time() < deadline:
-            m = json.loads(ws.recv(timeout=20))
-            if m["type"] == "analysis":
-                break
-        kids = _children(proc.pid)
-        assert kids, "no engine process"
-        proc.send_signal(signal.SIGINT)
-        proc.wait(20)
+        with websockets.connect(f"ws://127.0.0.1:{port}/ws") as ws:
+            ws.send(json.dumps({"type": "settings", "engine": "hub-ours"}))
+            ws.send(json.dumps({"type": "analyse", "on": True, "multipv": 1}))
+            deadline = time.time() + 20
+            while time.time() < deadline:
+                m = json.loads(ws.recv(timeout=20))
+                if m["type"] == "analysis":
+                    break
+            kids = _children(proc.pid)
+            assert kids, "no engine process"
+            proc.send_signal(signal.SIGINT)              # the page still open
+            proc.wait(20)
     finally:
         if proc.poll() is None:
             proc.kill()
