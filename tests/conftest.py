@@ -11,6 +11,11 @@ import time
 
 import pytest
 
+# The engine looks for endgame databases in the user's database directory
+# before the tables shipped in the package (draughts.egdb.auto_dir): the
+# tests see an empty directory of their own, never what a user has built.
+os.environ["DRAUGHTS_EGDB"] = tempfile.mkdtemp(prefix="draughts-test-egdb-")
+
 
 def _free_port():
     with socket.socket() as s:

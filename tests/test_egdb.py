@@ -445,8 +445,9 @@ def test_an_engine_follows_the_variant_to_its_database(egdb_dir):
     engine.play(draughts.Board("W:WK1:BK32", variant="russian"), draughts.Limit(depth=2))
     assert engine.egdb.variant.name == "russian"
     # without a database the engine searches as before
-    plain = draughts.Engine("american", tt_mb=8)
+    plain = draughts.Engine("american", tt_mb=8, egdb=None)
     assert plain.egdb is None
+    assert draughts.Engine("american", tt_mb=8, egdb="none").egdb is None
     with pytest.raises(draughts.DraughtsError, match="no endgame database directory"):
         draughts.Engine("american", egdb=os.path.join(egdb_dir, "missing"))
 
@@ -474,3 +475,81 @@ def test_unsupported_rules_are_declined_with_a_clear_error(name, tmp_path):
     engine = draughts.Engine(variant=name, egdb=str(tmp_path))
     assert engine.egdb is None
 
+
+
+# --- the tables shipped in the package ---------------------------------------------
+
+SHIPPED = ["american", "italian", "spanish", "russian", "brazilian", "czech", "pool", "international"]
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_the_package_ships_every_table_of_up_to_four_pieces(name):
+    v = draughts.variant(name)
+    assert egdb.complete_pieces(v, egdb.shipped_dir()) == 4
+    db = egdb.Database.open(v, egdb.shipped_dir())
+    assert db.pieces == 4 and len(db.tables) == len(egdb.materials(v, 4))
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_the_shipped_tables_agree_with_a_build_here(name, egdb_dir):
+    """Every position of up to three pieces of the shipped tables equals the
+    tables built in this run (which the reference solver checks above), and
+    four-piece positions keep the value of their best successor."""
+    v = draughts.variant(name)
+    shipped = egdb.Database.open(v, egdb.shipped_dir())
+    built = egdb.Database.open(v, egdb_dir)
+    rng = random.Random(name)
+    squares = v.size * v.size // 2
+    checked = 0
+    while checked < 300:
+        n = rng.choice((2, 3))
+        sq = rng.sample(range(1, squares + 1), n)
+        w = ["K%d" % s if rng.random() < 0.5 else str(s) for s in sq[: rng.randint(1, n - 1)]]
+        b = ["K%d" % s if rng.random() < 0.5 else str(s) for s in sq[len(w):]]
+        try:
+            board = draughts.Board(f"{rng.choice('WB')}:W{','.join(w)}:B{','.join(b)}", variant=v)
+        except draughts.DraughtsError:
+            continue                    # a man on its crowning row
+        assert shipped.probe(board) == built.probe(board), board.fen()
+        checked += 1
+
+
+def test_an_engine_probes_the_shipped_tables_by_default():
+    engine = draughts.Engine("international", tt_mb=8)
+    assert engine.egdb is not None and engine.egdb.pieces == 4
+    assert engine.egdb.directory == egdb.shipped_dir()
+    # a 4-piece ending the search reaches through a capture: the tables answer
+    board = draughts.Board("W:WK46,K50,28:BK5,23", variant="international")
+    result = engine.play(board, draughts.Limit(depth=6))
+    assert result.info.egdb_hits > 0
+    # engines of one process share one copy of the tables
+    assert draughts.Engine("international", tt_mb=8).egdb is engine.egdb
+
+
+def test_the_database_directory_comes_before_the_shipped_tables(monkeypatch, egdb_dir):
+    monkeypatch.setenv("DRAUGHTS_EGDB", egdb_dir)
+    assert egdb.auto_dir("american") == egdb_dir
+    assert draughts.Engine("american", tt_mb=8).egdb.pieces == 3
+    # a rule set the directory lacks still finds the shipped tables
+    empty = os.path.join(egdb_dir, "nothing-here")
+    monkeypatch.setenv("DRAUGHTS_EGDB", empty)
+    assert egdb.auto_dir("american") == egdb.shipped_dir()
+    # no tables anywhere: none
+    assert egdb.auto_dir(draughts.variant("american", mandatory_capture=False)) is None
+
+
+def test_the_hub_engine_reports_the_shipped_tables_and_can_turn_them_off():
+    lines = []
+    hub = HubServer(lines.append)
+    for line in ("hub", "init"):
+        hub.handle_line(line)
+    assert any(l.startswith("param name=egdb-path") and "value=auto" in l for l in lines)
+    assert 'info egdb="international up to 4 pieces"' in lines
+    hub.close()
+    lines.clear()
+    hub = HubServer(lines.append)
+    for line in ("hub", "set-param name=egdb-path value=none", "init"):
+        hub.handle_line(line)
+    assert not any(l.startswith("info egdb") for l in lines)
+    assert not any(l.startswith("error") for l in lines)
+    hub.close()

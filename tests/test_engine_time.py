@@ -108,6 +108,7 @@ def test_move_overhead_is_a_hub_parameter():
         session.transcript("""
             > set-param name=move-overhead value=35
             > init
+            < info egdb="international up to 4 pieces"
             < ready
             > set-param name=move-overhead value=-1
             < error message="move-overhead takes a whole number from 0 to 5000, not '-1'"

@@ -52,7 +52,7 @@ def test_handshake(hub):
         < param name=move-overhead value=20 type=int min=0 max=5000
         < param name=pydraughts value=false type=bool
         < param name=eval value=auto type=enum values="auto classic learned"
-        < param name=egdb-path value="" type=string
+        < param name=egdb-path value=auto type=string
         < param name=threads value=1 type=int min=1 max=256
         < param name=multipv value=1 type=int min=1 max=256
         < wait
@@ -60,6 +60,7 @@ def test_handshake(hub):
         > set-param name=ponder value=true
         > set-param name=level value=12
         > init
+        < info egdb="international up to 4 pieces"
         < ready
         > ping
         < pong
@@ -100,6 +101,7 @@ def test_set_param_eval_switches_the_evaluation(hub):
         > set-param name=variant value=american
         > set-param name=eval value=classic
         > init
+        < info egdb="american up to 4 pieces"
         < ready
     """)
     engine = hub.server.engine()
@@ -248,7 +250,7 @@ INFO = re.compile(r'info depth=\d+ score=-?\d+\.\d\d nodes=\d+ time=\d+\.\d{3} n
 
 def test_go_think_at_a_fixed_depth(hub):
     hub.send("init")
-    assert hub.read() == "ready"
+    assert hub.until("ready") == ['info egdb="international up to 4 pieces"', "ready"]
     hub.send("pos start", "level depth=4", "go think")
     lines = hub.until("done")
     infos, done = lines[:-1], lines[-1]
@@ -346,7 +348,7 @@ def test_a_forced_move_is_answered_at_once(hub, level):
         board.push(board.parse_move(text))
     assert [m.hub() for m in board.legal_moves] == ["28x19x23"]
     hub.send("init")
-    assert hub.read() == "ready"                         # the table is there
+    assert hub.until("ready") == ['info egdb="international up to 4 pieces"', "ready"]                         # the table is there
     hub.send('pos start moves="32-28 19-23"', f"level {level}", "ping")
     hub.until("pong")
     t0 = time.monotonic()
@@ -414,7 +416,7 @@ def test_stop_ends_a_ponder(hub):
 
 def test_new_game_and_quit(hub):
     hub.send("init", "new-game", "pos start", "level infinite", "go think")
-    hub.read()
+    hub.until("ready")
     assert hub.server.handle_line("quit") is False
     assert hub.server.closed
     assert hub.server.handle_line("ping") is False
@@ -429,7 +431,7 @@ def test_new_game_and_quit(hub):
 
 def test_a_failing_search_still_answers_done(hub, monkeypatch):
     hub.send("init")
-    assert hub.read() == "ready"
+    assert hub.until("ready") == ['info egdb="international up to 4 pieces"', "ready"]
 
     def broken(*args, **kwargs):
         raise RuntimeError("boom")

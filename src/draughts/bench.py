@@ -68,7 +68,9 @@ class Bench:
         for i, (name, fen) in enumerate(POSITIONS, start=1):
             engine = engines.get(name)
             if engine is None:
-                engine = engines[name] = Engine(name, tt_mb=self.tt_mb)
+                # no endgame database: the signature is the search's and the
+                # evaluation's, the same whatever databases a machine holds
+                engine = engines[name] = Engine(name, tt_mb=self.tt_mb, egdb=None)
             engine.new_game()
             board = Board(fen, variant=name)
             engine.arm()

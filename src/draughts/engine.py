@@ -33,7 +33,7 @@ from draughts._memory import check_table_size
 from draughts._args import parse_int
 from draughts.board import Board, Move
 from draughts.engine_api import Info, PlayResult
-from draughts.egdb import Database, complete_pieces, rule_fields, supported as egdb_supported
+from draughts.egdb import Database, auto_dir as egdb_auto_dir, open_shared, rule_fields, supported as egdb_supported
 from draughts.errors import DraughtsError, InvalidInputError, TableMemoryError
 from draughts.limits import Limit, clock_budget, search_budget
 from draughts.variants import Variant, variant as get_variant
@@ -45,6 +45,9 @@ LEVEL_MAX = 20
 #: machine, the Python work before and after the search.  Chosen from the
 #: latencies measured in matches: docs/decisions.md#move-overhead.
 DEFAULT_MOVE_OVERHEAD = 0.020
+#: the `egdb` setting that finds a variant's endgame database by itself
+#: (draughts.egdb.auto_dir): the database directory's, else the shipped tables
+EGDB_AUTO = "auto"
 #: the engine's measured lateness (see Engine.lateness): its high-water mark
 #: keeps this share a move, and is never taken above LATENESS_MAX seconds
 LATENESS_DECAY = 0.9
@@ -262,10 +265,12 @@ def _check_move_overhead(value: Any) -> float:
 
 
 def _check_egdb(value: Any) -> Union[None, str, Database]:
-    if value is None or value == "" or isinstance(value, Database):
-        return value or None
+    if value is None or value == "" or value == "none":
+        return None
+    if isinstance(value, Database) or value == EGDB_AUTO:
+        return EGDB_AUTO
     if not isinstance(value, (str, os.PathLike)):
-        raise InvalidInputError(f"egdb-path takes a directory, a Database or none, not {value!r}")
+        raise InvalidInputError(f"egdb-path takes a directory, auto, a Database or none, not {value!r}")
     path = os.fspath(value)
     if not os.path.isdir(path):
         raise InvalidInputError(f"egdb-path: no endgame database directory {path!r}")
@@ -332,12 +337,14 @@ class Engine:
                  level: int = LEVEL_MAX, weights: Optional[EvalWeights] = None,
                  seed: Optional[int] = None, move_overhead: float = DEFAULT_MOVE_OVERHEAD,
                  eval: Optional[str] = None, weights_file: Optional[str] = None,
-                 egdb: Union[None, str, "os.PathLike[str]", Database] = None, threads: int = 1,
+                 egdb: Union[None, str, "os.PathLike[str]", Database] = "auto", threads: int = 1,
                  options: Optional[Mapping[str, Any]] = None):
         """eval: "classic" or "learned" (None: the variant's default, see
         default_eval); weights_file: a learned weights file to use instead of
         the shipped one (for the variant of this engine); egdb: endgame
-        databases to probe (a directory or a loaded Database); threads: search
+        databases to probe (a directory, a loaded Database, None for none, or
+        "auto": the database directory's when it has the variant's rules,
+        else the small tables shipped in the package); threads: search
         threads sharing the transposition table; move_overhead: seconds kept
         back from every timed move; options: more settings, as `configure`
         takes them."""
@@ -383,7 +390,8 @@ class Engine:
         """Set options by their Hub parameter names (`tt_size` is `tt-size`):
         `variant`, `tt-size` (MiB), `threads`, `level` (1-20), `move-overhead`
         (milliseconds), `eval` (auto, classic, learned), `eval-file`,
-        `egdb-path` (a directory, a Database, "" or None: none), and the
+        `egdb-path` (a directory, a Database, auto, or "", none or None:
+        none), and the
         search tuning (`SearchParams`): `lmr-divisor`,
         `futility` (centi-men a ply, 0 off) and `probcut` (off, auto, a
         ProbCutFit or its seven figures).  Only what is named changes, and a
@@ -504,8 +512,8 @@ class Engine:
         elif src is not None:
             key = rule_fields(self._variant)
             if key not in self._egdb_cache:
-                found = complete_pieces(self._variant, src) >= 2
-                self._egdb_cache[key] = Database.open(self._variant, src) if found else None
+                where = egdb_auto_dir(self._variant) if src == EGDB_AUTO else src
+                self._egdb_cache[key] = open_shared(self._variant, where) if where is not None else None
             db = self._egdb_cache[key]
         self.egdb = db
         self._searcher.set_egdb(db.core if db is not None else None)

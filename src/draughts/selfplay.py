@@ -57,7 +57,8 @@ class SelfPlayConfig:
 
 
 def _engine(cfg: SelfPlayConfig, seed: int) -> Engine:
-    return Engine(cfg.variant, tt_mb=8, seed=seed, eval=cfg.eval, weights_file=cfg.weights)
+    # no endgame database: a seeded run plays the same games on every machine
+    return Engine(cfg.variant, tt_mb=8, seed=seed, eval=cfg.eval, weights_file=cfg.weights, egdb=None)
 
 
 def _opening(board: Board, engine: Engine, rng: random.Random, cfg: SelfPlayConfig) -> Board:

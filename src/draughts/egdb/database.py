@@ -4,10 +4,12 @@ for win, draw or loss."""
 from __future__ import annotations
 
 import os
-from typing import Dict, Optional, Union
+import threading
+from typing import Dict, Optional, Tuple, Union
 
 from draughts.board import Board
-from draughts.egdb.format import RESULTS, Material, TableInfo, materials, read_table, rules_dir, table_name
+from draughts.egdb.format import (RESULTS, Material, TableInfo, default_dir, materials, read_table, rules_dir,
+                                  shipped_dir, table_name)
 from draughts.errors import EgdbError
 from draughts.variants import Variant, variant as get_variant
 from draughts_core.egdb import EGDB, MAX_PIECES
@@ -81,3 +83,34 @@ def complete_pieces(v: Variant, directory: Optional[str] = None) -> int:
                                  if sum(m) == n + 1):
         n += 1
     return n if n >= 2 else 0
+
+
+def auto_dir(variant: Union[str, Variant]) -> Optional[str]:
+    """Where an engine finds a rule set's database by default: the database
+    directory (`default_dir`) when it holds one, else the tables shipped in
+    the package (`shipped_dir`), else None."""
+    v = get_variant(variant)
+    for directory in (default_dir(), shipped_dir()):
+        if complete_pieces(v, directory) >= 2:
+            return directory
+    return None
+
+
+_opened: Dict[Tuple[str, int], Database] = {}
+_opened_lock = threading.Lock()
+
+
+def open_shared(variant: Union[str, Variant], directory: str) -> Optional[Database]:
+    """`Database.open(variant, directory)` loaded once per process and shared
+    (probing only reads the tables): the engines of one process hold one copy.
+    None when the directory holds no database of the rule set."""
+    v = get_variant(variant)
+    pieces = complete_pieces(v, directory)
+    if pieces < 2:
+        return None
+    key = (os.path.realpath(rules_dir(v, directory)), pieces)
+    with _opened_lock:
+        db = _opened.get(key)
+        if db is None or db.variant.core_rules.move_rules() != v.core_rules.move_rules():
+            db = _opened[key] = Database.open(v, directory, pieces)
+        return db

@@ -78,6 +78,13 @@ def default_dir() -> str:
     return os.path.join(cache, "draughts", "egdb")
 
 
+def shipped_dir() -> str:
+    """The small databases shipped in the package (`draughts/data/egdb`: up to
+    four pieces for every supported rule set), used when the database
+    directory has none of a rule set."""
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "egdb")
+
+
 def rules_dir(v: Variant, directory: Optional[str] = None) -> str:
     return os.path.join(directory or default_dir(), rules_name(v))
 

@@ -124,8 +124,9 @@ class HubServer:
             Param("pydraughts", "bool", False),
             # the evaluation: auto is the variant's default (draughts.engine.default_eval)
             Param("eval", "enum", "auto", values=["auto", "classic", "learned"]),
-            # a directory of endgame databases ("": none); see draughts.egdb
-            Param("egdb-path", "string", ""),
+            # a directory of endgame databases, auto (the database directory's,
+            # else the small tables shipped in the package) or "" or none: none
+            Param("egdb-path", "string", "auto"),
             # search threads sharing the table (Lazy SMP); see Engine.threads
             Param("threads", "int", 1, 1, THREADS_MAX),
             # lines `go analyze` reports (an extension: info lines then carry multipv=K)
@@ -271,7 +272,7 @@ class HubServer:
                 raise CommandError(str(e)) from None
         if name == "tt-size":
             check_table_size(value, "transposition table")
-        if name == "egdb-path" and value and not os.path.isdir(value):
+        if name == "egdb-path" and value not in ("", "none", "auto") and not os.path.isdir(value):
             raise CommandError(f"egdb-path: no directory {value!r}")
         if name in ENGINE_PARAMS and self._engine is not None and value != p.value:
             try:
