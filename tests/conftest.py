@@ -23,6 +23,25 @@ def _free_port():
         return s.getsockname()[1]
 
 
+def _kill_session(sid):
+    """SIGKILL every process of the session `sid`, read from /proc: a Ray head
+    started in a session of its own, with its workers (each in a process group
+    of its own), as when the head's machine goes down."""
+    if not os.path.isdir("/proc"):
+        return
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                stat = f.read()
+            # the fields after the command's closing parenthesis: state, ppid, pgrp, session
+            if int(stat[stat.rindex(")") + 2:].split()[3]) == sid:
+                os.kill(int(pid), signal.SIGKILL)
+        except (OSError, ValueError, IndexError):   # gone meanwhile, or not ours to read
+            pass
+
+
 def _kill_processes_naming(text):
     """SIGKILL every process whose command line names `text`, as `pkill -9 -f`
     would, read from /proc (minimal systems have no pkill)."""
@@ -44,7 +63,7 @@ def _kill_processes_naming(text):
 def ray_head(num_cpus=2):
     """A real local Ray runtime on this machine: `ray start --head --block` in a
     child process of its own (stopping it stops only this cluster).  Yields
-    (address, stop), where stop() kills the head at once."""
+    (address, stop), where stop() kills the head and its workers at once."""
     import ray                      # the [cluster] extra; CI installs it
     port = _free_port()
     env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0")
@@ -56,19 +75,20 @@ def ray_head(num_cpus=2):
     # reaches other nodes from, where there is a route) before it connects, so
     # the head must listen there, not on 127.0.0.1
     ip = ray.util.get_node_ip_address()
+    # no log monitor (the drivers take no worker output: log_to_driver=False)
+    # and no autoscaler monitor (a fixed single node): two Python processes
+    # fewer, about 1 s of CPU a head
     head = subprocess.Popen([ray_bin, "start", "--head", "--block", f"--port={port}",
                              f"--node-ip-address={ip}", f"--num-cpus={num_cpus}",
                              "--include-dashboard=false", "--disable-usage-stats",
+                             "--include-log-monitor=false", "--no-monitor",
                              f"--temp-dir={temp_dir}"],
                             stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
     address = f"{ip}:{port}"
 
     def stop():
         if head.poll() is None:
-            try:
-                os.killpg(head.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+            _kill_session(head.pid)
             head.wait(30)
 
     try:
@@ -93,6 +113,14 @@ def ray_head(num_cpus=2):
         # the head's group may leave workers behind once it is killed
         _kill_processes_naming(temp_dir)
         log.close()
+
+
+def lost_head_driver_env():
+    """The environment of a Ray driver (a command run with --cluster) whose
+    head a test kills: at its exit Ray flushes the driver's task events to
+    the head for up to task_events_shutdown_flush_timeout_ms (5 s), in vain
+    once the head is gone."""
+    return dict(os.environ, RAY_task_events_shutdown_flush_timeout_ms="200")
 
 
 @pytest.fixture(scope="session")

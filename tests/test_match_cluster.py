@@ -69,7 +69,7 @@ def test_a_cluster_address_where_nothing_listens_is_an_error_at_once(argv):
 
 
 def test_perft_on_a_cluster_whose_head_dies_keeps_its_checkpoint_and_resumes(tmp_path):
-    from conftest import ray_head
+    from conftest import lost_head_driver_env, ray_head
 
     cp = tmp_path / "cp.json"
     base = [sys.executable, "-m", "draughts", "perft", "--variant", "international", "--depth", "9",
@@ -83,7 +83,8 @@ def test_perft_on_a_cluster_whose_head_dies_keeps_its_checkpoint_and_resumes(tmp
 
     with ray_head(num_cpus=1) as (address, kill):
         run = subprocess.Popen(base + ["--cluster", address, "--checkpoint", str(cp)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env=lost_head_driver_env())
         _wait_for(lambda: done() >= 1 or run.poll() is not None, 180, "a finished subtree")
         kill()
         out, err = run.communicate(timeout=90)
@@ -100,13 +101,12 @@ def test_perft_on_a_cluster_whose_head_dies_keeps_its_checkpoint_and_resumes(tmp
 
 
 def test_a_match_on_a_cluster_whose_head_dies_keeps_its_games_and_resumes(tmp_path):
-    from conftest import ray_head
+    from conftest import lost_head_driver_env, ray_head
 
     state = tmp_path / "state.json"
-    # enough games that the head dies while most are still to play (a game at
-    # depth 2 takes a few tenths of a second on an idle machine, the head plays
-    # one at a time)
-    n = 16
+    # the head plays one game at a time and dies with its worker once the
+    # first game is saved: most of the games are still to play
+    n = 4
     argv = [sys.executable, "-m", "draughts", "match", "-variant", "american", "-games", str(n),
             "-engine", "name=a", "cmd=draughts", "arg=hub", "depth=2",
             "-engine", "name=b", "cmd=draughts", "arg=hub", "depth=2", "-progress", "off"]
@@ -119,7 +119,8 @@ def test_a_match_on_a_cluster_whose_head_dies_keeps_its_games_and_resumes(tmp_pa
 
     with ray_head(num_cpus=1) as (address, kill):
         run = subprocess.Popen(argv + ["-cluster", address, "-state", str(state)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env=lost_head_driver_env())
         _wait_for(lambda: games() >= 1 or run.poll() is not None, 180, "a finished game")
         kill()
         out, err = run.communicate(timeout=90)

@@ -117,7 +117,7 @@ def test_train_on_the_cluster_end_to_end(ray_cluster, tmp_path, capsys):
 def test_a_lost_head_ends_the_run_and_keeps_its_chunks(tmp_path):
     """A head killed once a chunk is written: the run ends with an error
     naming the address and the chunks saved, which stay for a rerun."""
-    from conftest import ray_head
+    from conftest import lost_head_driver_env, ray_head
 
     out = tmp_path / "run"
     games = out / "games-0"
@@ -125,7 +125,7 @@ def test_a_lost_head_ends_the_run_and_keeps_its_chunks(tmp_path):
             "--nodes", str(NODES), "--progress", "off"]
     with ray_head(num_cpus=1) as (address, kill):
         run = subprocess.Popen(argv + ["--cluster", address], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True)
+                               text=True, env=lost_head_driver_env())
         deadline = time.time() + 180
         while not selfplay.chunk_files(str(games)) and run.poll() is None:
             assert time.time() < deadline, "no chunk written"
