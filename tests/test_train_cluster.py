@@ -49,7 +49,16 @@ def test_the_help_names_the_option(capsys):
     assert "--cluster ADDRESS" in capsys.readouterr().out
 
 
-def test_cluster_chunks_are_the_local_ones(ray_cluster, tmp_path):
+@pytest.fixture
+def small_chunks(monkeypatch):
+    """Chunks of 10 games, not 50: the cluster's tasks are given the chunk
+    size, and the local workers (forked) see it as play_chunk's default."""
+    assert selfplay.play_chunk.__defaults__ == (selfplay.CHUNK_GAMES,)
+    monkeypatch.setattr(selfplay, "CHUNK_GAMES", 10)
+    monkeypatch.setattr(selfplay.play_chunk, "__defaults__", (10,))
+
+
+def test_cluster_chunks_are_the_local_ones(ray_cluster, tmp_path, small_chunks):
     """Two chunks played with learned weights from a file (its contents go to
     the workers): the same arrays as a local run of the same seed."""
     weights = tmp_path / "w.npz"
@@ -72,7 +81,7 @@ def test_cluster_chunks_are_the_local_ones(ray_cluster, tmp_path):
     assert set(remote["games-00001.npz"]["game"].tolist()) == set(range(first, 2 * first))
 
 
-def test_a_partial_run_resumes_on_the_cluster(ray_cluster, tmp_path):
+def test_a_partial_run_resumes_on_the_cluster(ray_cluster, tmp_path, small_chunks):
     """Chunk 1 is there already (a stand-in of one position): only chunks 0
     and 2 are played, and the positions counted are all three's."""
     games = tmp_path / "games"
@@ -93,7 +102,7 @@ def test_a_partial_run_resumes_on_the_cluster(ray_cluster, tmp_path):
     assert total == len(chunks["games-00000.npz"]["white"]) + 1 + len(chunks["games-00002.npz"]["white"])
 
 
-def test_train_on_the_cluster_end_to_end(ray_cluster, tmp_path, capsys):
+def test_train_on_the_cluster_end_to_end(ray_cluster, tmp_path, capsys, small_chunks):
     """`draughts train --cluster`: the weights and counts of the same run
     played here, and a manifest that says where the games were played but
     not the address."""
