@@ -15,7 +15,7 @@ For every position it compares the full set of legal moves as
 (start, end, frozenset(captured), promotion) in the variant numbering
 (duplicates dropped: docs/rules.md move identity), checks that the engine lists no
 move twice, and for each move compares the resulting position square by
-square (``piece_at``) and the side to move.
+square (``Board.pieces``) and the side to move.
 """
 
 import functools
@@ -185,11 +185,17 @@ def _engine_king_moves(variant, child):
     return out
 
 
+@functools.lru_cache(maxsize=None)
+def _numbers(variant):
+    """The reference's (row, column) of each square -> its number in the variant."""
+    return {rc: n for n, rc in enumerate(R.squares(variant), start=1)}
+
+
 def compare_position(variant, mandatory, board_variant, pos, king_moves=None):
     """Return a list of problem descriptions (empty when the engine agrees);
     king_moves: the frisian counts ({colour: (count, square)})."""
     problems = []
-    n_squares = len(R.squares(variant))
+    number = _numbers(variant)
     ref_moves = R.legal_moves(pos, variant, mandatory, king_moves=king_moves)
     ref = {_ref_key(variant, m): m for m in ref_moves}
     board = _engine_board(variant, mandatory, board_variant, pos, king_moves)
@@ -213,12 +219,12 @@ def compare_position(variant, mandatory, board_variant, pos, king_moves=None):
         child = board.copy()
         child.push(eng[k])
         diffs = []
-        for n in range(1, n_squares + 1):
-            p = child.piece_at(n)
-            got = None if p is None else (_engine_colour(p.color), bool(p.king))
-            want = expected_pieces.get(R.square_to_rc(variant, n))
-            if got != want:
-                diffs.append(f"square {n}: engine {got}, reference {want}")
+        got = {n: (_engine_colour(p.color), bool(p.king)) for n, p in child.pieces().items()}
+        want = {number[rc]: piece for rc, piece in expected_pieces.items()}
+        if got != want:
+            for n in sorted(set(got) | set(want)):
+                if got.get(n) != want.get(n):
+                    diffs.append(f"square {n}: engine {got.get(n)}, reference {want.get(n)}")
         if _engine_colour(child.turn) != expected_side:
             diffs.append(f"side to move: engine {child.turn}, reference {expected_side}")
         if R.get_variant(variant).king_limit:
