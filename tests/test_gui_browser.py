@@ -30,7 +30,10 @@ except ImportError as e:                       # the gui-test extra is not insta
 
 if _missing and REQUIRED:
     raise RuntimeError(f"DRAUGHTS_REQUIRE_GUI=1 but {_missing}")
-pytestmark = pytest.mark.skipif(_missing is not None, reason=_missing or "")
+# one worker under pytest-xdist (`--dist loadgroup`): one browser and one
+# server for the module, not one a worker
+pytestmark = [pytest.mark.skipif(_missing is not None, reason=_missing or ""),
+              pytest.mark.xdist_group("gui_browser")]
 
 
 @pytest.fixture(scope="module")

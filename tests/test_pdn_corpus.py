@@ -111,6 +111,10 @@ def corpus():
     return {path: read_all(path, variant_of(path)) for path in good_files()}
 
 
+#: the tests of the corpus read once: on one worker under pytest-xdist (`--dist loadgroup`)
+on_the_corpus = pytest.mark.xdist_group("pdn_corpus")
+
+
 def test_the_corpus_is_all_there():
     files = good_files() + sorted(FAIL.glob("*.pdn"))
     assert len(files) == 52
@@ -118,6 +122,7 @@ def test_the_corpus_is_all_there():
     assert sum(count_games(f.read_bytes()) for f in files) == 7803
 
 
+@on_the_corpus
 def test_every_good_game_reads_and_replays(corpus):
     rejected = {}
     total = 0
@@ -137,6 +142,7 @@ def test_every_good_game_reads_and_replays(corpus):
     assert total == 7496
 
 
+@on_the_corpus
 def test_every_good_game_round_trips(corpus):
     for path, (games, _) in corpus.items():
         for game in games:
@@ -160,6 +166,7 @@ def _replay_on_reference(game) -> None:
         board.push(move)
 
 
+@on_the_corpus
 def test_games_replay_on_the_reference_generator(corpus):
     checked = 0
     for path, (games, _) in corpus.items():
