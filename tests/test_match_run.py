@@ -46,7 +46,7 @@ def check_pdn_games(text, variant_name, expected):
 
 def test_a_short_match_of_our_engine_against_a_weaker_self(tmp_path):
     pdn_path, json_path = tmp_path / "games.pdn", tmp_path / "match.json"
-    run = subprocess.run(MATCH + ["-variant", "american", "-games", "6", "-repeat",
+    run = subprocess.run(MATCH + ["-variant", "american", "-games", "4", "-repeat",
                                   "-engine", "name=full", "cmd=draughts", "arg=hub", "depth=5",
                                   "-engine", "name=weak", "cmd=draughts", "arg=hub", "depth=5", "option.level=6",
                                   "-openings", "file=acf-3move", "order=random", "-srand", "42",
@@ -56,22 +56,22 @@ def test_a_short_match_of_our_engine_against_a_weaker_self(tmp_path):
     lines = run.stdout.splitlines()
     started = [l for l in lines if l.startswith("Started game")]
     finished = [FINISHED.match(l) for l in lines if l.startswith("Finished game")]
-    assert started[0] == "Started game 1 of 6 (full vs weak)"
-    assert all(finished) and len(finished) == 6
-    assert re.match(r"Score of full vs weak: \d+ - \d+ - \d+  \[\d\.\d{3}\] 6\Z", lines[-4])
+    assert started[0] == "Started game 1 of 4 (full vs weak)"
+    assert all(finished) and len(finished) == 4
+    assert re.match(r"Score of full vs weak: \d+ - \d+ - \d+  \[\d\.\d{3}\] 4\Z", lines[-4])
     # the margin is left out when it has no finite width (a 6-0 score, say)
     assert re.match(r"Elo difference: \S+(?: \+/- \d+\.\d\d)?, LOS: \d+\.\d %, DrawRatio: \d+\.\d %\Z", lines[-3])
     assert lines[-2].startswith("Ptnml(0-2): [")
     assert lines[-1] == "Finished match"
-    games = check_pdn_games(pdn_path.read_text(), "american", 6)
+    games = check_pdn_games(pdn_path.read_text(), "american", 4)
     summary = json.loads(json_path.read_text())
     s = summary["summary"]
     # the totals agree with the PDN results (full's side: 1-0 is a Black win)
     wins = sum(1 for g in games if (g.result == "1-0" and g.headers["Black"] == "full")
                or (g.result == "0-1" and g.headers["White"] == "full"))
     draws = sum(1 for g in games if g.result == "1/2-1/2")
-    assert (s["wins"], s["draws"], s["losses"]) == (wins, draws, 6 - wins - draws)
-    assert s["pairs"] == 3 and sum(s["pentanomial"]) == 3
+    assert (s["wins"], s["draws"], s["losses"]) == (wins, draws, 4 - wins - draws)
+    assert s["pairs"] == 2 and sum(s["pentanomial"]) == 2
     # the openings: a pair plays one ballot with colours swapped
     for a, b in zip(games[::2], games[1::2]):
         assert a.headers["Opening"] == b.headers["Opening"]
@@ -84,10 +84,10 @@ def test_a_short_match_of_our_engine_against_a_weaker_self(tmp_path):
 
 
 def test_the_built_in_pairing_needs_no_engine(tmp_path):
-    run = subprocess.run(MATCH + ["-variant", "american", "-games", "4", "-concurrency", "2"],
+    run = subprocess.run(MATCH + ["-variant", "american", "-games", "2", "-concurrency", "2"],
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
-    assert "Started game 1 of 4 (draughts vs draughts-level10)" in run.stdout
+    assert "Started game 1 of 2 (draughts vs draughts-level10)" in run.stdout
     assert "Score of draughts vs draughts-level10: " in run.stdout
     assert run.stdout.rstrip().endswith("Finished match")
 
@@ -159,7 +159,7 @@ def test_resume_after_killing_the_runner(tmp_path):
     """The runner is killed mid-match; the resumed match ends with the same
     schedule and totals as an uninterrupted one (deterministic engines: one
     search thread each, not the processors the runner would give them)."""
-    args = ["-variant", "american", "-games", "8", "-repeat",
+    args = ["-variant", "american", "-games", "6", "-repeat",
             "-engine", "name=deep", "cmd=draughts", "arg=hub", "depth=4", "option.threads=1",
             "-engine", "name=shallow", "cmd=draughts", "arg=hub", "depth=2", "option.threads=1",
             "-openings", "file=acf-3move", "order=random", "-srand", "9", "-ratinginterval", "0"]
@@ -179,11 +179,11 @@ def test_resume_after_killing_the_runner(tmp_path):
     proc.kill()
     proc.wait()
     saved = json.loads(state.read_text())
-    assert 2 <= len(saved["records"]) < 8, "the runner must be killed part-way"
+    assert 2 <= len(saved["records"]) < 6, "the runner must be killed part-way"
     resumed = subprocess.run(MATCH + ["-resume", str(state)], capture_output=True, text=True, timeout=120)
     assert resumed.returncode == 0, resumed.stderr
     started = [l for l in resumed.stdout.splitlines() if l.startswith("Started game")]
-    assert len(started) == 8 - len(saved["records"])
+    assert len(started) == 6 - len(saved["records"])
 
     straight = tmp_path / "straight.json"
     run = subprocess.run(MATCH + args + ["-state", str(straight)], capture_output=True, text=True, timeout=120)
@@ -198,9 +198,9 @@ def test_resume_after_killing_the_runner(tmp_path):
     assert key(a) == key(b)
     assert resumed.stdout.splitlines()[-4] == run.stdout.splitlines()[-4]    # the Score line
     assert resumed.stdout.splitlines()[-3] == run.stdout.splitlines()[-3]    # Elo difference
-    check_pdn_games(games.read_text(), "american", 8)
+    check_pdn_games(games.read_text(), "american", 6)
     rounds = sorted(int(g.headers["Round"]) for g in pdn.read_games(games.read_text()))
-    assert rounds == list(range(1, 9))                   # every game once, none twice
+    assert rounds == list(range(1, 7))                   # every game once, none twice
 
 
 def test_sigterm_stops_a_match_of_in_process_engines_at_once(tmp_path):
