@@ -204,3 +204,19 @@ def pytest_unconfigure(config):
     except (OSError, ValueError):
         return
     _stop_head(head["pid"], head["temp_dir"])
+
+
+#: modules with tests of ten seconds and more (Ray heads started and killed,
+#: mypy from cold, endgame builds, training runs, killed and resumed runs),
+#: collected first: under pytest-xdist the work is handed out in collection
+#: order, and a long test handed out last keeps one worker busy while the
+#: other has nothing left to do
+LONG_FIRST = ("test_match_cluster.py", "test_train_cluster.py", "test_package.py", "test_egdb.py",
+              "test_learned.py", "test_perft_scale.py", "test_match_run.py", "test_dxp_fuzz.py",
+              "test_pdn_corpus.py")
+
+
+def pytest_collection_modifyitems(items):
+    """The modules of LONG_FIRST first, each module's tests in their order."""
+    rank = {name: i for i, name in enumerate(LONG_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(LONG_FIRST)))
