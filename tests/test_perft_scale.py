@@ -113,8 +113,10 @@ def test_resume_after_killing_the_process(tmp_path):
     proc.kill()
     proc.wait()
     assert 3 <= done < 49, "the run must be killed part-way"
+    # the rest with a table and two threads (0.5 s, not 3.5 s with neither)
     out = subprocess.run([sys.executable, "-m", "draughts", "perft", "--variant", "american", "--depth", "12",
-                          "--duplicates", "keep", "--resume", str(path), "--progress", "off"],
+                          "--duplicates", "keep", "--resume", str(path), "--progress", "off",
+                          "--hash-mb", "64", "--threads", "2"],
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     # published (OEIS A133046, every path counted)
