@@ -24,40 +24,40 @@ def _free_port():
         return s.getsockname()[1]
 
 
-def _kill_session(sid):
-    """SIGKILL every process of the session `sid`, read from /proc: a Ray head
-    started in a session of its own, with its workers (each in a process group
-    of its own), as when the head's machine goes down."""
+def _kill_matching(matches):
+    """SIGKILL every process (but this one) for which matches(pid) is true,
+    read from /proc; a process gone meanwhile, or not ours to read, is passed by."""
     if not os.path.isdir("/proc"):
         return
     for pid in os.listdir("/proc"):
         if not pid.isdigit() or int(pid) == os.getpid():
             continue
         try:
-            with open(f"/proc/{pid}/stat") as f:
-                stat = f.read()
-            # the fields after the command's closing parenthesis: state, ppid, pgrp, session
-            if int(stat[stat.rindex(")") + 2:].split()[3]) == sid:
+            if matches(pid):
                 os.kill(int(pid), signal.SIGKILL)
-        except (OSError, ValueError, IndexError):   # gone meanwhile, or not ours to read
+        except (OSError, ValueError, IndexError):
             pass
+
+
+def _kill_session(sid):
+    """SIGKILL every process of the session `sid`: a Ray head started in a
+    session of its own, with its workers (each in a process group of its own),
+    as when the head's machine goes down."""
+    def in_session(pid):
+        with open(f"/proc/{pid}/stat") as f:
+            stat = f.read()
+        # the fields after the command's closing parenthesis: state, ppid, pgrp, session
+        return int(stat[stat.rindex(")") + 2:].split()[3]) == sid
+    _kill_matching(in_session)
 
 
 def _kill_processes_naming(text):
     """SIGKILL every process whose command line names `text`, as `pkill -9 -f`
-    would, read from /proc (minimal systems have no pkill)."""
-    if not os.path.isdir("/proc"):
-        return
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit() or int(pid) == os.getpid():
-            continue
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                named = text.encode() in f.read()
-            if named:
-                os.kill(int(pid), signal.SIGKILL)
-        except OSError:                     # gone meanwhile, or not ours to read
-            pass
+    would (minimal systems have no pkill)."""
+    def naming(pid):
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return text.encode() in f.read()
+    _kill_matching(naming)
 
 
 def _start_head(num_cpus):
