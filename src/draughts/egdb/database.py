@@ -111,6 +111,6 @@ def open_shared(variant: Union[str, Variant], directory: str) -> Optional[Databa
     key = (os.path.realpath(rules_dir(v, directory)), pieces)
     with _opened_lock:
         db = _opened.get(key)
-        if db is None or db.variant.core_rules.move_rules() != v.core_rules.move_rules():
+        if db is None:          # (the directory's name holds the rule set)
             db = _opened[key] = Database.open(v, directory, pieces)
         return db
