@@ -4,6 +4,8 @@
     python benchmarks/scan_sparring.py KIT --games 4 --st 0.2 --generate 2 --concurrency 1
     python benchmarks/scan_sparring.py KIT --games 100 --tc 40/1:00+0.5 --openings intl.pdn --pdnout g.pdn
     python benchmarks/scan_sparring.py KIT --engine-cmd /other/venv/bin/draughts ...   # another build of ours
+    python benchmarks/scan_sparring.py KIT --fixed-depth 10 --games 200 --generate 100 --concurrency 2 \
+        --eval-file weights.npz --maxmoves 150                          # the evaluation screen
 
 KIT is the folder of the Scan 2.0 sparring kit (its `build.sh`, `src/`,
 `data/`, `scan.ini`); nothing of it goes into this project.  The script
@@ -25,6 +27,13 @@ The runner's lines are printed as they come; at the end the result lines
 again (score, Elo with its error, pentanomial) with the date, and the games
 lost by a fault (time forfeit, illegal move, crash, stall) by engine.
 `--print-command` prints the match command and stops (no build, no games).
+`--fixed-depth D` is the evaluation screen: both engines search to depth D
+every move (no clock), so the score measures the evaluation (and the search
+shape) independently of the machine's load; `--maxmoves N` adjudicates a
+game a draw after N moves (the runner's `-maxmoves`).  `--eval-file F` plays
+our engine with the learned weights file F: then ours is the runner's
+built-in engine (`proto=builtin option.eval-file=F`), in the runner's
+process, instead of a `draughts hub` process.
 `--speed` instead reports each engine's depth, nodes and nodes per second
 for one move of `--st` seconds from the international start (and ours from
 the american start), through the same clients and settings as the match,
@@ -73,15 +82,24 @@ def generate_openings(path: Path, count: int, plies: int, depth: int, seed: int)
 
 def match_command(args, scan_dir: Path, openings: Path) -> List[str]:
     ours = shlex.split(args.engine_cmd) if args.engine_cmd else [sys.executable, "-m", "draughts"]
-    limit = f"st={args.st:g}" if args.tc is None else f"tc={args.tc}"
+    if args.fixed_depth:
+        limit = f"depth={args.fixed_depth}"
+    else:
+        limit = f"st={args.st:g}" if args.tc is None else f"tc={args.tc}"
+    if args.eval_file:
+        our_engine = ["name=draughts", "proto=builtin", f"option.eval-file={args.eval_file.resolve()}"]
+    else:
+        our_engine = ["name=draughts", f"cmd={ours[0]}", *[f"arg={a}" for a in ours[1:]], "arg=hub"]
     cmd = [sys.executable, "-m", "draughts", "match", "-variant", "international",
-           "-engine", "name=draughts", f"cmd={ours[0]}", *[f"arg={a}" for a in ours[1:]], "arg=hub",
+           "-engine", *our_engine,
            f"option.threads={args.threads}",
            "-engine", "name=scan2", "proto=hub1", f"cmd={scan_dir / 'scan'}", "arg=hub", f"dir={scan_dir}",
            "option.book=false", f"option.threads={args.scan_threads}",
            "-each", limit, f"timemargin={args.timemargin}",
            "-games", str(args.games), "-repeat", "-concurrency", str(args.concurrency), "-recover",
            "-openings", f"file={openings}", "order=sequential", "-ratinginterval", "0", "-progress", "off"]
+    if args.maxmoves:
+        cmd += ["-maxmoves", str(args.maxmoves)]
     if args.pdnout:
         cmd += ["-pdnout", str(args.pdnout)]
     if args.jsonout:
@@ -165,6 +183,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     clock = ap.add_mutually_exclusive_group()
     clock.add_argument("--st", type=float, default=0.2, help="seconds a move (default 0.2)")
     clock.add_argument("--tc", help="a game clock instead, e.g. 40/1:00+0.5 or 2:00")
+    clock.add_argument("--fixed-depth", type=int, metavar="D",
+                       help="both engines to depth D every move (the evaluation screen)")
+    ap.add_argument("--maxmoves", type=int, help="adjudicate a draw after this many moves")
+    ap.add_argument("--eval-file", type=Path, help="our engine with this learned weights file (built-in engine)")
     ap.add_argument("--threads", type=int, default=1, help="our engine's search threads (default 1)")
     ap.add_argument("--scan-threads", type=int, default=1, help="Scan's threads (default 1)")
     books = ap.add_mutually_exclusive_group()
@@ -211,8 +233,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         results, faults = run_match(cmd)
         took = datetime.datetime.now() - started
         print()
-        print(f"{started:%Y-%m-%d %H:%M}, {args.games} games at "
-              f"{'st=%g' % args.st if args.tc is None else 'tc=' + args.tc}, {took.total_seconds():.0f} s:")
+        control = (f"depth {args.fixed_depth}" if args.fixed_depth else
+                   f"st={args.st:g}" if args.tc is None else f"tc={args.tc}")
+        print(f"{started:%Y-%m-%d %H:%M}, {args.games} games at {control}, {took.total_seconds():.0f} s:")
         for line in results:
             print("    " + line)
         counts = collections.Counter(faults)

@@ -37,7 +37,7 @@ class Progress:
     finished units and a short text after it), `write(line, file)` prints a
     line above it, `close()` ends it (also as a context manager)."""
 
-    def __init__(self, total: int, unit: str, *, enabled: Optional[bool] = None,
+    def __init__(self, total: Optional[int], unit: str, *, enabled: Optional[bool] = None,
                  stream: Optional[TextIO] = None, initial: int = 0, desc: Optional[str] = None):
         self.stream = stream or sys.stderr
         self.enabled = shown_by_default(self.stream) if enabled is None else enabled

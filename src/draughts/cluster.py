@@ -1,12 +1,13 @@
 """Ray, the optional extra (`pip install draughts-engine[cluster]`): run work
-as tasks on an existing Ray cluster.  Used by perft and by the match runner."""
+as tasks on an existing Ray cluster.  Used by perft, the match runner, self-play
+and the training positions (`map_chunks`)."""
 
 from __future__ import annotations
 
 import logging
 import socket
 import time
-from typing import Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from draughts.errors import ClusterLost, InvalidInputError
 
@@ -96,3 +97,53 @@ class Watch:
             raise ClusterLost(f"lost the Ray cluster at {self.address!r}: {why}")
 
 
+
+
+#: Ray tasks kept in flight per processor of the cluster (the next chunk waits when one ends)
+TASKS_PER_CPU = 2
+#: times Ray runs a task again whose worker or node died
+RAY_RETRIES = 3
+
+
+def map_chunks(address: str, task: Callable[..., Any], args: Callable[[int], tuple], todo: List[int],
+               done: Callable[[int, Any], None], *, saved: Callable[[], str]) -> None:
+    """Run `task(*args(chunk))` as a Ray task for each chunk of `todo` on the
+    cluster at `address`, at most TASKS_PER_CPU a processor at once, and hand
+    each result to `done(chunk, result)` in this process as it comes back (the
+    caller writes its files there, so a run resumes anywhere).  A bad address
+    is an error before any task; a cluster lost on the way is a ClusterLost
+    that ends with `saved()` (what is kept, and that a rerun does the rest).
+    An interrupt or an error here cancels the tasks still running."""
+    ray = connect(address)
+    watch = Watch(address)
+    cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+    remote = ray.remote(num_cpus=1, max_retries=RAY_RETRIES)(task)
+    queue = list(todo)
+    pending: Dict[Any, int] = {}
+    try:
+        while queue or pending:
+            while queue and len(pending) < cpus * TASKS_PER_CPU:
+                chunk = queue.pop(0)
+                pending[remote.remote(*args(chunk))] = chunk
+            try:
+                ready, _ = ray.wait(list(pending), num_returns=1, timeout=0.5)
+            except Exception as e:
+                raise ClusterLost(f"lost the Ray cluster at {address!r}: {e}") from None
+            for ref in ready:
+                chunk = pending.pop(ref)
+                try:
+                    result = ray.get(ref, timeout=60)
+                except Exception as e:          # the task, its node or the head died
+                    raise ClusterLost(f"chunk {chunk} failed on the Ray cluster at {address!r}: {e}") from None
+                done(chunk, result)
+            if not ready:
+                watch.check()           # a head that has gone ends the run
+    except ClusterLost as e:
+        raise ClusterLost(f"{e}; {saved()}") from None
+    except BaseException:
+        for ref in pending:                 # an interrupt or an error here: stop the cluster's work
+            try:
+                ray.cancel(ref, force=True)
+            except Exception:
+                pass
+        raise

@@ -33,7 +33,7 @@ from draughts import cluster as ray_cluster
 from draughts._progress import Progress
 from draughts.board import Board, Color
 from draughts.engine import Engine
-from draughts.errors import ClusterLost, InvalidInputError
+from draughts.errors import InvalidInputError
 from draughts.limits import Limit
 from draughts.variants import variant as get_variant
 
@@ -185,12 +185,6 @@ def generate(cfg: SelfPlayConfig, games: int, out_dir: str, *, workers: int = 0,
     return total
 
 
-#: Ray tasks kept in flight per processor of the cluster (the next chunk waits when one ends)
-TASKS_PER_CPU = 2
-#: times Ray plays a chunk again whose worker or node died
-RAY_RETRIES = 3
-
-
 def generate_on_cluster(cfg: SelfPlayConfig, chunks: int, todo: List[int], out_dir: str, address: str, *,
                         progress: Optional[bool] = None, label: str = "games") -> None:
     """Play the chunks `todo` (of `chunks`) as Ray tasks on the cluster at
@@ -198,8 +192,6 @@ def generate_on_cluster(cfg: SelfPlayConfig, chunks: int, todo: List[int], out_d
     does).  A bad address is an error before any game; a cluster lost on the
     way is a ClusterLost naming what is saved (a rerun plays the rest)."""
     ray = ray_cluster.connect(address)
-    watch = ray_cluster.Watch(address)
-    cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
     weights = None
     if cfg.weights:                 # the workers' nodes need not share this file system
         try:
@@ -207,48 +199,26 @@ def generate_on_cluster(cfg: SelfPlayConfig, chunks: int, todo: List[int], out_d
                 weights = ray.put(f.read())
         except OSError as e:
             raise InvalidInputError(f"cannot read learned weights {cfg.weights!r}: {e}") from None
-    remote = ray.remote(num_cpus=1, max_retries=RAY_RETRIES)(_cluster_chunk)
-    queue = list(todo)
-    pending: Dict[Any, int] = {}
     done = chunks - len(todo)
     played = 0
-    try:
-        with Progress(chunks * CHUNK_GAMES, "game", enabled=progress, initial=done * CHUNK_GAMES,
-                      desc=label) as bar:
-            while queue or pending:
-                while queue and len(pending) < cpus * TASKS_PER_CPU:
-                    chunk = queue.pop(0)
-                    pending[remote.remote(cfg, weights, chunk, CHUNK_GAMES)] = chunk
-                try:
-                    ready, _ = ray.wait(list(pending), num_returns=1, timeout=0.5)
-                except Exception as e:
-                    raise ClusterLost(f"lost the Ray cluster at {address!r}: {e}") from None
-                for ref in ready:
-                    chunk = pending.pop(ref)
-                    try:
-                        got, arrays = ray.get(ref, timeout=60)
-                    except Exception as e:          # the task, its node or the head died
-                        raise ClusterLost(f"chunk {chunk} failed on the Ray cluster at "
-                                                      f"{address!r}: {e}") from None
-                    assert got == chunk, (got, chunk)
-                    _write_chunk(out_dir, chunk, arrays)
-                    done += 1
-                    played += len(arrays["white"])
-                    bar.update_to(done * CHUNK_GAMES, f"{played} positions")
-                if not ready:
-                    watch.check()           # a head that has gone ends the run
-    except ClusterLost as e:
-        saved = len(chunk_files(out_dir, chunks))
-        raise ClusterLost(
-            f"{e}; {saved} of {chunks} chunks ({saved * CHUNK_GAMES} games) are saved in {out_dir}: "
-            f"the same command again plays only the rest") from None
-    except BaseException:
-        for ref in pending:                 # an interrupt or an error here: stop the cluster's work
-            try:
-                ray.cancel(ref, force=True)
-            except Exception:
-                pass
-        raise
+
+    def saved() -> str:
+        kept = len(chunk_files(out_dir, chunks))
+        return (f"{kept} of {chunks} chunks ({kept * CHUNK_GAMES} games) are saved in {out_dir}: "
+                f"the same command again plays only the rest")
+
+    with Progress(chunks * CHUNK_GAMES, "game", enabled=progress, initial=done * CHUNK_GAMES, desc=label) as bar:
+        def finished(chunk: int, result: tuple) -> None:
+            nonlocal done, played
+            got, arrays = result
+            assert got == chunk, (got, chunk)
+            _write_chunk(out_dir, chunk, arrays)
+            done += 1
+            played += len(arrays["white"])
+            bar.update_to(done * CHUNK_GAMES, f"{played} positions")
+
+        ray_cluster.map_chunks(address, _cluster_chunk, lambda chunk: (cfg, weights, chunk, CHUNK_GAMES), todo,
+                               finished, saved=saved)
 
 
 def _cluster_chunk(cfg: SelfPlayConfig, weights: Optional[bytes], chunk: int, chunk_games: int) -> tuple:

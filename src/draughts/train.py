@@ -239,7 +239,8 @@ def fit(model: Model, data: Data, scale: float, *, epochs: int = 10, batch: int 
     parameters of the model's shape; default zero).  The step decays linearly from lr
     to lr / 10.  With score_weight a > 0 the target is (1 - a) * result +
     a * sigmoid(scale * search score) (the self-play search's opinion); the
-    reported losses are always against the results."""
+    reported losses are against the results, and `heldout_loss_target*` the
+    held-out loss against the target less the target's own entropy."""
     rng = np.random.default_rng(seed)
     train = np.flatnonzero(~data.heldout)
     held = np.flatnonzero(data.heldout)
@@ -280,7 +281,14 @@ def fit(model: Model, data: Data, scale: float, *, epochs: int = 10, batch: int 
                          data.result[train]),
                 log_loss(scale * forward(held), data.result[held]))
 
+    def held_target_loss():
+        """The held-out cross-entropy against the blended target, less its own entropy (0 at a perfect fit)."""
+        y = target[held]
+        floor = log_loss(np.log(np.clip(y, 1e-12, 1.0)) - np.log(np.clip(1.0 - y, 1e-12, 1.0)), y)
+        return log_loss(scale * forward(held), y) - floor
+
     start_train, start_held = losses()
+    start_target = held_target_loss()
     if report:
         report(f"start: train {start_train:.5f} held-out {start_held:.5f} ({len(train)} + {len(held)} positions)")
     steps = epochs * ((len(train) + batch - 1) // batch)
@@ -314,6 +322,7 @@ def fit(model: Model, data: Data, scale: float, *, epochs: int = 10, batch: int 
     final_train, final_held = losses()
     return {"train_loss_start": start_train, "heldout_loss_start": start_held,
             "train_loss": final_train, "heldout_loss": final_held,
+            "heldout_loss_target_start": start_target, "heldout_loss_target": held_target_loss(),
             "train_positions": int(len(train)), "heldout_positions": int(len(held))}
 
 
