@@ -55,6 +55,8 @@ def test_handshake(hub):
         < param name=egdb-path value=auto type=string
         < param name=threads value=1 type=int min=1 max=256
         < param name=multipv value=1 type=int min=1 max=256
+        < param name=book value=auto type=string
+        < param name=book-margin value=10 type=int min=0 max=3000
         < wait
         > set-param name=tt-size value=8
         > set-param name=ponder value=true

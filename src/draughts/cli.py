@@ -8,7 +8,7 @@ import sys
 from typing import Callable, List, Optional, Tuple
 
 import draughts
-from draughts import bench, gui, perft, play, positions, svg, train
+from draughts import bench, book_build, gui, perft, play, positions, svg, train
 from draughts._args import add_variant_options, positive_int, variant_from_args, whole_number
 from draughts.board import Board
 from draughts.dxp import cli as dxp_cli
@@ -97,6 +97,7 @@ COMMANDS: Tuple[Tuple[Tuple[str, ...], Callable], ...] = (
     (("dxp",), dxp_cli.register),
     (("train",), train.register),
     (("positions",), positions.register),
+    (("book",), book_build.register),
     (("egdb",), egdb_cli.register),
     (("gui",), gui.register),
 )

@@ -24,9 +24,10 @@ from __future__ import annotations
 
 import math
 import os
+import random
 import threading
 from dataclasses import dataclass, fields, replace
-from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Tuple, Union
 
 from draughts import learned
 from draughts._memory import check_table_size
@@ -39,12 +40,17 @@ from draughts.limits import Limit, clock_budget, search_budget
 from draughts.variants import Variant, variant as get_variant
 from draughts_core.search import MULTIPV_LINES, THREADS_MAX, WIN_SCORE, WIN_THRESHOLD, Searcher, clock
 
+if TYPE_CHECKING:
+    from draughts.book import Book, BookMove
+
 LEVEL_MAX = 20
 #: seconds kept back from every timed move for the way of the answer to the
 #: caller: the pipe both ways, the process being scheduled on a loaded
 #: machine, the Python work before and after the search.  Chosen from the
 #: latencies measured in matches: docs/decisions.md#move-overhead.
 DEFAULT_MOVE_OVERHEAD = 0.020
+#: centi-men below the best within which a book move may be chosen (the Hub's book-margin)
+BOOK_MARGIN = 10
 #: the `egdb` setting that finds a variant's endgame database by itself
 #: (draughts.egdb.auto_dir): the database directory's, else the shipped tables
 EGDB_AUTO = "auto"
@@ -309,6 +315,17 @@ def _check_variant(value: Any) -> Variant:
         raise InvalidInputError(f"variant: {e}") from None
 
 
+def _check_book(value: Any) -> Union[None, str, "Book"]:
+    from draughts.book import Book
+    if value is None or value in ("", "none"):
+        return None
+    if isinstance(value, Book) or value == "auto":
+        return value
+    if not isinstance(value, (str, os.PathLike)):
+        raise InvalidInputError(f"book takes a book file, auto or none, not {value!r}")
+    return os.fspath(value)
+
+
 #: the options of `Engine.configure`, by their Hub parameter names, and what
 #: reads each value (a bad one is an InvalidInputError naming the option)
 OPTIONS: Dict[str, Callable[[Any], Any]] = {
@@ -323,6 +340,8 @@ OPTIONS: Dict[str, Callable[[Any], Any]] = {
     "lmr-divisor": lambda v: _whole("lmr-divisor", v, 1, 100000),
     "futility": lambda v: _whole("futility", v, 0, 10000),
     "probcut": _check_probcut,
+    "book": _check_book,
+    "book-margin": lambda v: _whole("book-margin", v, 0, 3000),
 }
 #: the options that are SearchParams fields
 _TUNING = {"lmr-divisor": "lmr_divisor", "futility": "futility",
@@ -338,6 +357,7 @@ class Engine:
                  seed: Optional[int] = None, move_overhead: float = DEFAULT_MOVE_OVERHEAD,
                  eval: Optional[str] = None, weights_file: Optional[str] = None,
                  egdb: Union[None, str, "os.PathLike[str]", Database] = "auto", threads: int = 1,
+                 book: Union[None, str, "os.PathLike[str]", "Book"] = None, book_margin: int = BOOK_MARGIN,
                  options: Optional[Mapping[str, Any]] = None):
         """eval: "classic" or "learned" (None: the variant's default, see
         default_eval); weights_file: a learned weights file to use instead of
@@ -347,7 +367,11 @@ class Engine:
         else the small tables shipped in the package); threads: search
         threads sharing the transposition table; move_overhead: seconds kept
         back from every timed move; options: more settings, as `configure`
-        takes them."""
+        takes them; book: an opening book to answer from before searching
+        (a book file or Book, "auto": the variant's shipped book, None: none),
+        choosing among its moves within book_margin centi-men of the best
+        (see `book_move`); only timed, depth and node limits use it, not
+        infinite analysis or multi-PV."""
         self._variant = get_variant(variant)
         self._weights_override = weights
         self._eval = _check_eval(eval)
@@ -382,6 +406,12 @@ class Engine:
         self._egdb_source: Union[None, str, Database] = None
         self._egdb_cache: dict = {}
         self._set_egdb(_check_egdb(egdb))
+        self._book_source: Union[None, str, "Book"] = None
+        self._books: Dict[str, Optional["Book"]] = {}
+        self.book_margin = _whole("book-margin", book_margin, 0, 3000, text=False)
+        self._book_source = _check_book(book)
+        if isinstance(self._book_source, str) and self._book_source != "auto":
+            self._book_for(self._variant)           # a bad file: an error now, not at the first move
         if options:
             self.configure(options)
 
@@ -436,6 +466,18 @@ class Engine:
             self._move_overhead = values.pop("move-overhead") / 1000.0
         if "egdb-path" in values:
             self._set_egdb(values.pop("egdb-path"))
+        if "book" in values:
+            source = values.pop("book")
+            books, old = self._books, self._book_source
+            self._books, self._book_source = {}, source
+            if isinstance(source, str) and source != "auto":
+                try:
+                    self._book_for(self._variant)
+                except DraughtsError:
+                    self._books, self._book_source = books, old
+                    raise
+        if "book-margin" in values:
+            self.book_margin = values.pop("book-margin")
         assert not values, f"options not applied: {values}"
 
     @property
@@ -573,6 +615,45 @@ class Engine:
         with self._lock:                # waits for a running search to end
             self._searcher.set_threads(threads)
 
+    # --- the opening book ------------------------------------------------------------
+    def _book_for(self, variant: Variant) -> Optional["Book"]:
+        """The book that answers in this variant (None: none)."""
+        from draughts.book import Book
+        from draughts.book_build import default_path
+        source = self._book_source
+        if source is None:
+            return None
+        if variant.name not in self._books:
+            if isinstance(source, Book):
+                book: Optional[Book] = source
+            elif source == "auto":
+                path = default_path(variant)
+                book = Book(path) if os.path.exists(path) else None
+            else:
+                book = Book(source)
+            if book is not None and book.rules_differ(variant):
+                if source != "auto" and not isinstance(source, Book) and book.variant.name == variant.name:
+                    book.check_rules(variant)           # the same name, other rules: say so
+                book = None
+            self._books[variant.name] = book
+        return self._books[variant.name]
+
+    @property
+    def book(self) -> Optional["Book"]:
+        """The opening book answering in the current variant (None: none)."""
+        return self._book_for(self._variant)
+
+    def book_move(self, board: Board) -> Optional["BookMove"]:
+        """The book's move for the board (None: the position is not in the
+        book, or no book): one of its moves within `book_margin` centi-men of
+        the best, drawn from a generator seeded by the engine's seed and the
+        position, so an engine of a given seed plays the same book."""
+        book = self._book_for(board.variant)
+        if book is None:
+            return None
+        from draughts.book import position_hash
+        return book.choose(board, self.book_margin, random.Random(self._seed ^ position_hash(board)[0]))
+
     # --- games and searches ----------------------------------------------------------
     def new_game(self) -> None:
         """The next search is unrelated to the last: clear the table and the move-ordering tables."""
@@ -679,6 +760,19 @@ class Engine:
             self.arm()
         self._set_variant(board.variant)
         begun = start if start is not None else clock()
+        if multipv == 1 and not limit.infinite and self._book_source is not None:
+            bm = self.book_move(board)
+            if bm is not None:
+                men, win = _score_men(bm.score if abs(bm.score) < 3000 else
+                                      (WIN_SCORE - 1 if bm.score > 0 else -WIN_SCORE + 1))
+                took = clock() - begun
+                book = self._book_for(board.variant)
+                assert book is not None
+                info = Info(depth=bm.depth, score=men, win_in=win, nodes=0, time=took,
+                            pv=book.line(board, bm.move), book=True)
+                if on_info is not None:
+                    on_info(info)
+                return [info], took, self.move_budget(limit)[1] or None
         soft, hard = self.move_budget(limit)
         timed = hard > 0 and not limit.infinite
         soft, hard = soft * 1000.0, hard * 1000.0

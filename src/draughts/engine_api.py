@@ -51,6 +51,8 @@ class Info:
     multipv: int = 1
     #: positions the endgame database answered (None: not known)
     egdb_hits: Optional[int] = None
+    #: the move came from an opening book (no search)
+    book: bool = False
     #: what else a remote engine reported, as its text (Hub: `mean-depth`, ...)
     extra: Dict[str, str] = field(default_factory=dict)
 

@@ -23,7 +23,7 @@ from draughts import bench
 from draughts._args import parse_int
 from draughts._memory import check_table_size
 from draughts.board import Board, Move
-from draughts.engine import DEFAULT_MOVE_OVERHEAD, LEVEL_MAX, MULTIPV_LINES, THREADS_MAX, Engine
+from draughts.engine import BOOK_MARGIN, DEFAULT_MOVE_OVERHEAD, LEVEL_MAX, MULTIPV_LINES, THREADS_MAX, Engine
 from draughts.engine_api import Info, PlayResult
 from draughts.errors import DraughtsError, HubError, InvalidInputError, OptionError, PerftStopped
 from draughts.hub.protocol import (HUB_ALIASES, ArgValue, Args, Param, board_from_position, format_line,
@@ -45,7 +45,7 @@ MOVE_OVERHEAD_MAX = 5000
 HUB_WIN = 100.0
 
 #: the parameters the engine itself takes (Engine.configure)
-ENGINE_PARAMS = ("tt-size", "level", "move-overhead", "threads", "eval", "egdb-path")
+ENGINE_PARAMS = ("tt-size", "level", "move-overhead", "threads", "eval", "egdb-path", "book", "book-margin")
 
 VARIANT_VALUES = [n for name in VARIANTS for n in (name, *HUB_ALIASES.get(name, ()))]
 
@@ -131,6 +131,11 @@ class HubServer:
             Param("threads", "int", 1, 1, THREADS_MAX),
             # lines `go analyze` reports (an extension: info lines then carry multipv=K)
             Param("multipv", "int", 1, 1, MULTIPV_LINES),
+            # an opening book: auto (the variant's shipped book), a book file, or none;
+            # a move from it is answered at once, its info line saying book=yes
+            Param("book", "string", "auto"),
+            # centi-men below the best within which a book move is chosen (at random)
+            Param("book-margin", "int", BOOK_MARGIN, 0, 3000),
         )}
         #: the last accepted `pos` (its position argument and move texts), so
         #: that the next one, the same game a move or two on, plays only the new moves
@@ -192,7 +197,9 @@ class HubServer:
                                   move_overhead=self.params["move-overhead"].value / 1000.0,
                                   eval=None if ev == "auto" else ev,
                                   egdb=self.params["egdb-path"].value or None,
-                                  threads=self.params["threads"].value)
+                                  threads=self.params["threads"].value,
+                                  book=self.params["book"].value or None,
+                                  book_margin=self.params["book-margin"].value)
         return self._engine
 
     def handle_line(self, line: str, received: Optional[float] = None) -> bool:
@@ -274,6 +281,12 @@ class HubServer:
             check_table_size(value, "transposition table")
         if name == "egdb-path" and value not in ("", "none", "auto") and not os.path.isdir(value):
             raise CommandError(f"egdb-path: no directory {value!r}")
+        if name == "book" and value not in ("", "none", "auto"):
+            from draughts.book import Book
+            try:
+                Book(value)
+            except DraughtsError as e:
+                raise CommandError(f"book: {e}") from None
         if name in ENGINE_PARAMS and self._engine is not None and value != p.value:
             try:
                 self._engine.configure({name: value})   # a table that cannot be had: the old one stays
@@ -543,6 +556,8 @@ def info_line(info: Info, text: Callable[[Move], str] = Move.hub, multipv: bool 
              ("nodes", info.nodes), ("time", f"{info.time or 0.0:.3f}"), ("nps", f"{info.nps / 1e6:.2f}")]
     if info.egdb_hits:
         args.append(("egdb-hits", info.egdb_hits))
+    if info.book:
+        args.append(("book", "yes"))
     if info.pv:
         args.append(("pv", " ".join(text(m) for m in info.pv)))
     return format_line("info", args)

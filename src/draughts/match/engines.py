@@ -44,6 +44,9 @@ class EngineConfig:
     #: proto=dxp: where the engine listens
     host: str = ""
     port: int = 0
+    #: the engine keeps its own opening book (`book=on`); off by default, so
+    #: that balanced openings stay the test (a book parameter it declares is set to none)
+    book: bool = False
 
     def command(self) -> List[str]:
         """The command line to start, `draughts` resolving to this Python's
@@ -59,14 +62,14 @@ class EngineConfig:
         return {"name": self.name, "cmd": self.cmd, "args": list(self.args), "dir": self.dir,
                 "proto": self.proto, "options": [list(o) for o in self.options],
                 "tc": self.tc.to_json(), "restart": self.restart, "timeout": self.timeout,
-                "host": self.host, "port": self.port}
+                "host": self.host, "port": self.port, "book": self.book}
 
     @classmethod
     def from_json(cls, d: Dict) -> "EngineConfig":
         return cls(d["name"], d["cmd"], tuple(d["args"]), d.get("dir"), d["proto"],
                    tuple((k, v) for k, v in d["options"]), TimeControl.from_json(d["tc"]),
                    bool(d["restart"]), float(d.get("timeout", UNBOUNDED_TIMEOUT)), d.get("host", ""),
-                   int(d.get("port", 0)))
+                   int(d.get("port", 0)), bool(d.get("book", False)))
 
 
 def split_token(token: str) -> Tuple[str, str]:
@@ -77,7 +80,7 @@ def split_token(token: str) -> Tuple[str, str]:
 
 
 ENGINE_KEYS = ("name", "cmd", "arg", "dir", "proto", "tc", "st", "depth", "nodes", "timemargin",
-               "restart", "timeout", "host", "port")
+               "restart", "timeout", "host", "port", "book")
 
 
 def parse_engine(tokens: Sequence[str], each: Sequence[str] = ()) -> EngineConfig:
@@ -147,8 +150,9 @@ def parse_engine(tokens: Sequence[str], each: Sequence[str] = ()) -> EngineConfi
     host, port = _dxp_address(proto, values)
     if proto == "dxp" and not values.get("name"):
         name = os.path.basename(cmd) if cmd else f"dxp@{host or '127.0.0.1'}:{port or 27531}"
+    book = parse_bool(values["book"], "book=") if "book" in values else False
     return EngineConfig(name, cmd, all_args, values.get("dir"), proto, tuple(options.items()), tc,
-                        restart, timeout, host, port)
+                        restart, timeout, host, port, book)
 
 
 def _dxp_address(proto: str, values: Dict[str, str]) -> Tuple[str, int]:

@@ -28,7 +28,7 @@ Players:
 from __future__ import annotations
 
 import math
-from typing import Callable, Optional
+from typing import Any, Callable, Dict, Optional
 
 from draughts import hub
 from draughts._args import parse_int
@@ -63,6 +63,8 @@ class InProcessPlayer:
         self.name = config.name
         self.config = config
         options = {"tt-size": 16, "threads": threads or 1, **config.option_dict()}
+        if not config.book:
+            options.setdefault("book", "none")
         try:
             self._engine = Engine(variant, tt_mb=1, options=options)
         except DraughtsError as e:
@@ -110,7 +112,7 @@ class HubPlayer:
             self._engine = self._client(command, cwd=config.dir, params=params,
                                         startup_timeout=STARTUP_TIMEOUT, timeout=10.0,
                                         time_margin=config.tc.margin,
-                                        defaults={"threads": threads} if threads else None)
+                                        defaults=_defaults(config, threads))
         except EngineTerminatedError as e:
             raise EngineTerminatedError(f"cannot start {' '.join(command)}: {e}") from None
         except EngineTimeoutError as e:
@@ -226,6 +228,17 @@ class DxpPlayer:
 
     def close(self) -> None:
         self._engine.quit()
+
+
+def _defaults(config: EngineConfig, threads: Optional[int]) -> Optional[Dict[str, Any]]:
+    """The parameters set when the engine declares them and no option sets
+    them: the threads it is given, and its book off unless book=on."""
+    out: Dict[str, Any] = {}
+    if threads:
+        out["threads"] = threads
+    if not config.book:
+        out["book"] = "none"
+    return out or None
 
 
 def make_player(config: EngineConfig, variant: Variant, threads: Optional[int] = None):

@@ -314,6 +314,10 @@ class Match:
         warning = self._reuse_warning()
         if warning:
             self.console.line(warning)
+        books_off = [e.name for e in s.engines if not e.book and e.proto in ("hub", "builtin")]
+        if books_off and not resumed:
+            self.console.line(f"Opening books off (the openings are the match's; book=on keeps an engine's "
+                              f"own): {', '.join(books_off)}")
         self._progress(resumed)
         abandon = False
         # games run on threads of this process: a short switch interval keeps
