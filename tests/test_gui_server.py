@@ -421,7 +421,20 @@ def test_gui_without_the_extra_says_what_to_install(tmp_path):
     r = subprocess.run([sys.executable, "-m", "draughts", "gui", "--port", "0"], capture_output=True,
                        text=True, env=env, timeout=60)
     assert r.returncode == 2
-    assert 'pip install "draughts-engine[gui]"' in r.stderr
+    # the command for this installation: the source tree or file pip installed
+    # it from (pip's record), else both the clone's and the distribution's form
+    import importlib.metadata
+    from urllib.parse import unquote, urlparse
+    try:
+        direct = json.loads(importlib.metadata.distribution("draughts-engine").read_text("direct_url.json") or "{}")
+    except importlib.metadata.PackageNotFoundError:
+        direct = {}
+    where = unquote(urlparse(direct.get("url", "")).path)
+    if where and os.path.exists(where) and ("dir_info" in direct or "archive_info" in direct):
+        assert f'"{where}[gui]"' in r.stderr, r.stderr
+    else:
+        assert 'pip install ".[gui]" in a clone' in r.stderr, r.stderr
+        assert 'pip install "draughts-engine[gui]"' in r.stderr, r.stderr
 
 
 def test_a_match_from_the_page_and_its_bad_options(ws):

@@ -4,7 +4,8 @@
                  [--watch FILE] [--open]
 
 The server (Starlette on uvicorn, `draughts.gui.server`) needs the `gui`
-extra: ``pip install "draughts-engine[gui]"``.  Each page's game lives in a
+extra: ``pip install ".[gui]"`` in the clone (``pip install
+"draughts-engine[gui]"`` for an installed distribution).  Each page's game lives in a
 `draughts.gui.session.Session`; every engine call goes through
 `draughts.gui.engines`.  The page only runs programs named by `--engine` or
 the config file.
@@ -21,8 +22,13 @@ from draughts._args import is_int, parse_int
 from draughts._files import load_json
 from draughts.errors import InvalidInputError
 
-INSTALL_HINT = ('draughts gui needs the server\'s packages (starlette, uvicorn, websockets): '
-                'pip install "draughts-engine[gui]"')
+
+
+def install_hint() -> str:
+    """What `draughts gui` says when the gui extra is missing: the command
+    that adds it to this installation."""
+    from draughts._install import install_command
+    return f"draughts gui needs the server's packages (starlette, uvicorn, websockets): {install_command('gui')}"
 
 
 def engines_from_args(args) -> List:
@@ -43,7 +49,7 @@ def cmd_gui(args) -> int:
         import uvicorn
         import websockets  # noqa: F401
     except ImportError:
-        print(f"draughts: error: {INSTALL_HINT}", file=sys.stderr)
+        print(f"draughts: error: {install_hint()}", file=sys.stderr)
         return 2
     from draughts.gui.server import MAX_MESSAGE, create_app
     specs = engines_from_args(args)
