@@ -744,3 +744,58 @@ def test_move_text_takes_ascii_digits_only(text):
 def test_a_man_on_the_row_where_it_is_crowned_is_no_position(fen, variant, square):
     with pytest.raises(draughts.FenError, match=f"on square {square}, on the row where it is crowned"):
         draughts.Board(fen, variant=variant)
+
+
+# --- a line of moves as text ------------------------------------------------------
+
+def test_variation_str_numbers_the_moves_from_the_side_to_move():
+    board = draughts.Board()
+    assert board.variation_str(["32-28", "19-23", "28x19", "14x23"]) == "1. 32-28 19-23 2. 28x19 14x23"
+    assert board.variation_str([]) == ""
+    board.push("32-28")
+    assert board.move_number() == 1
+    assert board.variation_str(["19-23", "28x19"]) == "1... 19-23 2. 28x19"
+    board.push("19-23")
+    assert board.move_number() == 2
+    assert board.variation_str(["28x19"]) == "2. 28x19"
+
+
+def test_variation_str_counts_from_the_variants_first_side():
+    # american: black moves first, so a black move begins each number
+    board = draughts.Board(variant="american")
+    assert board.variation_str(["11-15", "23-19", "8-11"]) == "1. 11-15 23-19 2. 8-11"
+    # a position set up with white to move starts at 1...
+    board = draughts.Board("W:W21,22,23:B9,10,11", variant="american")
+    assert board.variation_str(["23-19", "11-15"]) == "1... 23-19 2. 11-15"
+    # russian writes algebraic squares
+    board = draughts.Board(variant="russian")
+    assert board.variation_str(["c3-d4", "f6-e5"]) == "1. c3-d4 f6-e5"
+
+
+def test_variation_str_takes_moves_and_leaves_the_board_alone():
+    board = draughts.Board()
+    moves = []
+    b = board.copy()
+    for text in ("32-28", "19-23", "28x19"):
+        moves.append(b.push(text))
+    fen = board.fen()
+    assert board.variation_str(moves) == "1. 32-28 19-23 2. 28x19"
+    assert board.fen() == fen and board.move_stack == []
+
+
+def test_variation_str_refuses_an_illegal_move():
+    board = draughts.Board()
+    with pytest.raises(draughts.IllegalMoveError):
+        board.variation_str(["32-28", "32-28"])
+    after = board.copy()
+    after.push("32-28")
+    with pytest.raises(draughts.IllegalMoveError):
+        board.variation_str([after.peek(), after.peek()])      # a Move not legal the second time
+
+
+def test_variation_str_writes_the_full_path_where_two_captures_share_their_squares():
+    # the king on 47 takes four men to 26 by two routes: the path tells them apart
+    board = draughts.Board("W:WK47:B9,21,22,42,43")
+    by_path = {m.path: m for m in board.legal_moves}
+    assert board.variation_str([by_path[(47, 20, 3, 26)]]) == "1. 47x20x3x26"
+    assert board.variation_str([by_path[(47, 33, 17, 26)]]) == "1. 47x33x17x26"

@@ -8,11 +8,16 @@ import signal
 import subprocess
 import sys
 import time
+from urllib.parse import urljoin
 
 import pytest
 
 pytest.importorskip("starlette")
-pytest.importorskip("httpx")
+# starlette's test client runs on httpx2 (httpx in starlette before 1.x or on Python 3.10 and older)
+try:
+    import httpx2  # noqa: F401
+except ImportError:
+    pytest.importorskip("httpx")
 
 from starlette.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
@@ -21,8 +26,25 @@ import draughts  # noqa: E402
 from draughts import Board  # noqa: E402
 from draughts.errors import DraughtsError  # noqa: E402
 from draughts.gui import engines as ge  # noqa: E402
-from draughts.gui.server import create_app, origin_allowed  # noqa: E402
+from draughts.gui.server import create_app, host_allowed, origin_allowed, split_host  # noqa: E402
 from draughts.gui.session import MAX_PDN  # noqa: E402
+
+#: where the test client says it is: the server answers its own (loopback) names only
+LOCAL = "http://127.0.0.1:8000"
+
+
+class Client(TestClient):
+    """Starlette's test client whose WebSockets go to its base URL's host
+    (Starlette's own always say `Host: testserver`, which the server refuses)."""
+
+    def websocket_connect(self, url, *args, **kwargs):
+        base = str(self.base_url).replace("http", "ws", 1)
+        return super().websocket_connect(urljoin(base, url), *args, **kwargs)
+
+
+def local_client(app):
+    return Client(app, base_url=LOCAL)
+
 
 HUB = ge.EngineSpec("hub-ours", "hub", (sys.executable, "-m", "draughts", "hub"))
 
@@ -43,7 +65,7 @@ def settled(ws):
 
 @pytest.fixture
 def client():
-    with TestClient(create_app([HUB])) as c:
+    with local_client(create_app([HUB])) as c:
         yield c
 
 
@@ -188,7 +210,7 @@ def test_bad_messages_are_answered_and_the_session_goes_on(ws):
 
 
 def test_a_message_over_the_limit_is_refused(client):
-    with TestClient(create_app(max_message=1000)) as c, c.websocket_connect("/ws") as w:
+    with local_client(create_app(max_message=1000)) as c, c.websocket_connect("/ws") as w:
         until(w, "state")
         w.send_text(json.dumps({"type": "load_pdn", "text": "x" * 2000}))
         assert "too large" in until(w, "error")["message"]
@@ -309,8 +331,71 @@ def test_a_foreign_origin_websocket_is_refused(client):
         with client.websocket_connect("/ws", headers={"origin": "http://evil.test"}) as w:
             w.receive_json()
     assert e.value.code == 1008
-    with client.websocket_connect("/ws", headers={"origin": "http://testserver"}) as w:
+    with client.websocket_connect("/ws", headers={"origin": LOCAL}) as w:
         assert w.receive_json()["type"] == "engines"
+
+
+# --- the Host header (DNS rebinding) ---------------------------------------------------
+
+def test_host_header_parsing_and_check():
+    assert split_host("127.0.0.1:8000") == ("127.0.0.1", 8000)
+    assert split_host("[::1]:8000") == ("::1", 8000)
+    assert split_host("LocalHost") == ("localhost", None)
+    for bad in ("", ":8000", "[::1", "::1", "[]:80", "a:b", "a:-1", "a:123456", "a:\uff18\uff10", "x: 80"):
+        assert split_host(bad) is None, bad
+    names = ("127.0.0.1", "localhost", "::1")
+    assert host_allowed("localhost:8000", names, 8000)
+    assert host_allowed("[::1]:8000", names, 8000)
+    assert not host_allowed("evil.example:8000", names, 8000)
+    assert not host_allowed("127.0.0.1:8001", names, 8000)
+    assert not host_allowed("127.0.0.1", names, 8000)             # port 80
+    assert host_allowed("127.0.0.1", names, 80)
+    assert host_allowed("localhost:1234", names)                   # port not known: any
+    assert not host_allowed(None, names) and not host_allowed("", names)
+    # a wildcard bind (--allow-remote) answers any IP address, never a name it does not know
+    assert host_allowed("192.0.2.7:8000", names, 8000, any_address=True)
+    assert not host_allowed("192.0.2.7:8000", names, 8000)
+    assert not host_allowed("evil.example:8000", names, 8000, any_address=True)
+
+
+def test_a_request_for_another_host_is_refused():
+    # a page on evil.example whose name now points at 127.0.0.1 sends these headers
+    with Client(create_app(port=8000), base_url="http://evil.example:8000") as c:
+        r = c.get("/")
+        assert r.status_code == 400 and "Host" in r.text
+        assert c.get("/engines").status_code == 400
+        assert c.get("/static/app.js").status_code == 400
+        with pytest.raises(WebSocketDisconnect) as e:
+            with c.websocket_connect("/ws", headers={"origin": "http://evil.example:8000"}) as w:
+                w.receive_json()
+        assert e.value.code == 1008
+    for base in ("http://127.0.0.1:8000", "http://localhost:8000", "http://[::1]:8000"):
+        with Client(create_app(port=8000), base_url=base) as c:
+            assert c.get("/").status_code == 200, base
+            with c.websocket_connect("/ws", headers={"origin": base}) as w:
+                assert w.receive_json()["type"] == "engines"
+    # another port of this machine is another server
+    with Client(create_app(port=8000), base_url="http://127.0.0.1:9000") as c:
+        assert c.get("/").status_code == 400
+
+
+@pytest.mark.parametrize("host", [b"evil.example:8000", b"", b"[::1", b"127.0.0.1:80:80", b"\xe9:8000",
+                                  b"localhost\xff:8000", b"a" * 5000])
+def test_a_bad_host_header_is_answered_and_the_server_goes_on(host):
+    with local_client(create_app(port=8000)) as c:
+        r = c.get("/", headers={"host": host})
+        assert r.status_code == 400
+        assert c.get("/").status_code == 200
+
+
+def test_a_remote_bind_answers_its_ip_addresses_and_names():
+    app = create_app(hosts=("127.0.0.1", "localhost", "::1", "0.0.0.0", "myhost"), port=8000, any_address=True)
+    with Client(app, base_url="http://192.0.2.7:8000") as c:
+        assert c.get("/").status_code == 200
+    with Client(app, base_url="http://myhost:8000") as c:
+        assert c.get("/").status_code == 200
+    with Client(app, base_url="http://evil.example:8000") as c:
+        assert c.get("/").status_code == 400
 
 
 def test_engine_arguments_and_config():
@@ -356,7 +441,7 @@ def test_a_hub_engine_plays_and_ends_with_its_page(client):
 
 def test_a_failing_engine_is_an_error_not_a_crash():
     bad = ge.EngineSpec("missing", "hub", ("/nonexistent/engine", "hub"))
-    with TestClient(create_app([bad])) as c, c.websocket_connect("/ws") as w:
+    with local_client(create_app([bad])) as c, c.websocket_connect("/ws") as w:
         until(w, "state")
         w.send_json({"type": "settings", "engine": "missing"})
         until(w, "state")
@@ -409,6 +494,8 @@ def test_ctrl_c_ends_the_server_and_its_engines(tmp_path):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+        proc.stdout.close()
+        proc.stderr.close()
     time.sleep(0.2)
     assert not [k for k in kids if _alive(k)], "engines outlived the server"
 
@@ -421,7 +508,20 @@ def test_gui_without_the_extra_says_what_to_install(tmp_path):
     r = subprocess.run([sys.executable, "-m", "draughts", "gui", "--port", "0"], capture_output=True,
                        text=True, env=env, timeout=60)
     assert r.returncode == 2
-    assert 'pip install "draughts-engine[gui]"' in r.stderr
+    # the command for this installation: the source tree or file pip installed
+    # it from (pip's record), else both the clone's and the distribution's form
+    import importlib.metadata
+    from urllib.parse import unquote, urlparse
+    try:
+        direct = json.loads(importlib.metadata.distribution("draughts-engine").read_text("direct_url.json") or "{}")
+    except importlib.metadata.PackageNotFoundError:
+        direct = {}
+    where = unquote(urlparse(direct.get("url", "")).path)
+    if where and os.path.exists(where) and ("dir_info" in direct or "archive_info" in direct):
+        assert f'"{where}[gui]"' in r.stderr, r.stderr
+    else:
+        assert 'pip install ".[gui]" in a clone' in r.stderr, r.stderr
+        assert 'pip install "draughts-engine[gui]"' in r.stderr, r.stderr
 
 
 def test_a_match_from_the_page_and_its_bad_options(ws):
@@ -495,7 +595,7 @@ def test_follow_a_match_through_its_state_file(tmp_path):
                         "-engine", "name=b", "proto=builtin", "depth=1", "-variant", "american", "-games", "2",
                         "-repeat", "-state", str(state)], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
-    with TestClient(create_app(watch=str(state))) as c, c.websocket_connect("/ws") as w:
+    with local_client(create_app(watch=str(state))) as c, c.websocket_connect("/ws") as w:
         hello = w.receive_json()
         assert hello["watch"] == "match.json"
         w.send_json({"type": "match_follow"})
@@ -513,7 +613,7 @@ def test_follow_a_match_through_its_state_file(tmp_path):
         state.write_text(json.dumps(data))
         m = until(w, "match", lambda m: m["played"] == 1)
         assert m["status"] == "running"
-    with TestClient(create_app()) as c, c.websocket_connect("/ws") as w:
+    with local_client(create_app()) as c, c.websocket_connect("/ws") as w:
         assert "--watch" in error(w, {"type": "match_follow"})
 
 
@@ -540,7 +640,7 @@ def test_follow_a_match_through_its_live_file(tmp_path):
                        "lines": {"white": {"depth": 7, "score": 0.25, "nps": 1000000,
                                            "pv": ["28x19x23", "14x23x19"]}, "black": None}}]}
     live.write_text(json.dumps(data))
-    with TestClient(create_app(watch=str(live))) as c, c.websocket_connect("/ws") as w:
+    with local_client(create_app(watch=str(live))) as c, c.websocket_connect("/ws") as w:
         assert w.receive_json()["watch"] == "live.json"
         w.send_json({"type": "match_follow"})
         m = until(w, "match")
@@ -584,7 +684,7 @@ def dxp_follower():
 def test_a_dxp_engine_plays_international_and_follows_take_backs(dxp_follower):
     spec = ge.parse_engine_arg(f"follower=dxp://127.0.0.1:{dxp_follower}")
     assert spec == ge.EngineSpec("follower", "dxp", host="127.0.0.1", port=dxp_follower)
-    with TestClient(create_app([spec])) as c, c.websocket_connect("/ws") as w:
+    with local_client(create_app([spec])) as c, c.websocket_connect("/ws") as w:
         until(w, "state")
         w.send_json({"type": "settings", "engine": "follower", "movetime": 0.5})
         until(w, "state")
@@ -635,9 +735,15 @@ def test_odd_values_in_every_field_are_errors_not_faults(ws):
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_one_engine_a_page_whatever_the_messages_in_between(client):
+    def cmdline(pid):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                return fh.read()
+        except OSError:
+            return b""
+
     def hubs():
-        return [k for k in _children(os.getpid()) if _alive(k)
-                and b"hub" in open(f"/proc/{k}/cmdline", "rb").read()]
+        return [k for k in _children(os.getpid()) if _alive(k) and b"hub" in cmdline(k)]
     with client.websocket_connect("/ws") as w:
         until(w, "state")
         w.send_json({"type": "settings", "engine": "hub-ours", "movetime": 0.1})
@@ -695,3 +801,90 @@ def test_the_page_is_packaged_and_the_extra_declared():
     # no file fetched from elsewhere at run time
     for p in static.iterdir():
         assert not _re.search(r"https?://(?!www\.w3\.org/2000/svg)", p.read_text()), p.name
+
+
+# --- where the server listens ------------------------------------------------------------
+
+GUI = [sys.executable, "-m", "draughts", "gui"]
+
+
+def test_a_host_other_machines_reach_is_refused_without_allow_remote():
+    for host in ("0.0.0.0", "::", "192.0.2.7"):
+        r = subprocess.run(GUI + ["--host", host, "--port", "0"], capture_output=True, text=True, timeout=60)
+        assert r.returncode == 2, (host, r.stderr)
+        assert f"--host {host} is reachable from other machines" in r.stderr and "--allow-remote" in r.stderr
+        assert r.stdout == ""
+
+
+def test_a_port_in_use_says_which_and_how_to_pick_another():
+    import socket
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        r = subprocess.run(GUI + ["--port", str(port)], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2, r.stderr
+    assert f"port {port} on 127.0.0.1 is in use" in r.stderr
+    assert "--port N" in r.stderr and "--port 0" in r.stderr
+    assert "Errno" not in r.stderr
+
+
+def _serve(args):
+    """`draughts gui ARGS` started: (the process, its port, its stderr so far)."""
+    import re
+    proc = subprocess.Popen(GUI + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = proc.stdout.readline()
+    m = re.search(r"serving on http://\S+:(\d+)/", line)
+    assert m, (line, proc.stderr.read() if proc.poll() is not None else "")
+    return proc, int(m.group(1))
+
+
+def _stop(proc):
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        err = proc.stderr.read()
+        proc.stdout.close()
+        proc.stderr.close()
+    return err
+
+
+def _status(port, host):
+    import http.client
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.putrequest("GET", "/", skip_host=True)
+        conn.putheader("Host", host)
+        conn.endheaders()
+        return conn.getresponse().status
+    finally:
+        conn.close()
+
+
+def test_the_running_server_checks_the_host_header():
+    proc, port = _serve(["--port", "0"])
+    try:
+        assert _status(port, f"127.0.0.1:{port}") == 200
+        assert _status(port, f"localhost:{port}") == 200
+        assert _status(port, f"evil.example:{port}") == 400
+        assert _status(port, "127.0.0.1:1") == 400
+        assert _status(port, f"192.0.2.7:{port}") == 400           # not a wildcard bind
+        assert proc.poll() is None
+    finally:
+        err = _stop(proc)
+    assert "warning" not in err
+
+
+def test_allow_remote_warns_and_answers_the_machines_addresses():
+    proc, port = _serve(["--host", "0.0.0.0", "--allow-remote", "--port", "0"])
+    try:
+        assert _status(port, f"127.0.0.1:{port}") == 200
+        assert _status(port, f"192.0.2.7:{port}") == 200           # an address of a network interface
+        assert _status(port, f"evil.example:{port}") == 400        # never a name it does not go by
+    finally:
+        err = _stop(proc)
+    assert "warning: serving on 0.0.0.0" in err and "--allow-remote" in err

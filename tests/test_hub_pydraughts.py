@@ -120,4 +120,6 @@ def test_only_ascii_digits_are_square_numbers(hub):
     hub.send("set-param name=variant value=russian", "set-param name=pydraughts value=true")
     hub.send('pos start moves="١١-١٥"')                  # Arabic-Indic 11-15 is not move text
     assert hub.read().startswith("error message=\"move 1 of moves:")
-    assert hub.server.board is None
+    # the rejected pos leaves the position as it was: the start, no move played
+    assert hub.server.board.fen() == draughts.Board(variant="russian").fen()
+    assert hub.server.board.move_stack == []

@@ -180,12 +180,14 @@ def test_8x8_positions_have_33_characters(hub, variant):
     assert set(divide(hub)) == {m.hub() for m in board.legal_moves}
 
 
-def test_bad_positions_are_errors_and_leave_no_position(hub):
+def test_bad_positions_are_errors_and_keep_the_last_position(hub):
     hub.transcript(f"""
         > pos pos=Wbbb
-        < error message="bad position: a international position has 51 characters *"
+        < error message="bad position: an international position has 51 characters *"
+        > level depth=1
         > go think
-        < error message="no position: the last pos was rejected"
+        <* info *
+        < done move=*
         > pos pos=X{START[1:]}
         < error message="bad position: a position starts with the side to move W or B, not 'X'"
         > pos pos={START[:-1]}q
@@ -208,6 +210,41 @@ def test_bad_positions_are_errors_and_leave_no_position(hub):
         > ping
         < pong
     """)
+
+
+def test_a_rejected_pos_leaves_the_position_before_it(hub):
+    after = draughts.Board()
+    after.push_text("32-28")
+    hub.send('pos start moves="32-28"')
+    for bad in ("pos pos=Wbbb", 'pos start moves="32-28 19-23 28-22"', 'pos start moves="32-28 banana"',
+                "pos fen=W:W99", "pos", "pos start fen=W:W1:B2"):
+        hub.send(bad)
+        assert hub.read().startswith("error message=")
+        assert set(divide(hub)) == {m.hub() for m in after.legal_moves}, bad
+    assert hub.server.board.move_stack == after.move_stack
+    hub.transcript("""
+        > level depth=2
+        > go think
+        <* info *
+        < done move=*
+    """)
+
+
+@pytest.mark.parametrize("line", ["go", "go thinkk", "go Think", "go think now", "go ponder think=1",
+                                  "go analyse", "go depth=3"])
+def test_a_go_without_exactly_one_known_kind_is_an_error(hub, line):
+    hub.send("level depth=1", line)
+    reply = hub.read()
+    assert reply.startswith('error message="go takes one of think, ponder or analyze'), reply
+    hub.send("ping")
+    assert hub.read() == "pong"             # no search was started
+    assert not hub.server.busy
+
+
+def test_the_article_before_a_vowel_is_an():
+    from draughts._args import a_or_an
+    assert [a_or_an(w) for w in ("international", "italian", "antidraughts", "russian", "thai")] == [
+        "an international", "an italian", "an antidraughts", "a russian", "a thai"]
 
 
 def test_a_variant_switch_resets_the_board(hub):
@@ -504,7 +541,7 @@ def test_bad_lines_are_errors_and_the_engine_keeps_running(hub):
         > go=think
         < error message="cannot read the line: a line starts with a command word, not go=..."
         > go think analyze
-        < error message="go takes one of think, ponder or analyze, not think and analyze"
+        < error message="go takes one of think, ponder or analyze, not 'think' and 'analyze'"
         > ponder-hit
         < error message="ponder-hit without a go ponder"
         > stop
@@ -606,10 +643,12 @@ def test_pos_plays_only_the_new_moves_of_the_same_game_and_keeps_its_history():
         session.send('pos start moves="9-14"')
         assert session.server.board is not first
         assert [m.hub() for m in session.server.board.move_stack] == ["9-14"]
-        # a rejected pos leaves no position, and the next good one is read whole
+        # a rejected pos keeps the last position, and the next good one is read whole
+        kept = session.server.board
         session.send('pos start moves="9-14 1-2"')
         assert session.until("error")[-1].startswith('error message="move 2 of moves')
-        assert session.server.board is None
+        assert session.server.board is kept
+        assert [m.hub() for m in kept.move_stack] == ["9-14"]
         session.send('pos start moves="9-14 22-18"')
         assert [m.hub() for m in session.server.board.move_stack] == ["9-14", "22-18"]
     finally:

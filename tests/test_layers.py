@@ -13,7 +13,7 @@ import draughts
 # docs/design.md, "Layers: who may import whom"
 LAYERS = {
     "draughts_core": 0,
-    "draughts.errors": 1, "draughts.limits": 1, "draughts._progress": 1,
+    "draughts.errors": 1, "draughts.limits": 1, "draughts._progress": 1, "draughts._install": 1,
     "draughts.variants": 2, "draughts._memory": 2, "draughts._files": 2, "draughts.cluster": 2,
     "draughts.notation": 3, "draughts._args": 3,
     "draughts.board": 4, "draughts.diagram": 4,
@@ -39,7 +39,8 @@ def layer_of(name):
 
 def own_imports(name, path):
     """The draughts and draughts_core modules a source file imports."""
-    tree = ast.parse(open(path, encoding="utf-8").read())
+    with open(path, encoding="utf-8") as fh:
+        tree = ast.parse(fh.read())
     out = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -85,7 +86,8 @@ def resolve(dep):
 def imported_modules(path):
     """The package's modules a source file imports: `from P import M` of a
     module M is M (P is its package), of a name it is P."""
-    tree = ast.parse(open(path, encoding="utf-8").read())
+    with open(path, encoding="utf-8") as fh:
+        tree = ast.parse(fh.read())
     out = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):

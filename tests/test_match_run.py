@@ -155,6 +155,35 @@ def test_command_line_errors():
     assert run.returncode == 0 and "-engine" in run.stdout and "-sprt" in run.stdout
 
 
+def _help_default(option):
+    """The figures in `draughts match -help`'s line for `option`: (default, with no -engine)."""
+    text = " ".join(cli.MATCH_USAGE.split())
+    m = re.search(rf"{option} [^(]*\(default (\d+); (\d+) with no -engine\)", text)
+    assert m, f"{option} in: {cli.MATCH_USAGE}"
+    return int(m.group(1)), int(m.group(2))
+
+
+def test_the_help_gives_the_defaults_a_match_plays():
+    two = ["-engine", "cmd=a", "depth=1", "-engine", "cmd=b", "depth=1"]
+    default_match = cli.settings_from_options([])
+    named = cli.settings_from_options(cli.split_options(two))
+    assert (named.games, default_match.games) == (1, 20)
+    assert _help_default("-games N") == (named.games, default_match.games)
+    text = " ".join(cli.MATCH_USAGE.split())
+    assert f"without -repeat: {named.repeat}, {default_match.repeat} with no -engine" in text
+    assert f"-rounds N rounds (default {named.rounds})" in text
+    repeat_n = cli.settings_from_options(cli.split_options(two + ["-repeat"])).repeat
+    assert f"(N: default {repeat_n};" in text
+
+
+@pytest.mark.parametrize("proto", ["hub", "hub1", "dxp", "builtin"])
+def test_the_help_names_every_engine_protocol(proto):
+    proto_list = re.search(r"\[proto=([a-z0-9|]+)\]", cli.MATCH_USAGE).group(1).split("|")
+    assert proto in proto_list
+    settings = ["cmd=x", f"proto={proto}", "depth=1"]
+    assert cli.parse_engine(settings).proto == proto       # and the runner takes it
+
+
 def test_resume_after_killing_the_runner(tmp_path):
     """The runner is killed mid-match; the resumed match ends with the same
     schedule and totals as an uninterrupted one (deterministic engines: one

@@ -322,7 +322,8 @@ def test_analyze_streams_iterations_then_the_best_move():
     assert best
     board = draughts.Board("B:W18,21-32:B1-12", variant="american")
     assert board.parse_move(best.group(1))
-    assert re.search(rf"^line {re.escape(best.group(1))}\b", run.stdout, re.M)
+    # the line with move numbers: black moves first in american
+    assert re.search(rf"^line 1\. {re.escape(best.group(1))} \S+ 2\. ", run.stdout, re.M)
 
 
 def test_analyze_a_finished_game_and_by_time():
@@ -335,6 +336,80 @@ def test_analyze_a_finished_game_and_by_time():
     run = subprocess.run(draughts_command() + ["analyze", "--depth", "3", "--movetime", "1"],
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 2 and "not allowed with" in run.stderr
+
+
+def analyze(capsys, *argv):
+    """`draughts analyze ARGV` in process: (exit code, stdout, stderr)."""
+    from draughts import cli
+    code = cli.main(["analyze", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_analyze_a_move_list_from_the_start_or_a_fen(capsys):
+    code, out, err = analyze(capsys, "--depth", "2", "--moves", "32-28 19-23 28x19")
+    assert code == 0, err
+    # the position after the moves: black to take back on 19 (14x23 or 13x24)
+    assert out.startswith("international: B:W19,31,33,")
+    assert "after 1. 32-28 19-23 2. 28x19\n" in out
+    best = re.search(r"^best move (\S+) ", out, re.M).group(1)
+    assert best in ("14x23", "13x24")
+    assert re.search(rf"^line 2\.\.\. {best}( 3\. \S+)?", out, re.M)
+    # move numbers pasted from such a line are passed over; --moves after --fen
+    code, out, err = analyze(capsys, "-v", "american", "--fen", "B:W21,22,23:B9,10,11", "--depth", "1",
+                             "--moves", "1. 11-15 23-19")
+    assert code == 0, err
+    assert "american: B:W19,21,22:B9,10,15," in out and "after 1. 11-15 23-19\n" in out
+
+
+def test_analyze_a_bad_move_list_says_which_move(capsys):
+    code, out, err = analyze(capsys, "--moves", "32-28 32-28", "--depth", "1")
+    assert code == 2 and "--moves: move 2, '32-28'" in err
+
+
+PDN_GAMES = """[Event "one"]
+[GameType "20"]
+
+1. 32-28 19-23 2. 28x19 14x23 *
+
+[Event "two"]
+[GameType "21"]
+
+1. 11-15 23-19 2. 8-11 *
+"""
+
+
+def test_analyze_a_game_of_a_pdn_file(tmp_path, capsys):
+    path = tmp_path / "games.pdn"
+    path.write_text(PDN_GAMES)
+    code, out, err = analyze(capsys, "--pdn", str(path), "--depth", "1")
+    assert code == 0, err
+    assert out.startswith("international: W:W31,33,") and "after 1. 32-28 19-23 2. 28x19 14x23\n" in out
+    # the second game is american (GameType 21): black moved first, so white's reply is 2...
+    code, out, err = analyze(capsys, "--pdn", str(path), "--game", "2", "--depth", "1")
+    assert code == 0, err
+    assert out.startswith("american: W:W19,21,22,24,") and "after 1. 11-15 23-19 2. 8-11\n" in out
+    assert re.search(r"^line 2\.\.\. \d+-\d+", out, re.M)
+    # --ply: the position within the game; --moves on top of it
+    code, out, err = analyze(capsys, "--pdn", str(path), "--ply", "1", "--moves", "19-23", "--depth", "1")
+    assert code == 0, err
+    assert "after 1. 32-28 19-23\n" in out and re.search(r"^line 2\. ", out, re.M)
+
+
+def test_analyze_pdn_errors(tmp_path, capsys):
+    path = tmp_path / "games.pdn"
+    path.write_text(PDN_GAMES)
+    code, _, err = analyze(capsys, "--pdn", str(path), "--game", "3")
+    assert code == 2 and "--game 3:" in err and "holds 2 games" in err
+    code, _, err = analyze(capsys, "--pdn", str(path), "--ply", "9")
+    assert code == 2 and "--ply 9:" in err
+    code, _, err = analyze(capsys, "--pdn", str(tmp_path / "missing.pdn"))
+    assert code == 2 and "--pdn" in err and "No such file" in err
+    code, _, err = analyze(capsys, "--game", "2")
+    assert code == 2 and "--pdn" in err
+    with pytest.raises(SystemExit):
+        analyze(capsys, "--pdn", str(path), "--fen", "W:W31:B19")
+    assert "not allowed with" in capsys.readouterr().err
 
 
 # --- the text board, in process -------------------------------------------------

@@ -46,3 +46,15 @@ def test_the_readme_installs_the_extras_ci_tests_with():
     assert len(extras) == 1, extras
     readme = README.read_text(encoding="utf-8")
     assert f'pip install ".[{extras[0]}]" && python -m pytest -q -n auto --dist loadgroup' in readme
+
+
+def test_the_readme_says_what_the_build_needs_and_installs_every_extra_at_once():
+    readme = " ".join(README.read_text(encoding="utf-8").split())
+    assert "build-essential python3-dev" in readme            # a compiler and Python's headers
+    assert "a minute or two" in readme
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    section = re.search(r"^\[project\.optional-dependencies\]\n(.*?)^\[", pyproject, re.S | re.M).group(1)
+    extras = set(re.findall(r"^([\w-]+) = \[", section, re.M))
+    assert {"test", "gui", "gui-test", "cluster", "bench"} <= extras
+    commands = re.findall(r'pip install "\.\[([^\]]+)\]"', readme)
+    assert any(set(c.split(",")) == extras for c in commands), commands

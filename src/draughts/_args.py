@@ -49,6 +49,15 @@ def shown(text) -> str:
     return repr(text) if len(text) <= 40 else f"{text[:40]!r}... ({len(text)} characters)"
 
 
+def a_or_an(word: str) -> str:
+    """`word` after the indefinite article its first letter calls for.
+
+    >>> a_or_an("international"), a_or_an("russian")
+    ('an international', 'a russian')
+    """
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
 def _bounds(low, high, above=None) -> str:
     if low is not None and high is not None:
         return f" from {low} to {high}"

@@ -16,9 +16,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Optional, TextIO
-
-from tqdm import tqdm
+from typing import Any, Optional, TextIO
 
 __all__ = ["Progress", "shown_by_default"]
 
@@ -41,7 +39,9 @@ class Progress:
                  stream: Optional[TextIO] = None, initial: int = 0, desc: Optional[str] = None):
         self.stream = stream or sys.stderr
         self.enabled = shown_by_default(self.stream) if enabled is None else enabled
-        self._bar = tqdm(total=total, unit=unit, initial=initial, desc=desc, file=self.stream,
+        from tqdm import tqdm    # on first use: `draughts perft` without a bar never loads it
+
+        self._bar: Any = tqdm(total=total, unit=unit, initial=initial, desc=desc, file=self.stream,
                          disable=not self.enabled, dynamic_ncols=True, mininterval=0.2,
                          smoothing=0.1, leave=True, ascii=not _unicode(self.stream))
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 import re
 from dataclasses import dataclass
-from typing import Dict, Iterator, List, NamedTuple, Optional, Tuple, Union
+from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union
 
 from draughts.diagram import diagram
 from draughts.errors import (AmbiguousMoveError, FenError, IllegalMoveError, InvalidInputError,
@@ -640,6 +640,47 @@ class Board:
         else:
             sep = "-"
         return f"{square_text(v, sq[move.start])}{sep}{square_text(v, sq[move.end])}"
+
+    def move_number(self) -> int:
+        """The number of the next move in the game's numbering: a move of the
+        variant's first side begins a number (black in american, white
+        elsewhere), counted from the start of the move stack.  A position set
+        up from a FEN starts at 1."""
+        ply = len(self.move_stack)
+        start_turn = self.turn if ply % 2 == 0 else ~self.turn
+        return ply // 2 + 1 if start_turn == self.variant.first else (ply + 1) // 2 + 1
+
+    def variation_str(self, moves: Iterable[Union[Move, str]]) -> str:
+        """`moves`, played in turn from this position, written in the
+        variant's notation with move numbers: `N.` before a move of the side
+        that moves first in the variant, `N...` when the line begins with the
+        other side's move.  Raises IllegalMoveError at a move that is not
+        legal where it is played; the board itself is not changed.
+
+            >>> board = Board()
+            >>> board.variation_str(["32-28", "19-23", "28x19", "14x23"])
+            '1. 32-28 19-23 2. 28x19 14x23'
+            >>> _ = board.push("32-28")
+            >>> board.variation_str(["19-23", "28x19"])
+            '1... 19-23 2. 28x19'
+        """
+        b = self.copy()
+        first = self.variant.first
+        number = self.move_number()
+        out: List[str] = []
+        for move in moves:
+            if isinstance(move, str):
+                move = b.parse_move(move)
+            elif move not in b.legal_moves:
+                raise IllegalMoveError(f"illegal move {move} in {b.fen()}")
+            text = b.move_text(move)
+            if b.turn == first:
+                out.append(f"{number}. {text}")
+            else:
+                out.append(f"{number}... {text}" if not out else text)
+                number += 1
+            b.push(move)
+        return " ".join(out)
 
     # --- game end -------------------------------------------------------------
     def is_repetition(self, count: Optional[int] = None) -> bool:

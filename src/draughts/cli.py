@@ -3,22 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
-from typing import Callable, List, Optional, Tuple
+from typing import Callable, List, Optional, Tuple, Union
 
 import draughts
-from draughts import bench, book_build, gui, perft, play, positions, svg, train
 from draughts._args import add_variant_options, positive_int, variant_from_args, whole_number
 from draughts.board import Board
-from draughts.dxp import cli as dxp_cli
-from draughts.egdb import cli as egdb_cli
 from draughts.errors import DraughtsError
-from draughts.hub import server as hub_server
-from draughts.match import cli as match_cli
 
 
 def cmd_perft(args) -> int:
+    from draughts import perft
 
     v = variant_from_args(args)
     board = Board(args.fen, variant=v) if args.fen else Board(variant=v)
@@ -43,6 +40,7 @@ def cmd_perft(args) -> int:
 
 
 def cmd_bench(args) -> int:
+    from draughts import bench
 
     def report(line):
         print(line, file=sys.stderr, flush=True)
@@ -86,39 +84,71 @@ def register_bench(sub) -> None:
     p.set_defaults(func=cmd_bench)
 
 
-#: every subcommand of `draughts`: the names a function adds to the parser
-COMMANDS: Tuple[Tuple[Tuple[str, ...], Callable], ...] = (
+#: every subcommand of `draughts`: the names a function adds to the parser.  A
+#: function in another module is named as "module:function" and imported only
+#: when its command is run (or all are listed): `draughts --version` and
+#: `draughts perft` never load numpy, the engine or the endgame databases.
+Register = Union[Callable, str]
+COMMANDS: Tuple[Tuple[Tuple[str, ...], Register], ...] = (
     (("perft",), register_perft),
     (("bench",), register_bench),
-    (("hub",), hub_server.register),
-    (("play", "analyze"), play.register),
-    (("svg",), svg.register),
-    (("match", "openings"), match_cli.register),
-    (("dxp",), dxp_cli.register),
-    (("train",), train.register),
-    (("positions",), positions.register),
-    (("book",), book_build.register),
-    (("egdb",), egdb_cli.register),
-    (("gui",), gui.register),
+    (("hub",), "draughts.hub.server:register"),
+    (("play", "analyze"), "draughts.play:register"),
+    (("svg",), "draughts.svg:register"),
+    (("match", "openings"), "draughts.match.cli:register"),
+    (("dxp",), "draughts.dxp.cli:register"),
+    (("train",), "draughts.train:register"),
+    (("positions",), "draughts.positions:register"),
+    (("book",), "draughts.book_build:register"),
+    (("egdb",), "draughts.egdb.cli:register"),
+    (("gui",), "draughts.gui:register"),
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _resolve(register: Register) -> Callable:
+    if callable(register):
+        return register
+    module, _, name = register.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def build_parser(only: Optional[Tuple[str, ...]] = None) -> argparse.ArgumentParser:
+    """The parser of `draughts`, with every command, or with the commands
+    named in `only` alone (their modules are the only ones imported)."""
     parser = argparse.ArgumentParser(prog="draughts", description="A draughts engine toolkit.")
     parser.add_argument("--version", action="version", version=f"draughts {draughts.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for names, register in COMMANDS:
+        if only is not None and not set(names) & set(only):
+            continue
         before = set(sub.choices)
-        register(sub)
+        function = _resolve(register)
+        function(sub)
         added = set(sub.choices) - before
         if added != set(names):
-            raise RuntimeError(f"{register.__module__}.{register.__name__} added the commands "
+            raise RuntimeError(f"{function.__module__}.{function.__name__} added the commands "
                                f"{sorted(added)}, not {sorted(names)}")
     return parser
 
 
+def _needed(argv: List[str]) -> Optional[Tuple[str, ...]]:
+    """The commands a command line needs in its parser: the one it names, none
+    for a bare `--version`, or every one (to list them, or to say that a
+    name is not one of them)."""
+    known = {name for names, _ in COMMANDS for name in names}
+    for word in argv:
+        if word == "--":
+            break
+        if not word.startswith("-"):
+            return (word,) if word in known else None
+        if word in ("-h", "--help"):
+            return None
+    return () if "--version" in argv else None
+
+
 def main(argv: Optional[List[str]] = None) -> int:
-    parser = build_parser()
+    words = list(argv) if argv is not None else sys.argv[1:]
+    parser = build_parser(_needed(words))
     args = parser.parse_args(argv)
     args.command_line = list(argv) if argv is not None else sys.argv[1:]
     if not getattr(args, "func", None):

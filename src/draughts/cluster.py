@@ -1,4 +1,4 @@
-"""Ray, the optional extra (`pip install draughts-engine[cluster]`): run work
+"""Ray, the optional extra (`pip install ".[cluster]"` in the clone): run work
 as tasks on an existing Ray cluster.  Used by perft, the match runner, self-play
 and the training positions (`map_chunks`)."""
 
@@ -52,7 +52,8 @@ def connect(address: str):
     try:
         import ray
     except ImportError:
-        raise InvalidInputError("--cluster needs Ray: pip install 'draughts-engine[cluster]'") from None
+        from draughts._install import install_command
+        raise InvalidInputError(f"--cluster needs Ray: {install_command('cluster')}") from None
     if ray.is_initialized() and _connected != address:
         ray.shutdown()
     if not ray.is_initialized():

@@ -22,7 +22,8 @@ from draughts.diagram import ASCII_PIECES, UNICODE_PIECES, diagram
 from draughts.engine import LEVEL_MAX, Engine
 from draughts.engine_api import Info
 from draughts.limits import Limit
-from draughts.errors import AmbiguousMoveError, DraughtsError, IllegalMoveError, InvalidMoveError
+from draughts.errors import (AmbiguousMoveError, DraughtsError, IllegalMoveError, InvalidInputError,
+                             InvalidMoveError, PdnError)
 from draughts.notation import MOVE_SEPARATOR, split_move, square_text, squares_of
 from draughts.variants import BLACK, WHITE, Color
 
@@ -62,15 +63,16 @@ def full_text(board: Board, move: Move) -> str:
 
 
 def pv_text(board: Board, pv: Sequence[Move]) -> str:
-    """A principal variation in the variant's notation, from `board`'s position."""
+    """A principal variation in the variant's notation with move numbers,
+    from `board`'s position (`Board.variation_str`), as far as it is legal."""
     b = board.copy(stack=False)
-    out = []
+    legal = []
     for m in pv:
         if not b.is_legal(m):
             break
-        out.append(b.move_text(m))
+        legal.append(m)
         b.push(m)
-    return " ".join(out)
+    return board.variation_str(legal)
 
 
 def score_text(score: float, win_in: Optional[int] = None) -> str:
@@ -452,13 +454,70 @@ def format_info(board: Board, info: Info, multipv: bool = False) -> str:
             f"time {info.time or 0.0:7.3f}s  nps {nps:>7}  pv {pv_text(board, info.pv)}")
 
 
+#: a move number in a pasted line (`1.`, `12...`), passed over by --moves
+_MOVE_NUMBER = re.compile(r"[0-9]+\.+\Z")
+
+
+def analysis_board(args) -> Board:
+    """The position `draughts analyze` searches: --fen or a game of --pdn
+    (after --ply plies, default all), then the --moves played on top."""
+    v = variant_from_args(args)
+    if args.pdn is not None:
+        board = _pdn_board(args.pdn, args.game, args.ply, v)
+    else:
+        if args.game is not None or args.ply is not None:
+            raise InvalidInputError("--game and --ply read a game of --pdn FILE")
+        board = Board(args.fen, variant=v) if args.fen else Board(variant=v)
+    words = (args.moves or "").replace(",", " ").split()
+    n = 0
+    for word in words:
+        if _MOVE_NUMBER.match(word):
+            continue
+        n += 1
+        try:
+            board.push_text(word, hub=False)
+        except InvalidInputError as e:
+            raise InvalidInputError(f"--moves: move {n}, {word!r}: {e}") from None
+    return board
+
+
+def _pdn_board(path: str, number: Optional[int], ply: Optional[int], v) -> Board:
+    number = number or 1
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise InvalidInputError(f"--pdn {path}: {e.strerror or e}") from None
+    reader = pdn.read_games(data, variant=v)
+    game = None
+    for n in range(1, number + 1):
+        try:
+            game = reader.read()
+        except PdnError:
+            if n == number:
+                raise
+            continue                        # a bad game before the one asked for is passed over
+        if game is None:
+            raise InvalidInputError(f"--game {number}: {path} holds {n - 1} game{'s' if n != 2 else ''}")
+    assert game is not None
+    board = game.board()
+    moves = game.moves if ply is None else game.moves[:ply]
+    if ply is not None and ply > len(game.moves):
+        raise InvalidInputError(f"--ply {ply}: game {number} of {path} has {len(game.moves)} plies")
+    for move in moves:
+        board.push(move)
+    return board
+
+
 def cmd_analyze(args) -> int:
 
-    v = variant_from_args(args)
-    board = Board(args.fen, variant=v) if args.fen else Board(variant=v)
+    board = analysis_board(args)
+    v = board.variant
     out = sys.stdout
     print(f"{v.name}: {board.fen()}, {colour_name(board.turn)} to move "
           f"(scores in men for {colour_name(board.turn)})", file=out, flush=True)
+    if board.move_stack:
+        print(f"after {board.root().variation_str(board.move_stack)}", file=out, flush=True)
     outcome = board.outcome()
     if outcome is not None:
         print(f"The game is over: {outcome.reason or outcome.termination.value} "
@@ -553,7 +612,18 @@ def register(subparsers) -> None:
         description="Search a position and print each finished iteration (depth, score in men "
                     "for the side to move, nodes, speed and principal variation), then the best move.")
     add_variant_options(p)
-    p.add_argument("--fen", help="the position (default: the variant's start)")
+    start = p.add_mutually_exclusive_group()
+    start.add_argument("--fen", help="the position (default: the variant's start)")
+    start.add_argument("--pdn", metavar="FILE",
+                       help="start from a game of this PDN file (its end, or --ply); --variant is the "
+                            "variant of a game without a GameType tag")
+    p.add_argument("--game", type=positive_int, default=None, metavar="N",
+                   help="the game of --pdn to read (default 1, the first)")
+    p.add_argument("--ply", type=int_type(0), default=None, metavar="N",
+                   help="the position after the first N plies of the --pdn game (default: its end)")
+    p.add_argument("--moves", metavar="MOVES",
+                   help='moves played from the start, --fen or the --pdn position, e.g. "32-28 19-23 28x19" '
+                        "(move numbers such as 1. are passed over)")
     limit = p.add_mutually_exclusive_group()
     limit.add_argument("--depth", "-d", type=positive_int, default=None, help="search this many plies")
     limit.add_argument("--movetime", "-t", type=_seconds, default=None,

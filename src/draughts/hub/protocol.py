@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
-from draughts._args import is_int, parse_bool, parse_int, parse_real
+from draughts._args import a_or_an, is_int, parse_bool, parse_int, parse_real
 from draughts.limits import NODES_MAX, Limit
 from draughts.board import Board, Move
 from draughts.engine_api import Info
@@ -199,7 +199,7 @@ def parse_position(text: str, v: Union[str, Variant]):
     t = text.strip()
     want = v.squares + 1
     if len(t) != want:
-        raise HubPositionError(f"a {v.name} position has {want} characters (the side to move, then "
+        raise HubPositionError(f"{a_or_an(v.name)} position has {want} characters (the side to move, then "
                                f"one of w b W B e per square), not {len(t)}")
     side = t[0]
     if side not in "WB":

@@ -20,7 +20,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import draughts
 from draughts import bench
-from draughts._args import parse_int
+from draughts._args import a_or_an, parse_int
 from draughts._memory import check_table_size
 from draughts.board import Board, Move
 from draughts.engine import BOOK_MARGIN, DEFAULT_MOVE_OVERHEAD, LEVEL_MAX, MULTIPV_LINES, THREADS_MAX, Engine
@@ -40,6 +40,8 @@ DEFAULT_TT_MB = 64
 TT_MB_MAX = 65536
 #: longest error message written (bad input is quoted, never echoed whole)
 ERROR_MAX = 240
+#: what `go` searches for: a move (think), during the opponent's time (ponder), until stopped (analyze)
+GO_KINDS = ("think", "ponder", "analyze")
 MOVE_OVERHEAD_MAX = 5000
 #: Scan's convention for won positions: 100 men less a hundredth per ply to the win
 HUB_WIN = 100.0
@@ -222,7 +224,7 @@ class HubServer:
         try:
             with self._lock:
                 if self._job is not None and command not in self._while_busy:
-                    raise CommandError(f"{command}: busy with a {self._job.kind} (send stop first)")
+                    raise CommandError(f"{command}: busy with {a_or_an(self._job.kind)} (send stop first)")
                 handler(args)
         except (CommandError, OptionError) as e:      # they name what is wrong themselves
             self._error(str(e))
@@ -318,21 +320,22 @@ class HubServer:
 
     # --- position and level ---------------------------------------------------
     def _pos(self, args: Args) -> None:
+        # a rejected pos changes nothing: the last good position stays, to be
+        # searched by the next go until a valid pos replaces it
         given = [k for k in ("pos", "fen", "start") if k in args]
         if len(given) != 1:
-            self.board = None
             raise CommandError("pos needs exactly one of pos=, fen= or start" if not given else
                                f"pos takes one of pos=, fen= or start, not {' and '.join(given)}")
         v = self.variant
         dialect = self.dialect
-        self.board = None                     # a rejected pos leaves no position to search
         key = (given[0], args.get(given[0], ""), v, dialect)
         moves = args.get("moves", "").split()
         known = self._pos_moves
         if key == self._pos_key and self._pos_board is not None and moves[:len(known)] == known:
             # the same game some moves on (what GUIs and match runners send
-            # every move): play only the new moves
-            board, first = self._pos_board, len(known)
+            # every move): play only the new moves (on a copy: a bad one
+            # leaves the last position as it was)
+            board, first = self._pos_board.copy(), len(known)
         else:
             first = 0
             try:
@@ -344,7 +347,6 @@ class HubServer:
                     board = Board(variant=v)
             except InvalidInputError as e:
                 raise CommandError(f"bad position: {e}") from None
-        self._pos_key, self._pos_board, self._pos_moves = None, None, []
         for n, text in enumerate(moves[first:], start=first + 1):
             try:
                 board.push(match_move(board, dialect.move_in(text)))
@@ -366,10 +368,14 @@ class HubServer:
         return self.board
 
     def _go(self, args: Args) -> None:
-        kinds = [k for k in ("think", "ponder", "analyze") if k in args]
-        if len(kinds) > 1:
-            raise CommandError(f"go takes one of think, ponder or analyze, not {' and '.join(kinds)}")
-        kind = kinds[0] if kinds else "think"
+        # exactly one of the three, and nothing else: a misspelt `go thinkk`
+        # is an error, not a `go think`
+        kinds = [k for k in GO_KINDS if k in args]
+        others = [k for k in args if k not in GO_KINDS]
+        if len(kinds) != 1 or others:
+            said = " and ".join(quote(k) for k in [*kinds, *others])
+            raise CommandError(f"go takes one of think, ponder or analyze" + (f", not {said}" if said else ""))
+        kind = kinds[0]
         board = self._need_board()
         if not board.legal_moves:
             raise CommandError(f"the game is over: no legal move in {board.fen(numeric=True)}")

@@ -13,38 +13,55 @@ from draughts._args import parse_bool, parse_int, parse_real, positive_int
 from draughts.errors import InvalidInputError
 from draughts.match import openings as op
 from draughts.match import stats
-from draughts.match.engines import parse_engine
+from draughts.match.engines import PROTOCOLS, parse_engine
 from draughts.match.game import DrawAdjudication, ResignAdjudication, Rules
 from draughts.match.runner import Console, Match, load_state
 from draughts.match.schedule import TOURNAMENTS
 from draughts.match.settings import MatchSettings, OpeningSettings
 from draughts.variants import variant as get_variant
 
-MATCH_USAGE = """\
+# The defaults, which the help below is written from.
+#: -games, -rounds and -repeat when not given, and -repeat's N when it has none
+GAMES, ROUNDS, REPEAT, REPEAT_N = 1, 1, 1, 2
+#: the match with no -engine: our engine at full strength against level 10
+DEFAULT_PAIRING = (
+    ["name=draughts", "cmd=draughts", "arg=hub"],
+    ["name=draughts-level10", "cmd=draughts", "arg=hub", "option.level=10"],
+)
+DEFAULT_PAIRING_EACH = ["depth=6", "option.tt-size=16"]
+#: its -games and -repeat when not given
+DEFAULT_PAIRING_GAMES, DEFAULT_PAIRING_REPEAT = 20, 2
+VARIANT, TOURNAMENT, RATINGINTERVAL = "international", "round-robin", 10
+
+_USAGE = """\
 usage: draughts match [-engine SETTINGS...]... [-each SETTINGS...] [OPTIONS]
 
 Engine-vs-engine matches with cutechess-cli's options and output.
 
 Engines (repeat -engine; -each applies to every engine, an engine's own win):
-  -engine name=N cmd=PROGRAM [arg=A]... [dir=D] [proto=hub|builtin]
+  -engine name=N cmd=PROGRAM [arg=A]... [dir=D] [proto={protocols}]
           [option.NAME=VALUE]... [tc=TC] [st=S] [depth=D] [nodes=N]
           [timemargin=MS] [restart=on|off] [timeout=S]
       our own engine: cmd=draughts arg=hub (option.level=1..20, option.tt-size=MiB,
-      option.threads=T)
+      option.threads=T); proto=hub1: a Hub version 1 engine (Scan 2.0); proto=dxp
+      [host=H] [port=P]: a DXP follower; proto=builtin: our engine in this process
       tc=40/60+0.5 (moves/time+inc), tc=2:00 (sudden death), tc=60+1 (Fischer),
       tc=inf; st=300 a fixed 300 s a move; depth=/nodes= limit the search.
       A move later than the time available plus timemargin loses on time; an
       engine silent past that (and 2 s or half its time more) has stalled.
-  With no -engine: our engine at full strength against level 10, both at
-  depth 6, 20 games in pairs (american: on the ACF 3-move ballots).
+  With no -engine: our engine at full strength against level 10 (-each {pairing_each}),
+  {pairing_games} games, each opening played {pairing_repeat} times with colours swapped (american: on the
+  ACF 3-move ballots).
 
 Match:
-  -variant V              international, american, russian, ... (default international)
+  -variant V              international, american, russian, ... (default {variant})
   -no-mandatory-capture   the 8x8 house rule
-  -games N                games per pairing in each round (default 1)
-  -rounds N               rounds (default 1)
-  -repeat [N]             play each opening N times, colours swapped (default 2)
-  -tournament round-robin|gauntlet
+  -games N                games per pairing in each round (default {games}; {pairing_games}
+                          with no -engine)
+  -rounds N               rounds (default {rounds})
+  -repeat [N]             play each opening N times, colours swapped (N: default {repeat_n};
+                          without -repeat: {repeat}, {pairing_repeat} with no -engine)
+  -tournament {tournaments}   (default {tournament})
   -concurrency N          games at once (default 1; with -cluster, the cluster's CPUs);
                           an engine that declares a threads parameter is told to search
                           on max(1, processors // N) threads (1 with -use-affinity or on
@@ -63,7 +80,7 @@ Match:
   -recover                restart crashed or stalled engines and go on
   -sprt elo0=E0 elo1=E1 alpha=A beta=B
                           stop when H0 or H1 is accepted (two engines)
-  -ratinginterval N       print the Elo lines every N games (default 10; 0: at the end)
+  -ratinginterval N       print the Elo lines every N games (default {ratinginterval}; 0: at the end)
 
 Output and state:
   -pdnout FILE            every game as PDN (also -pgnout)
@@ -81,6 +98,13 @@ Output and state:
   -cluster ADDRESS        play the games as Ray tasks on the cluster at ADDRESS ('auto');
                           with -resume, 'none' plays the rest on this machine
 """
+
+#: what `draughts match -help` prints
+MATCH_USAGE = _USAGE.format(
+    protocols="|".join(PROTOCOLS), pairing_each=" ".join(DEFAULT_PAIRING_EACH),
+    pairing_games=DEFAULT_PAIRING_GAMES, pairing_repeat=DEFAULT_PAIRING_REPEAT, variant=VARIANT,
+    games=GAMES, rounds=ROUNDS, repeat=REPEAT, repeat_n=REPEAT_N, tournaments="|".join(TOURNAMENTS),
+    tournament=TOURNAMENT, ratinginterval=RATINGINTERVAL)
 
 _MULTI = {"engine", "each", "openings", "draw", "resign", "sprt"}
 _SINGLE = {"variant", "games", "rounds", "tournament", "concurrency", "srand", "maxmoves", "pdnout",
@@ -154,13 +178,6 @@ def _path(p: Optional[str]) -> Optional[str]:
     return os.path.abspath(p) if p else p
 
 
-DEFAULT_PAIRING = (
-    ["name=draughts", "cmd=draughts", "arg=hub"],
-    ["name=draughts-level10", "cmd=draughts", "arg=hub", "option.level=10"],
-)
-DEFAULT_PAIRING_EACH = ["depth=6", "option.tt-size=16"]
-
-
 def settings_from_options(opts: List[Tuple[str, List[str]]]):
     """MatchSettings from split options (not -resume/-progress)."""
 
@@ -180,7 +197,7 @@ def settings_from_options(opts: List[Tuple[str, List[str]]]):
         elif name in _FLAGS:
             flags.add(name)
         elif name == "repeat":
-            repeat = parse_int(values[0], "-repeat", low=1) if values else 2
+            repeat = parse_int(values[0], "-repeat", low=1) if values else REPEAT_N
         else:
             single["pdnout" if name == "pgnout" else name] = values[0]
 
@@ -192,12 +209,13 @@ def settings_from_options(opts: List[Tuple[str, List[str]]]):
         raise InvalidInputError("a match needs at least two -engine")
     engines = [parse_engine(t, each) for t in engines_tokens]
 
-    variant_name = single.get("variant", "international")
+    variant_name = single.get("variant", VARIANT)
     v = get_variant(variant_name)                      # checks the name
-    games = parse_int(single["games"], "-games", low=1) if "games" in single else (20 if default_pairing else 1)
+    games = (parse_int(single["games"], "-games", low=1) if "games" in single
+             else DEFAULT_PAIRING_GAMES if default_pairing else GAMES)
     if repeat is None:
-        repeat = 2 if default_pairing else 1
-    tournament = single.get("tournament", "round-robin")
+        repeat = DEFAULT_PAIRING_REPEAT if default_pairing else REPEAT
+    tournament = single.get("tournament", TOURNAMENT)
     if tournament not in TOURNAMENTS:
         raise InvalidInputError(f"-tournament takes {' or '.join(TOURNAMENTS)}, not {tournament!r}")
 
@@ -248,14 +266,15 @@ def settings_from_options(opts: List[Tuple[str, List[str]]]):
 
     return MatchSettings(
         engines=engines, variant=v.name, games=games,
-        rounds=parse_int(single.get("rounds", "1"), "-rounds", low=1), repeat=repeat, tournament=tournament,
+        rounds=parse_int(single["rounds"], "-rounds", low=1) if "rounds" in single else ROUNDS, repeat=repeat, tournament=tournament,
         concurrency=parse_int(single["concurrency"], "-concurrency", low=1) if "concurrency" in single else None,
         srand=parse_int(single["srand"], "-srand", low=0) if "srand" in single else None,
         openings=openings, rules=Rules(draw, resign, maxmoves), recover="recover" in flags,
         sprt=sprt, event=single.get("event", "?"), site=single.get("site", "?"),
         pdnout=_path(single.get("pdnout")), jsonout=_path(single.get("jsonout")),
         state=_path(single.get("state")), live=_path(single.get("live")),
-        ratinginterval=parse_int(single.get("ratinginterval", "10"), "-ratinginterval", low=0),
+        ratinginterval=(parse_int(single["ratinginterval"], "-ratinginterval", low=0)
+                        if "ratinginterval" in single else RATINGINTERVAL),
         cluster=single.get("cluster"), mandatory_capture="no-mandatory-capture" not in flags,
         show_latency="show-latency" in flags,
         use_affinity=True if "use-affinity" in flags else (False if "no-affinity" in flags else None))
