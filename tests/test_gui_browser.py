@@ -189,6 +189,11 @@ def test_multipv_lines_arrive(page):
         gt.wait_moves(page, n)
         page.wait_for_function("/depth ([5-9]|\\d\\d)/.test(document.querySelector('#search-info').textContent)")
     assert page.locator("#graph polyline").count() == 1     # the score graph over the game
+    # its axes: moves (five plies: move 3) and White's score in men
+    assert page.inner_text("#graph-x0") == "start" and page.inner_text("#graph-xn") == "3"
+    assert "move" in page.inner_text("#graph-box .x-title")
+    assert "score" in page.inner_text("#graph-box .y-title") and "men" in page.inner_text("#graph-box .y-title")
+    assert page.locator("#graph-box .y-ticks span").all_inner_texts() == ["+5", "0", "−5"]
     shot(page, "gui-analysis.png")
     page.uncheck("#analyse")
 
@@ -220,7 +225,22 @@ def test_load_and_save_pdn(page, tmp_path):
     page.locator("#choose-list button", has_text="C – D").click()
     assert gt.wait_moves(page, 4) == ["11-15", "23-19", "8-11", "22-17"]
     assert page.input_value("#variant") == "american"
-    # the game opens at its start; the keyboard steps through it
+    # the game opens at its last move, marked on the board and in the list
+    page.wait_for_function("document.querySelector('#moves .mv.current')?.textContent === '22-17'")
+    end = Board(variant="american")
+    for t in ("11-15", "23-19", "8-11", "22-17"):
+        end.push(end.parse_move(t))
+    assert fen_of(page) == end.fen()
+    marked = page.eval_on_selector_all("#board rect.lastmove", "els => els.map(e => [+e.getAttribute('x'), +e.getAttribute('y')])")
+    squares = {n: page.locator(f'#board rect[data-square="{n}"]') for n in (22, 17)}
+    assert sorted(marked) == sorted([float(squares[n].get_attribute("x")), float(squares[n].get_attribute("y"))]
+                                    for n in squares)
+    # and the page says it is a loaded game now played by hand on both sides
+    assert page.is_visible("#note") and "both sides" in page.inner_text("#note")
+    assert page.input_value("#side") == "both"
+    # the keyboard steps through it
+    page.keyboard.press("Home")
+    page.wait_for_function("document.querySelector('#moves .mv.current') === null")
     assert fen_of(page) == Board(variant="american").fen()
     page.keyboard.press("ArrowRight")
     page.wait_for_function("document.querySelector('#moves .mv.current')?.textContent === '11-15'")
@@ -277,9 +297,10 @@ def test_take_back_flip_and_new_game(page):
     page.wait_for_function("!document.querySelector('#status').textContent.includes('thinking')")
     page.click("#undo")
     page.wait_for_function("document.querySelectorAll('#moves .mv[data-ply]').length === 0")
-    top = page.locator('#board rect[data-square="1"]').bounding_box()["y"]
+    # playing Black, Black's men start at the bottom; Flip turns the board round
+    low = page.locator('#board rect[data-square="1"]').bounding_box()["y"]
     page.click("#flip")
-    assert page.locator('#board rect[data-square="1"]').bounding_box()["y"] > top
+    assert page.locator('#board rect[data-square="1"]').bounding_box()["y"] < low
     page.click("#new")
     page.wait_for_function("document.querySelector('#status').textContent.includes('Black to move')")
 
@@ -344,8 +365,11 @@ def test_watch_a_two_game_match_to_its_score_line(page):
     page.wait_for_function("document.querySelector('#m-score').textContent.includes('2 of 2 games, finished')",
                            timeout=90000)
     score = page.inner_text("#m-score")
-    assert re.search(r"Score of draughts vs draughts-2: \d - \d - \d\s+\[\d\.\d{3}\] 2", score), score
-    assert page.inner_text("#m-elo").startswith("Elo difference:")
+    # the weaker engine has the command line's name for it (by its level)
+    assert re.search(r"Score of draughts vs draughts-level1: \d - \d - \d\s+\[\d\.\d{3}\] 2", score), score
+    # two games give no interval: no Elo figure yet
+    elo = page.inner_text("#m-elo")
+    assert elo.startswith("Elo difference: not yet") and not re.search(r"\d", elo), elo
     assert page.locator("#m-list li").count() == 2
     # a finished game opens in the analysis board
     plies = int(re.search(r"\((\d+) plies\)", page.locator("#m-list li").nth(1).inner_text()).group(1))
@@ -393,3 +417,171 @@ def test_a_crashed_page_leaves_no_engine_behind(chromium):
             time.sleep(0.1)
         assert _hub_children() == [], "the engine outlived its page"
         context.close()
+
+
+# --- the board's side, the variant list, a reload -----------------------------------------
+
+def _square_y(page, n):
+    # read in one go: the board is redrawn (its squares replaced) at every state
+    return page.evaluate(f"document.querySelector('#board rect[data-square=\"{n}\"]').getBoundingClientRect().y")
+
+
+def test_the_board_is_turned_to_the_players_side(page):
+    # American: Black's men start on 1-12, drawn at the top
+    gt.new_game(page, "american", "black")
+    assert _square_y(page, 1) > _square_y(page, 32)           # Black's men at the bottom
+    gt.new_game(page, "american", "white")
+    assert _square_y(page, 1) < _square_y(page, 32)
+    gt.new_game(page, "american", "both")
+    assert _square_y(page, 1) < _square_y(page, 32)
+    gt.new_game(page, "international", "black", movetime=0.05)
+    assert _square_y(page, 1) > _square_y(page, 50)
+    # "You play" changed in a game turns it too
+    page.select_option("#side", "both")
+    page.wait_for_function("window.draughtsState.side === 'both'")
+    assert _square_y(page, 1) < _square_y(page, 50)
+
+
+def test_choosing_a_variant_starts_its_game(page):
+    gt.new_game(page, "international", "both")
+    gt.click_square(page, 32)
+    gt.click_square(page, 28)
+    gt.wait_moves(page, 1)
+    page.select_option("#variant", "russian")          # no New game
+    page.wait_for_function("window.draughtsState.variant.name === 'russian'")
+    assert gt.moves(page) == []
+    assert page.locator("#board rect[data-square]").count() == 32
+    assert page.locator("#board g.piece").count() == 24
+    assert page.inner_text("#status").startswith("russian")
+
+
+def test_a_reload_keeps_the_game_and_a_new_tab_has_its_own(page):
+    gt.new_game(page, "american", "both")
+    for n, (a, b) in enumerate(((11, 15), (22, 18), (15, 22)), start=1):
+        gt.click_square(page, a)
+        gt.click_square(page, b)
+        gt.wait_moves(page, n)
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function("window.draughtsState.cursor === 2")
+    fen = fen_of(page)
+    page.reload()
+    gt.wait_ready(page)
+    page.wait_for_function("window.draughtsState.moves.length === 3")
+    assert gt.moves(page) == ["11-15", "22-18", "15x22"]
+    assert page.input_value("#variant") == "american" and page.input_value("#side") == "both"
+    assert fen_of(page) == fen                                   # at the move shown before
+    # the game goes on after the reload
+    page.keyboard.press("End")
+    gt.click_square(page, 25)
+    gt.click_square(page, 18)
+    assert gt.wait_moves(page, 4)[-1] == "25x18"
+    # another tab: a game of its own
+    other = page.context.new_page()
+    other.goto(page.url)
+    gt.wait_ready(other)
+    other.wait_for_function("window.draughtsState !== undefined")
+    assert other.evaluate("window.draughtsState.variant.name") == "international"
+    assert gt.moves(other) == []
+    other.close()
+
+
+# --- analysis ------------------------------------------------------------------------------
+
+def _wait_lines(page, count, depth=4):
+    page.wait_for_function(f"""() => {{
+        const m = /depth (\\d+)/.exec(document.querySelector('#search-info').textContent);
+        return m !== null && Number(m[1]) >= {depth} && document.querySelectorAll('#lines li').length === {count};
+    }}""")
+
+
+def test_analysis_off_clears_its_lines(page):
+    gt.new_game(page, "international", "both")
+    page.check("#analyse")
+    _wait_lines(page, 3)
+    page.uncheck("#analyse")
+    page.wait_for_function("document.querySelectorAll('#lines li').length === 0")
+    assert page.inner_text("#search-info") == "Analysis off"
+    page.wait_for_timeout(300)                   # no late report brings them back
+    assert page.locator("#lines li").count() == 0
+
+
+def test_five_lines_keep_the_panels_in_place(page):
+    gt.new_game(page, "international", "both")
+    page.fill("#multipv", "5")
+    page.dispatch_event("#multipv", "change")
+    before = page.locator("#graph").bounding_box()["y"]
+    page.check("#analyse")
+    _wait_lines(page, 5)
+    assert page.locator("#graph").bounding_box()["y"] == before
+    page.uncheck("#analyse")
+
+
+def test_a_line_is_shown_on_the_board_and_back(page):
+    gt.new_game(page, "international", "both")
+    page.check("#analyse")
+    _wait_lines(page, 3, depth=6)
+    game_fen = fen_of(page)
+    page.locator("#lines li").nth(1).locator(".pv").nth(2).click()     # the third move of line 2
+    page.wait_for_selector("#preview-bar:not([hidden])")
+    # the lines are redrawn as the engine deepens: the page says which moves it shows
+    m = re.fullmatch(r"Line 2 after (\S+) (\S+) (\S+)", page.inner_text("#preview-text"))
+    assert m, page.inner_text("#preview-text")
+    pv = m.groups()
+    assert page.locator("#lines .pv.shown").count() == 1
+    b = Board(variant="international")
+    for t in pv:
+        b.push(b.parse_move(t))
+    shown = sorted(page.eval_on_selector_all("#board g.piece", "els => els.map(e => +e.dataset.square)"))
+    assert shown == sorted(b.pieces())
+    assert fen_of(page) == game_fen and gt.moves(page) == []      # the game is as it was
+    page.click("#preview-back")
+    page.wait_for_selector("#preview-bar", state="hidden")
+    shown = sorted(page.eval_on_selector_all("#board g.piece", "els => els.map(e => +e.dataset.square)"))
+    assert shown == sorted(Board(variant="international").pieces())
+    page.uncheck("#analyse")
+
+
+# --- the match box ------------------------------------------------------------------------
+
+def test_the_match_box_fits_and_says_what_is_off(page):
+    page.click("#match-box summary")
+    box = page.locator("#match-box").bounding_box()
+    sel = page.locator("#m-openings").bounding_box()
+    assert sel["x"] + sel["width"] <= box["x"] + box["width"]
+    # a disabled Stop looks it
+    assert page.is_disabled("#m-stop") and page.is_enabled("#m-start")
+    assert float(page.eval_on_selector("#m-stop", "e => getComputedStyle(e).opacity")) < 0.7
+    assert float(page.eval_on_selector("#m-start", "e => getComputedStyle(e).opacity")) == 1
+    assert page.eval_on_selector("#m-stop", "e => getComputedStyle(e).cursor") == "not-allowed"
+    # an error leaves Start and Stop uncovered, with the buttons low on the screen
+    page.evaluate("""() => {
+        const b = document.querySelector('#m-start').getBoundingClientRect();
+        window.scrollBy(0, b.bottom - innerHeight + 12);
+    }""")
+    page.fill("#m-limit", "tc=abc but a long limit to make a long message")
+    page.click("#m-start")
+    toast(page)
+    for button in ("#m-start", "#m-stop"):
+        hit = page.evaluate("""sel => {
+            const b = document.querySelector(sel).getBoundingClientRect();
+            return document.elementFromPoint(b.x + b.width / 2, b.y + b.height / 2)?.id;
+        }""", button)
+        assert hit == button[1:], (button, hit)
+
+
+# --- the board editor -----------------------------------------------------------------------
+
+def test_the_editor_looks_like_a_mode_of_its_own(page):
+    outline = "e => getComputedStyle(e).outlineStyle"
+    assert page.eval_on_selector("#board-wrap", outline) == "none"
+    page.click("#edit")
+    assert page.is_visible("#mode-label") and "Editing" in page.inner_text("#mode-label")
+    assert page.eval_on_selector("#board-wrap", outline) == "solid"
+    # the palette right under the board, with a heading
+    board = page.locator("#board-wrap").bounding_box()
+    title = page.locator("#palette-title").bounding_box()
+    assert page.is_visible("#palette-title") and page.inner_text("#palette-title")
+    assert 0 <= title["y"] - (board["y"] + board["height"]) < 40
+    page.click("#edit-cancel")
+    assert not page.is_visible("#mode-label")
+    assert page.eval_on_selector("#board-wrap", outline) == "none"

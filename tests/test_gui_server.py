@@ -4,6 +4,7 @@ the origin check, Hub engines named on the command line and their ends."""
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -241,8 +242,9 @@ def test_pdn_load_pick_and_save(ws):
     assert "index" in error(ws, {"type": "pick_game", "index": 2})
     ws.send_json({"type": "pick_game", "index": 1})
     s = until(ws, "state")
-    assert s["variant"]["name"] == "american" and s["moves"] == ["11-15", "23-19"] and s["cursor"] == 0
-    assert s["side"] == "both"
+    # shown at its last move, said to be a loaded game
+    assert s["variant"]["name"] == "american" and s["moves"] == ["11-15", "23-19"] and s["cursor"] == 2
+    assert s["side"] == "both" and s["loaded"] and s["lastmove"] == [23, 19]
     ws.send_json({"type": "save_pdn"})
     saved = until(ws, "pdn")
     game = draughts.pdn.read_game(saved["text"])
@@ -251,6 +253,62 @@ def test_pdn_load_pick_and_save(ws):
     ws.send_json({"type": "load_pdn", "text": '[GameType "20"]\n\n1. 32-28 *\n'})
     s = until(ws, "state")
     assert s["moves"] == ["32-28"] and s["variant"]["name"] == "international"
+    ws.send_json({"type": "new", "variant": "international", "side": "both"})
+    assert not until(ws, "state")["loaded"]
+
+
+def test_a_new_game_replays_given_moves(ws):
+    """What a reloaded page sends to get its game back."""
+    ws.send_json({"type": "new", "variant": "american", "side": "both", "moves": ["11-15", "23-19", "8-11"],
+                  "cursor": 2})
+    s = until(ws, "state")
+    assert s["moves"] == ["11-15", "23-19", "8-11"] and s["cursor"] == 2 and s["lastmove"] == [23, 19]
+    assert s["turn"] == "black"
+    fen = "W:W12,48:B8,9,18,45"
+    ws.send_json({"type": "new", "variant": "international", "side": "white", "fen": fen, "moves": ["12x14"]})
+    s = until(ws, "state")
+    assert s["start_fen"] == fen and s["moves"] == ["12x14"] and s["cursor"] == 1
+    assert "move 2" in error(ws, {"type": "new", "variant": "american", "moves": ["11-15", "11-15"]})
+    assert "move 1" in error(ws, {"type": "new", "variant": "american", "moves": ["zz"]})
+    assert "moves" in error(ws, {"type": "new", "variant": "american", "moves": "11-15"})
+    assert "cursor" in error(ws, {"type": "new", "variant": "american", "moves": ["11-15"], "cursor": 2})
+    # a refused replay leaves the game as it was
+    ws.send_json({"type": "goto", "ply": 1})
+    assert until(ws, "state")["start_fen"] == fen
+
+
+def test_preview_of_a_line(ws):
+    ws.send_json({"type": "new", "variant": "international", "side": "both"})
+    until(ws, "state")
+    ws.send_json({"type": "preview", "moves": ["32-28", "19-23", "28x19"]})
+    p = until(ws, "preview")
+    b = Board(variant="international")
+    for t in ("32-28", "19-23", "28x19"):
+        b.push(b.parse_move(t))
+    assert p["fen"] == b.fen() and p["ply"] == 0 and p["lastmove"] == [28, 19]
+    assert p["pieces"] == {str(n): q.symbol() for n, q in b.pieces().items()}
+    assert "move 2" in error(ws, {"type": "preview", "moves": ["32-28", "32-28"]})
+    # the game is as it was
+    ws.send_json({"type": "goto", "ply": 0})
+    assert until(ws, "state")["moves"] == []
+
+
+def test_the_elo_line_waits_for_an_interval():
+    from draughts.gui.match import summary_json
+
+    class R:                                # what summary_json reads of a game record
+        def __init__(self, index, points):
+            self.index, self._p = index, points
+
+        def points(self, i):
+            return self._p
+
+    for points in ([0.5, 0.5], [1.0, 1.0], [1.0, 0.0], [1.0, 0.5], [0.0, 0.0, 0.5]):
+        assert summary_json(["a", "b"], [R(i, p) for i, p in enumerate(points)], 1)["elo_line"] == "", points
+    pts = [1.0] * 6 + [0.0] * 3 + [0.5] * 3
+    line = summary_json(["a", "b"], [R(i, p) for i, p in enumerate(pts)], 1)["elo_line"]
+    # the command line's own line, with its interval
+    assert re.match(r"Elo difference: \d+\.\d\d \+/- \d+\.\d\d, LOS: ", line), line
 
 
 def test_a_set_up_position_is_saved_with_its_fen(ws):
@@ -542,8 +600,9 @@ def test_a_match_from_the_page_and_its_bad_options(ws):
     ws.send_json(good)
     m = until(ws, "match", lambda m: m["status"] != "running", limit=100000)
     assert m["status"] == "finished" and m["played"] == 2 and len(m["games"]) == 2
-    assert m["score_line"].startswith("Score of draughts vs draughts-2: ")
-    assert m["elo_line"].startswith("Elo difference: ")
+    # the weaker engine is named as `draughts match` names its own: by its level
+    assert m["score_line"].startswith("Score of draughts vs draughts-level1: ")
+    assert m["elo_line"] == ""              # two games: no interval, no Elo figure
     assert m["current"]["plies"] > 0
     ws.send_json({"type": "match_open", "index": 0})
     s = until(ws, "state")
@@ -708,7 +767,7 @@ def test_a_dxp_engine_plays_international_and_follows_take_backs(dxp_follower):
 
 WEIRD = [None, -1, 0, 2 ** 70, 1.5, float("nan"), True, "", "x" * 300, [], [1, "a"], {}, {"a": []}]
 FIELDS = {
-    "new": ["variant", "house", "fen", "side"], "settings": ["engine", "level", "movetime", "side"],
+    "new": ["variant", "house", "fen", "side", "moves", "cursor"], "preview": ["moves"], "settings": ["engine", "level", "movetime", "side"],
     "move": ["start", "end", "captured"], "goto": ["ply"], "set_fen": ["fen"], "setup": ["pieces", "turn"],
     "load_pdn": ["text"], "pick_game": ["index"], "analyse": ["on", "multipv"], "match_open": ["index"],
     "match_start": ["engines", "limit", "games", "repeat", "openings"],
@@ -727,7 +786,7 @@ def test_odd_values_in_every_field_are_errors_not_faults(ws):
     while True:
         m = ws.receive_json()
         seen.append(m)
-        if m["type"] == "state" and len([x for x in seen if x["type"] in ("error", "state", "setup")]) > sent:
+        if m["type"] == "state" and len([x for x in seen if x["type"] in ("error", "state", "setup", "preview")]) > sent:
             break
     faults = [m["message"] for m in seen if m["type"] == "error" and "internal error" in m["message"]]
     assert faults == []

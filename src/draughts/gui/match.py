@@ -11,12 +11,14 @@ lines as it thinks and both clocks as they run.
 from __future__ import annotations
 
 import io
+import math
 import os
 import threading
 import time
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from draughts.board import Board
+from draughts.engine import LEVEL_MAX
 from draughts.errors import InvalidInputError
 from draughts.gui.engines import EngineSpec, MatchPlayer, Report, by_name
 from draughts.gui.boards import variant_info
@@ -89,7 +91,11 @@ def match_argv(specs: Sequence[EngineSpec], options: Dict[str, Any], variant: Va
         if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 20:
             raise InvalidInputError(f"level must be a whole number from 1 to 20, not {level!r}")
         argv.append("-engine")
-        argv.append(f"name={spec.name}")
+        if spec.proto == "builtin" and level != LEVEL_MAX:
+            # as `draughts match` names its weaker default engine: draughts-level10
+            argv.append(f"name={spec.name}-level{level}")
+        else:
+            argv.append(f"name={spec.name}")
         if spec.proto == "builtin":
             argv += ["proto=builtin", f"option.level={level}"]
         elif spec.proto == "dxp":
@@ -123,11 +129,20 @@ def summary_json(names: Sequence[str], records: Sequence[GameRecord], repeat: in
     pairs = [by_index[i].points(0) + by_index[i + 1].points(0)
              for i in range(0, max(by_index, default=-1) + 1, 2) if i in by_index and i + 1 in by_index]
     s = stats.summarise(pts, pairs if repeat == 2 else [], paired=repeat == 2)
-    line = f"Score of {names[0]} vs {names[1]}: {s.wins} - {s.losses} - {s.draws}  [{s.score:.3f}] {s.games}"
-    elo = (f"Elo difference: {stats.fmt_number(s.elo, 1)} +/- {stats.fmt_number(s.elo_error, 1)}"
-           if s.games else "")
+    lines = stats.report_lines(names[0], names[1], s, paired=repeat == 2)
+    line = lines[0]
+    # `draughts match`'s Elo line, once its 95 % interval has a finite width
+    # above 0 (the command line leaves out the "+/-" where it has none); before
+    # that (all draws, no loss or no win yet, too few games) the figure says nothing
+    elo = lines[1] if elo_means_something(s) else ""
     return {"score_line": line, "elo_line": elo, **stats.json_number(
         {"wins": s.wins, "losses": s.losses, "draws": s.draws, "elo": s.elo, "elo_error": s.elo_error})}
+
+
+def elo_means_something(s: stats.Summary) -> bool:
+    """Whether an Elo figure is worth showing: finite, with a 95 % interval
+    of finite width above 0."""
+    return math.isfinite(s.elo) and math.isfinite(s.elo_error) and s.elo_error > 0
 
 
 def games_json(records: Sequence[GameRecord], engines) -> List[Dict[str, Any]]:

@@ -6,7 +6,9 @@ is answered with an `error` message and the session goes on.  The engine
 works on a worker thread; its reports come back to the event loop.
 
 Messages from the page (`type` and its fields):
-  new       variant, house (bool), fen (optional), side ("white", "black", "both")
+  new       variant, house (bool), fen (optional), side ("white", "black", "both"),
+            moves (optional: the game's move texts, replayed; a reloaded page's game),
+            cursor (optional, with moves: the position shown)
   settings  engine (a name the server offers), level (1-20), movetime (seconds)
   move      start, end, captured (the squares of one of the state's legal moves)
   undo      take back (against the engine: to the player's previous turn)
@@ -17,12 +19,15 @@ Messages from the page (`type` and its fields):
   pick_game index
   save_pdn  -> `pdn` with the game's text
   analyse   on (bool), multipv (1-MAX_MULTIPV)
+  preview   moves (move texts from the position shown, e.g. part of an analysis
+            line) -> `preview` with the position after them (the game is unchanged)
   match_start  engines ([{name, level}, {name, level}]), limit (the runner's tc=/st=/depth=/nodes=),
                games, repeat (bool), openings (a shipped deck or "")
   match_stop
   match_follow (the live or state file the command line named)
   match_open   index: a finished game of the match into the board
-Messages to the page: state, analysis, games, pdn, setup, error, engines, match, match_lines.
+Messages to the page: state, analysis, preview, games, pdn, setup, error, engines, match,
+match_lines.
 """
 
 from __future__ import annotations
@@ -111,6 +116,8 @@ class Session:
         self.loop: Optional[asyncio.AbstractEventLoop] = None
         self.closed = False
         self.headers: Dict[str, str] = {}
+        #: whether the game came from a PDN file or a match (the page says so)
+        self.loaded = False
 
     # --- the board at the cursor ------------------------------------------------
     def board(self, ply: Optional[int] = None) -> Board:
@@ -151,6 +158,7 @@ class Session:
             "engine": self.spec.name, "level": self.level, "movetime": self.movetime,
             "thinking": thinking, "analysing": self.analysing, "multipv": self.multipv,
             "scores": [[p, s] for p, s in sorted(self.scores.items())],
+            "loaded": self.loaded,
         }
 
     async def send(self, msg: Dict[str, Any]) -> None:
@@ -199,13 +207,35 @@ class Session:
         fen = msg.get("fen")
         start = Board(_str(msg, "fen"), variant=v) if fen else Board(variant=v)
         side = self._side(msg.get("side", "white"))
+        moves = self._replay(start, msg["moves"]) if "moves" in msg else []
+        cursor = _int(msg, "cursor", 0, len(moves)) if "cursor" in msg else len(moves)
         await self._stop_job()
         self.variant, self.side = v, side
-        self._set_game(start, [])
+        self._set_game(start, moves)
+        self.cursor = cursor
         self.headers = {}
+        self.loaded = False
         if self.engine is not None:
             await asyncio.to_thread(self.engine.new_game)
         await self._after_change()
+
+    @staticmethod
+    def _replay(start: Board, texts: Any, limit: int = 2000) -> List[Move]:
+        """The moves of `texts` (move texts) played from `start`; each must be legal."""
+        if not isinstance(texts, list) or len(texts) > limit or not all(isinstance(t, str) for t in texts):
+            raise BadMessage(f"moves must be a list of at most {limit} move texts")
+        b = start.copy(stack=False)
+        out = []
+        for t in texts:
+            try:
+                m = b.parse_move(t[:200])
+            except ValueError as e:
+                raise BadMessage(f"move {len(out) + 1} ({t[:40]!r}): {e}") from None
+            if m not in b.legal_moves:
+                raise BadMessage(f"move {len(out) + 1} ({t[:40]!r}) is not legal")
+            b.push(m)
+            out.append(m)
+        return out
 
     def _side(self, text) -> Optional[Color]:
         if text not in ("white", "black", "both"):
@@ -301,6 +331,7 @@ class Session:
         await self._stop_job()
         self._set_game(start, [])
         self.headers = {}
+        self.loaded = False
         await self._after_change()
 
     async def on_setup(self, msg: Dict) -> None:
@@ -364,9 +395,9 @@ class Session:
     async def _load_game(self, game: pdn.Game) -> None:
         await self._stop_job()
         self.variant = game.variant
-        self._set_game(game.board(), list(game.moves))
-        self.cursor = 0
+        self._set_game(game.board(), list(game.moves))    # shown at its last move
         self.side = None                               # a game to look through, both sides by hand
+        self.loaded = True
         self.headers = {k: v for k, v in game.headers.items() if k not in ("GameType", "FEN", "Result")}
         await self._after_change(engine_moves=False)
 
@@ -395,6 +426,18 @@ class Session:
             await self._stop_job()
         self.analysing, self.multipv = on, multipv
         await self._after_change(engine_moves=False)
+
+    async def on_preview(self, msg: Dict) -> None:
+        board = self.board()
+        moves = self._replay(board, msg.get("moves"), 200)
+        b = board.copy(stack=False)
+        texts = []
+        for m in moves:
+            texts.append(b.move_text(m))
+            b.push(m)
+        await self.send({"type": "preview", "ply": self.cursor, "moves": texts,
+                         "fen": b.fen(), "pieces": _pieces(b), "turn": colour_name(b.turn),
+                         "lastmove": list(moves[-1].path) if moves else None})
 
     # --- matches ------------------------------------------------------------------------
     def _emit(self, msg: Dict[str, Any]) -> None:

@@ -116,19 +116,28 @@ def wait_ready(page) -> None:
 
 def new_game(page, variant: str, side: str = "white", fen: Optional[str] = None,
              movetime: Optional[float] = None) -> None:
-    """A new game as the page starts one: variant and side, then a FEN."""
-    if movetime is not None:
-        page.fill("#movetime", str(movetime))
-        page.dispatch_event("#movetime", "change")
-    page.select_option("#variant", variant)
-    page.select_option("#side", side)
-    seen = page.evaluate("window.draughtsSeen || 0")
-    page.click("#new")
-    page.wait_for_function(f"(window.draughtsSeen || 0) > {seen} && "
-                           f"document.querySelector('#status').textContent.startsWith('{variant}')")
+    """A new game as the page starts one: the side and the seconds a move, then
+    the variant (choosing another starts its game) or **New game**, then a FEN.
+    Each step waits for the server's answer, so that no older state is taken
+    for the new game's."""
+    def answered(action, check: str) -> None:
+        # every state from now on is looked at (polling could miss one)
+        page.evaluate(f"window.draughtsMatched = false; "
+                      f"window.draughtsOnState = s => {{ if ({check}) window.draughtsMatched = true; }}; 0")
+        action()
+        page.wait_for_function("window.draughtsMatched")
+        page.evaluate("window.draughtsOnState = null")
+
+    if movetime is not None and float(page.input_value("#movetime")) != movetime:
+        answered(lambda: (page.fill("#movetime", str(movetime)), page.dispatch_event("#movetime", "change")),
+                 f"s.movetime === {movetime}")
+    if page.input_value("#side") != side:
+        answered(lambda: page.select_option("#side", side), f"s.side === {side!r}")
+    fresh = f"s.variant.name === {variant!r} && s.moves.length === 0 && s.side === {side!r}"
+    if page.input_value("#variant") != variant:
+        answered(lambda: page.select_option("#variant", variant), fresh)
+    else:
+        answered(lambda: page.click("#new"), fresh)
     if fen is not None:
         page.fill("#fen", fen)
-        seen = page.evaluate("window.draughtsSeen || 0")
-        page.click("#fen-form button")
-        page.wait_for_function(f"(window.draughtsSeen || 0) > {seen} && "
-                               f"document.querySelector('#fen').value === {fen!r}")
+        answered(lambda: page.click("#fen-form button"), f"s.start_fen === {fen!r}")

@@ -14,6 +14,14 @@ let editing = null;        // {pieces, turn} in the board editor
 let analysis = null;       // the last analysis message of the shown position
 let pendingMove = null;    // performance.now() of the last move sent (round trip)
 let engineKinds = {};      // engine name -> "builtin", "hub" or "dxp"
+let pendingAnalyse = null; // the Analyse tick sent, until a state has it
+let preview = null;        // {line, upto, pv, pieces, lastmove} while a line's position is shown
+let orientedFor = null;    // the variant and side the board was last turned for
+// this tab's game, kept across a reload (sessionStorage is the tab's own)
+const GAME_KEY = "draughts-game";
+let restore = null;        // the saved game, until the server has replayed it
+try { restore = JSON.parse(sessionStorage.getItem(GAME_KEY) || "null"); } catch { restore = null; }
+let restoring = 0;         // states still to come from the replay before saving again
 window.draughtsTimes = []; // round trips (ms) of moves, read by the benchmarks
 
 // --- the connection ------------------------------------------------------------
@@ -37,6 +45,7 @@ function toast(text) {
   const t = $("toast");
   t.textContent = text;
   t.hidden = false;
+  t.onclick = () => { t.hidden = true; };
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => { t.hidden = true; }, 5000);
 }
@@ -46,7 +55,10 @@ function receive(msg) {
     case "engines": return setLists(msg);
     case "state": return setState(msg);
     case "analysis": return setAnalysis(msg);
-    case "error": return toast(msg.message);
+    case "error": pendingAnalyse = null;
+      if (restoring) { restoring = 0; msg.message = `The saved game could not be restored: ${msg.message}`; }
+      return toast(msg.message);
+    case "preview": return setPreview(msg);
     case "games": return chooseGame(msg);
     case "pdn": return download(msg.filename, msg.text);
     case "match": return setMatch(msg);
@@ -56,7 +68,11 @@ function receive(msg) {
 }
 
 function setLists(msg) {
-  $("variant").replaceChildren(...msg.variants.map((v) => new Option(`${v.name} (${v.size}×${v.size})`, v.name)));
+  $("variant").replaceChildren(...msg.variants.map((v) => {
+    const o = new Option(`${v.name} (${v.size}×${v.size})`, v.name);
+    o.dataset.size = v.size;
+    return o;
+  }));
   engineKinds = Object.fromEntries(msg.engines.map((e) => [e.name, e.proto]));
   const names = msg.engines.map((e) => [e.proto === "builtin" ? `${e.name} (built in)` : `${e.name} (${e.proto})`, e.name]);
   for (const id of ["engine", "m-engine1", "m-engine2"]) $(id).replaceChildren(...names.map(([t, v]) => new Option(t, v)));
@@ -67,28 +83,53 @@ function setLists(msg) {
 
 // --- the state -------------------------------------------------------------------
 function setState(s) {
+  let replaying = false;
+  if (restore) { replaying = startRestore(restore, s); restore = null; }
+  if (!replaying) {
+    if (restoring) restoring--;
+    if (!restoring) saveGame(s);
+  }
   const variantChanged = !state || state.variant.name !== s.variant.name || state.variant.house !== s.variant.house;
   const posChanged = !state || state.fen !== s.fen || state.cursor !== s.cursor;
   state = s;
-  // for the tests and measurements: the states drawn so far
+  // for the tests and measurements: the states drawn so far, the last, and a hook
   window.draughtsSeen = (window.draughtsSeen || 0) + 1;
+  window.draughtsState = s;
+  if (window.draughtsOnState) window.draughtsOnState(s);
   if (variantChanged) {
     view.setVariant(s.variant);
     // the game's variant (the fields keep a choice made for the next new game otherwise)
     $("variant").value = s.variant.name;
     $("house").checked = s.variant.house;
   }
-  if (posChanged) { pick = null; analysis = null; showAnalysis(); }
+  if (posChanged) { pick = null; analysis = null; endPreview(false); }
+  // the board is turned so that the player's men start at the bottom
+  const orient = `${s.variant.name}/${s.side}`;
+  if (orient !== orientedFor) {
+    orientedFor = orient;
+    view.flipped = s.side !== "both" && s.side === s.variant.top;
+  }
+  // analysis off: the last lines go (the engine's thinking while it plays still shows)
+  if (!s.analysing && !s.thinking) analysis = null;
+  $("analysis-box").classList.toggle("off", !s.analysing);
+  showAnalysis();
+  const note = $("note");
+  note.hidden = !s.loaded;
+  if (s.loaded) {
+    note.textContent = `Loaded game: you play both sides now ("You play" is "Both sides"). ` +
+      `It is shown at its last move${s.lastmove ? "" : " (it has none)"}; « goes to its start.`;
+  }
   $("side").value = s.side;
   $("engine").value = s.engine;
   $("level").value = s.level;
   // a level is our engine's; the others play at their own strength
   $("level").disabled = engineKinds[s.engine] !== "builtin";
   $("movetime").value = s.movetime;
-  $("analyse").checked = s.analysing;
+  // a state sent before the server had the tick does not untick it
+  if (pendingAnalyse === null || pendingAnalyse === s.analysing) { pendingAnalyse = null; $("analyse").checked = s.analysing; }
   $("multipv").value = s.multipv;
   if (document.activeElement !== $("fen")) $("fen").value = s.fen;
-  if (!editing) draw();
+  if (!editing && !preview) draw();
   moveList();
   graph();
   const turn = s.turn[0].toUpperCase() + s.turn.slice(1);
@@ -106,10 +147,35 @@ function setState(s) {
   }
 }
 
+// the tab's game, written at every state and replayed by the server after a reload
+function saveGame(s) {
+  const game = { variant: s.variant.name, house: s.variant.house, fen: s.start_fen, moves: s.moves,
+                 cursor: s.cursor, side: s.side, engine: s.engine, level: s.level, movetime: s.movetime };
+  try { sessionStorage.setItem(GAME_KEY, JSON.stringify(game)); } catch { /* storage full or off */ }
+}
+
+// the server's first state is its new game: the saved one is replayed instead
+// (the first state is drawn meanwhile); false where there is nothing to replay
+function startRestore(g, s) {
+  if (typeof g !== "object" || !Array.isArray(g.moves)) return false;
+  const same = g.variant === s.variant.name && g.house === s.variant.house && g.fen === s.start_fen &&
+    g.moves.length === 0 && g.side === s.side && g.engine === s.engine && g.level === s.level &&
+    g.movetime === s.movetime;
+  if (same) return false;
+  const settings = { type: "settings", level: g.level, movetime: g.movetime, side: g.side };
+  if (g.engine in engineKinds) settings.engine = g.engine;
+  restoring = 2;                 // the answers to these two messages
+  send(settings);
+  send({ type: "new", variant: g.variant, house: g.house, fen: g.fen, side: g.side,
+         moves: g.moves, cursor: g.cursor });
+  return true;
+}
+
 function movesFrom(start) { return state.legal.filter((m) => m.start === start); }
 
 function draw() {
   if (!state) return;
+  if (preview) { view.draw(preview.pieces, { last: ends(preview.lastmove) }); return; }
   const marks = { last: state.lastmove ? [state.lastmove[0], state.lastmove[state.lastmove.length - 1]] : [] };
   if (pick) {
     marks.selected = pick.start;
@@ -129,8 +195,11 @@ function candidates() {
 }
 
 // --- entering a move ---------------------------------------------------------
+function ends(path) { return path ? [path[0], path[path.length - 1]] : []; }
+
 function clickSquare(sq) {
   if (editing) return editSquare(sq);
+  if (preview) return endPreview();
   if (!state || sq == null) return;
   if (!pick) {
     if (movesFrom(sq).length) { pick = { start: sq, clicks: [] }; draw(); }
@@ -186,7 +255,7 @@ const wrap = $("board-wrap");
 wrap.addEventListener("pointerdown", (ev) => {
   if (!state) return;
   const sq = view.squareAt(ev.clientX, ev.clientY);
-  if (!editing && sq != null && movesFrom(sq).length && (!pick || pick.clicks.length === 0) && sq !== pick?.start) {
+  if (!editing && !preview && sq != null && movesFrom(sq).length && (!pick || pick.clicks.length === 0) && sq !== pick?.start) {
     pick = { start: sq, clicks: [] };
     drag = { from: sq, at: view.toBoard(ev.clientX, ev.clientY), moved: false, x: ev.clientX, y: ev.clientY, fresh: true };
     wrap.setPointerCapture(ev.pointerId);
@@ -249,25 +318,68 @@ function fmtScore(line) {
 }
 
 function setAnalysis(msg) {
-  if (!state || msg.ply !== state.cursor) return;
+  if (!state || msg.ply !== state.cursor || (!state.analysing && !state.thinking)) return;
   analysis = msg;
   showAnalysis();
 }
 
 function showAnalysis() {
   const a = analysis;
-  if (!a) { $("search-info").textContent = "depth – · score – · – nodes/s"; $("lines").replaceChildren(); return; }
+  if (!a) {
+    $("search-info").textContent = state && !state.analysing ? "Analysis off" : "depth – · score – · – nodes/s";
+    $("lines").replaceChildren();
+    return;
+  }
   const best = a.lines[0];
   $("search-info").textContent = `depth ${a.depth} · score ${best ? fmtScore(best) : "–"} · ${Math.round(a.nps).toLocaleString("en")} nodes/s · ${a.nodes.toLocaleString("en")} nodes`;
-  $("lines").replaceChildren(...a.lines.map((line) => {
+  $("lines").replaceChildren(...a.lines.map((line, i) => {
     const li = document.createElement("li");
     const sc = document.createElement("span");
     sc.className = "score";
     sc.textContent = fmtScore(line);
-    li.append(sc, " " + line.pv.join(" "));
+    sc.title = "Show the position at the end of this line";
+    sc.onclick = () => showLine(i, line.pv.length, line.pv);
+    li.append(sc);
+    line.pv.forEach((mv, k) => {
+      const sp = document.createElement("span");
+      sp.className = "pv";
+      sp.textContent = mv;
+      sp.dataset.upto = k + 1;
+      if (preview && preview.line === i && preview.upto === k + 1) sp.classList.add("shown");
+      sp.onclick = () => showLine(i, k + 1, line.pv);
+      li.append(" ", sp);
+    });
     return li;
   }));
 }
+
+// --- a line's position on the board (the game is left as it is) ------------------
+function showLine(line, upto, pv) {
+  if (!state || editing || upto < 1) return;
+  preview = { line, upto, pv: pv.slice(), ply: state.cursor, pieces: null };
+  send({ type: "preview", moves: pv.slice(0, upto) });
+}
+
+function setPreview(msg) {
+  if (!preview || !state || msg.ply !== state.cursor || msg.ply !== preview.ply) return;
+  if (msg.moves.length !== preview.upto) return;          // an older step's answer
+  Object.assign(preview, { pieces: msg.pieces, lastmove: msg.lastmove, fen: msg.fen });
+  pick = null;
+  $("board-area").classList.add("previewing");
+  $("preview-bar").hidden = false;
+  $("preview-text").textContent = `Line ${preview.line + 1} after ${msg.moves.join(" ")}`;
+  draw();
+  showAnalysis();
+}
+
+function endPreview(redraw = true) {
+  if (!preview) return;
+  preview = null;
+  $("board-area").classList.remove("previewing");
+  $("preview-bar").hidden = true;
+  if (redraw) { draw(); showAnalysis(); }
+}
+$("preview-back").onclick = () => endPreview();
 
 function graph() {
   const g = $("graph");
@@ -281,6 +393,10 @@ function graph() {
   mk("line", { x1: x(state.cursor), x2: x(state.cursor), y1: 0, y2: 90, stroke: "#d9a400", "stroke-width": 1.5 });
   const pts = state.scores.map(([p, s]) => `${x(p)},${y(s)}`).join(" ");
   if (pts) mk("polyline", { points: pts, fill: "none", stroke: "currentColor", "stroke-width": 1.5, class: "curve" });
+  // the x axis in move numbers: from the start to the game's last move
+  const offset = state.first !== state.variant.first ? 1 : 0;
+  $("graph-x0").textContent = "start";
+  $("graph-xn").textContent = state.moves.length ? String(Math.floor((state.moves.length - 1 + offset) / 2) + 1) : "–";
 }
 
 $("graph").addEventListener("click", (ev) => {
@@ -298,13 +414,23 @@ $("next").onclick = () => goto(state.cursor + 1);
 $("last").onclick = () => goto(state.moves.length);
 $("undo").onclick = () => send({ type: "undo" });
 $("flip").onclick = () => { view.flipped = !view.flipped; draw(); };
-$("new").onclick = () => send({ type: "new", variant: $("variant").value, house: $("house").checked, side: $("side").value });
+function newGame() { send({ type: "new", variant: $("variant").value, house: $("house").checked, side: $("side").value }); }
+$("new").onclick = newGame;
+// another variant (or the house rule) starts its game at once
+$("variant").addEventListener("change", () => {
+  if ($("variant").selectedOptions[0]?.dataset.size !== "8") $("house").checked = false;
+  newGame();
+});
+$("house").addEventListener("change", newGame);
 function settings() {
   send({ type: "settings", engine: $("engine").value, level: Number($("level").value),
          movetime: Number($("movetime").value), side: $("side").value });
 }
 for (const id of ["engine", "level", "movetime", "side"]) $(id).addEventListener("change", settings);
-$("analyse").addEventListener("change", () => send({ type: "analyse", on: $("analyse").checked, multipv: Number($("multipv").value) }));
+$("analyse").addEventListener("change", () => {
+  pendingAnalyse = $("analyse").checked;
+  send({ type: "analyse", on: $("analyse").checked, multipv: Number($("multipv").value) });
+});
 $("multipv").addEventListener("change", () => send({ type: "analyse", on: $("analyse").checked, multipv: Number($("multipv").value) }));
 $("fen-form").addEventListener("submit", (ev) => { ev.preventDefault(); send({ type: "set_fen", fen: $("fen").value }); $("fen").blur(); });
 $("save").onclick = () => send({ type: "save_pdn" });
@@ -326,8 +452,17 @@ if (savedTheme) document.documentElement.dataset.theme = savedTheme;
 
 document.addEventListener("keydown", (ev) => {
   if (!state || ev.target.closest("input, select, textarea") || $("choose").open) return;
+  if (preview && (ev.key === "ArrowLeft" || ev.key === "ArrowRight")) {
+    // step along the line shown
+    ev.preventDefault();
+    const upto = preview.upto + (ev.key === "ArrowRight" ? 1 : -1);
+    if (upto < 1) endPreview();
+    else if (upto <= preview.pv.length) showLine(preview.line, upto, preview.pv);
+    return;
+  }
   const keys = { ArrowLeft: state.cursor - 1, ArrowRight: state.cursor + 1, Home: 0, End: state.moves.length };
   if (ev.key in keys) { ev.preventDefault(); goto(keys[ev.key]); }
+  else if (ev.key === "Escape" && preview) endPreview();
   else if (ev.key === "Escape" && pick) { pick = null; draw(); }
 });
 
@@ -359,6 +494,9 @@ $("edit").onclick = () => {
   if (!state) return;
   editing = { pieces: { ...state.pieces }, turn: state.turn, fen: state.fen };
   pick = null;
+  endPreview(false);
+  $("board-area").classList.add("editing");
+  $("mode-label").hidden = false;
   $("edit-turn").value = state.turn;
   $("edit-fen").textContent = state.fen;
   $("editor").hidden = false;
@@ -375,7 +513,14 @@ function editSquare(sq) {
 }
 $("edit-turn").addEventListener("change", () => { editing.turn = $("edit-turn").value; send({ type: "setup", pieces: editing.pieces, turn: editing.turn }); });
 $("edit-clear").onclick = () => { editing.pieces = {}; view.draw(editing.pieces); send({ type: "setup", pieces: {}, turn: editing.turn }); };
-function endEditing() { editing = null; $("editor").hidden = true; $("nav").hidden = false; draw(); }
+function endEditing() {
+  editing = null;
+  $("editor").hidden = true;
+  $("nav").hidden = false;
+  $("board-area").classList.remove("editing");
+  $("mode-label").hidden = true;
+  draw();
+}
 $("edit-cancel").onclick = endEditing;
 $("edit-done").onclick = () => {
   const fen = editing.fen;
@@ -423,7 +568,8 @@ function setMatch(msg) {
   $("m-stop").disabled = !running;
   $("m-start").disabled = running;
   $("m-score").textContent = `${msg.score_line || msg.names.join(" vs ")} — ${msg.played} of ${msg.total} games, ${msg.status}${msg.file ? ` (${msg.file})` : ""}`;
-  $("m-elo").textContent = msg.elo_line || "";
+  // no Elo figure until its interval means something (as the server decides)
+  $("m-elo").textContent = msg.elo_line || (msg.played ? "Elo difference: not yet (too few decisive games)" : "");
   const cur = msg.current;
   if (cur) {
     const v = matchView.variant;
