@@ -11,7 +11,8 @@ import draughts
 from draughts import cli
 
 #: every subcommand `draughts --help` lists (written out here, not read from cli)
-SUBCOMMANDS = {"perft", "bench", "hub", "play", "analyze", "svg", "match", "openings", "dxp", "train", "egdb", "gui"}
+SUBCOMMANDS = {"perft", "bench", "hub", "play", "analyze", "svg", "match", "openings", "dxp", "train", "positions",
+               "book", "egdb", "gui"}
 
 
 def subcommands(parser):

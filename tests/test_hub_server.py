@@ -74,7 +74,7 @@ def test_handshake(hub):
 def test_set_param_answers_bad_values_with_an_error(hub):
     hub.transcript("""
         > set-param name=cores value=4
-        < error message="unknown parameter 'cores'; known: variant, mandatory-capture, tt-size, ponder, level, move-overhead, pydraughts, eval, egdb-path, threads, multipv"
+        < error message="unknown parameter 'cores'; known: variant, mandatory-capture, tt-size, ponder, level, move-overhead, pydraughts, eval, egdb-path, threads, multipv, book, book-margin"
         > set-param name=threads value=0
         < error message="threads takes a whole number from 1 to 256, not '0'"
         > set-param name=ponder value=maybe
