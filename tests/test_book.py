@@ -238,7 +238,7 @@ def test_the_runner_turns_books_off_unless_asked(small_book):
     default = make_player(parse_engine(["proto=builtin", "depth=2"]), AM)
     assert default._engine.book is None
     kept = make_player(parse_engine(["proto=builtin", "depth=2", "book=on"]), AM)
-    assert kept._engine.book is not None or not os.path.exists(BB.default_path(AM))
+    assert kept._engine.book is not None or not os.path.exists(B.shipped_path(AM))
     assert parse_engine(["proto=builtin", "depth=2", "book=on"]).book is True
     assert parse_engine(["proto=builtin", "depth=2"]).book is False
 

@@ -14,15 +14,16 @@ import draughts
 LAYERS = {
     "draughts_core": 0,
     "draughts.errors": 1, "draughts.limits": 1, "draughts._progress": 1, "draughts._install": 1,
-    "draughts.variants": 2, "draughts._memory": 2, "draughts._files": 2, "draughts.cluster": 2,
+    "draughts.variants": 2, "draughts.options": 2, "draughts._memory": 2, "draughts._files": 2, "draughts.cluster": 2,
     "draughts.notation": 3, "draughts._args": 3,
     "draughts.board": 4, "draughts.diagram": 4,
     "draughts.egdb": 5, "draughts.egdb.format": 5, "draughts.egdb.database": 5, "draughts.egdb.builder": 5,
     "draughts.egdb.cli": 5, "draughts.engine_api": 5, "draughts.engine": 5, "draughts.learned": 5, "draughts.pdn": 5,
-    "draughts.perft": 5,
+    "draughts.perft": 5, "draughts.book": 5,
     "draughts.svg": 5,
     "draughts.bench": 6, "draughts.play": 6, "draughts.hub": 6, "draughts.selfplay": 6, "draughts.train": 6,
-    "draughts.match": 7, "draughts.dxp": 7,
+    "draughts.positions": 6,
+    "draughts.match": 7, "draughts.dxp": 7, "draughts.book_build": 7,
     "draughts.cli": 8, "draughts.__main__": 8, "draughts.gui": 8,
 }
 

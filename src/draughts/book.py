@@ -72,6 +72,11 @@ def position_hash(board: Board) -> Tuple[int, int]:
     return _mix(key, 0x94D049BB133111EB), (check >> 32) & 0xFFFFFFFF
 
 
+def shipped_path(v: Variant) -> str:
+    """The book shipped in the package for the variant (there or not)."""
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", f"book-{v.name}.bin")
+
+
 def rules_fingerprint(v: Variant) -> Dict[str, int]:
     """The rules that make the moves, by name, as a book records them."""
     return {name: int(value) for name, value in zip(MOVE_RULE_FIELDS, v.core_rules.move_rules())}

@@ -409,11 +409,6 @@ def stats(book: B.Book) -> Dict[str, Any]:
 # --- the command line --------------------------------------------------------------
 
 
-def default_path(v: Variant) -> str:
-    """The book shipped in the package for the variant."""
-    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", f"book-{v.name}.bin")
-
-
 def register(sub) -> None:
     from draughts._args import positive_int
     from draughts.variants import VARIANTS
@@ -501,7 +496,7 @@ def _open(name: str) -> B.Book:
             v = get_variant(name)
         except Exception:
             raise InvalidInputError(f"no book file {name!r} (and no variant of that name)") from None
-        path = default_path(v)
+        path = B.shipped_path(v)
         if not os.path.exists(path):
             raise InvalidInputError(f"no book is shipped for {v.name}")
         return B.Book(path)

@@ -29,7 +29,7 @@ import threading
 from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Tuple, Union
 
-from draughts import learned
+from draughts import learned, options
 from draughts._memory import check_table_size
 from draughts._args import parse_int
 from draughts.board import Board, Move
@@ -43,14 +43,14 @@ from draughts_core.search import MULTIPV_LINES, THREADS_MAX, WIN_SCORE, WIN_THRE
 if TYPE_CHECKING:
     from draughts.book import Book, BookMove
 
-LEVEL_MAX = 20
+LEVEL_MAX = options.LEVEL_MAX
 #: seconds kept back from every timed move for the way of the answer to the
 #: caller: the pipe both ways, the process being scheduled on a loaded
 #: machine, the Python work before and after the search.  Chosen from the
 #: latencies measured in matches: docs/decisions.md#move-overhead.
-DEFAULT_MOVE_OVERHEAD = 0.020
+DEFAULT_MOVE_OVERHEAD = options.DEFAULT_MOVE_OVERHEAD_MS / 1000.0
 #: centi-men below the best within which a book move may be chosen (the Hub's book-margin)
-BOOK_MARGIN = 10
+BOOK_MARGIN = options.BOOK_MARGIN
 #: the `egdb` setting that finds a variant's endgame database by itself
 #: (draughts.egdb.auto_dir): the database directory's, else the shipped tables
 EGDB_AUTO = "auto"
@@ -265,8 +265,9 @@ def _check_move_overhead(value: Any) -> float:
             n = float(value)
         except ValueError:
             n = value
-    if isinstance(n, bool) or not isinstance(n, (int, float)) or not math.isfinite(n) or not 0 <= n <= 60000:
-        raise InvalidInputError(f"move-overhead must be a number of milliseconds from 0 to 60000, not {value!r}")
+    if isinstance(n, bool) or not isinstance(n, (int, float)) or not math.isfinite(n) or not 0 <= n <= options.MOVE_OVERHEAD_MAX_MS:
+        raise InvalidInputError(f"move-overhead must be a number of milliseconds from 0 to "
+                                f"{options.MOVE_OVERHEAD_MAX_MS}, not {value!r}")
     return float(n)
 
 
@@ -326,23 +327,23 @@ def _check_book(value: Any) -> Union[None, str, "Book"]:
     return os.fspath(value)
 
 
-#: the options of `Engine.configure`, by their Hub parameter names, and what
-#: reads each value (a bad one is an InvalidInputError naming the option)
-OPTIONS: Dict[str, Callable[[Any], Any]] = {
-    "variant": _check_variant,
-    "tt-size": lambda v: _check_tt_size(_whole("tt-size", v, 1, 65536)),
-    "threads": lambda v: _whole("threads", v, 1, THREADS_MAX),
-    "level": lambda v: _whole("level", v, 1, LEVEL_MAX),
-    "move-overhead": _check_move_overhead,
-    "eval": _check_eval,
-    "eval-file": _check_eval_file,
-    "egdb-path": _check_egdb,
-    "lmr-divisor": lambda v: _whole("lmr-divisor", v, 1, 100000),
-    "futility": lambda v: _whole("futility", v, 0, 10000),
-    "probcut": _check_probcut,
-    "book": _check_book,
-    "book-margin": lambda v: _whole("book-margin", v, 0, 3000),
-}
+def _checker(o: "options.Option") -> Callable[[Any], Any]:
+    """What reads an option's value: the option's own reader, or its type's."""
+    special: Dict[str, Callable[[Any], Any]] = {
+        "variant": _check_variant, "tt-size": lambda v: _check_tt_size(_whole("tt-size", v, o.min, o.max)),
+        "move-overhead": _check_move_overhead, "eval": _check_eval, "eval-file": _check_eval_file,
+        "egdb-path": _check_egdb, "probcut": _check_probcut, "book": _check_book}
+    if o.name in special:
+        return special[o.name]
+    if o.type == "int":
+        return lambda v: _whole(o.name, v, o.min, o.max)
+    raise AssertionError(f"option {o.name} has no reader")          # a new option's reader goes above
+
+
+#: the options of `Engine.configure`, by their Hub parameter names (declared in
+#: draughts.options), and what reads each value (a bad one is an
+#: InvalidInputError naming the option)
+OPTIONS: Dict[str, Callable[[Any], Any]] = {o.name: _checker(o) for o in options.engine_options()}
 #: the options that are SearchParams fields
 _TUNING = {"lmr-divisor": "lmr_divisor", "futility": "futility",
            "probcut": "probcut"}
@@ -408,7 +409,7 @@ class Engine:
         self._set_egdb(_check_egdb(egdb))
         self._book_source: Union[None, str, "Book"] = None
         self._books: Dict[str, Optional["Book"]] = {}
-        self.book_margin = _whole("book-margin", book_margin, 0, 3000, text=False)
+        self.book_margin = OPTIONS["book-margin"](book_margin)
         self._book_source = _check_book(book)
         if isinstance(self._book_source, str) and self._book_source != "auto":
             self._book_for(self._variant)           # a bad file: an error now, not at the first move
@@ -618,8 +619,7 @@ class Engine:
     # --- the opening book ------------------------------------------------------------
     def _book_for(self, variant: Variant) -> Optional["Book"]:
         """The book that answers in this variant (None: none)."""
-        from draughts.book import Book
-        from draughts.book_build import default_path
+        from draughts.book import Book, shipped_path
         source = self._book_source
         if source is None:
             return None
@@ -627,7 +627,7 @@ class Engine:
             if isinstance(source, Book):
                 book: Optional[Book] = source
             elif source == "auto":
-                path = default_path(variant)
+                path = shipped_path(variant)
                 book = Book(path) if os.path.exists(path) else None
             else:
                 book = Book(source)

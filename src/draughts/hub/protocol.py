@@ -28,6 +28,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
+from draughts.options import HUB_ALIASES
 from draughts._args import a_or_an, is_int, parse_bool, parse_int, parse_real
 from draughts.limits import NODES_MAX, Limit
 from draughts.board import Board, Move
@@ -165,10 +166,6 @@ def format_line(command: str, args: Union[Mapping[str, ArgValue], Iterable[Tuple
 
 
 # --- variants ------------------------------------------------------------------
-
-#: other names Hub engines give a variant (Scan calls international `normal`)
-HUB_ALIASES: Dict[str, Tuple[str, ...]] = {"international": ("normal",), "antidraughts": ("losing",),
-                                           "breakthrough": ("bt",)}
 
 
 def engine_variant_name(variant: Variant, names: Sequence[str]) -> Optional[str]:

@@ -19,14 +19,14 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import draughts
-from draughts import bench
+from draughts import bench, options
 from draughts._args import a_or_an, parse_int
 from draughts._memory import check_table_size
 from draughts.board import Board, Move
 from draughts.engine import BOOK_MARGIN, DEFAULT_MOVE_OVERHEAD, LEVEL_MAX, MULTIPV_LINES, THREADS_MAX, Engine
 from draughts.engine_api import Info, PlayResult
 from draughts.errors import DraughtsError, HubError, InvalidInputError, OptionError, PerftStopped
-from draughts.hub.protocol import (HUB_ALIASES, ArgValue, Args, Param, board_from_position, format_line,
+from draughts.hub.protocol import (ArgValue, Args, Param, board_from_position, format_line,
                                    match_move, parse_level, parse_line, quote)
 from draughts.hub.pydraughts import IDENTITY, VARIANT_NAMES, Dialect, dialect_for
 from draughts.limits import Limit
@@ -36,20 +36,20 @@ from draughts.variants import VARIANTS, Variant, variant as get_variant
 
 ENGINE_NAME = "draughts"
 ENGINE_AUTHOR = "the draughts developers"
-DEFAULT_TT_MB = 64
-TT_MB_MAX = 65536
+DEFAULT_TT_MB = options.DEFAULT_TT_MB
+TT_MB_MAX = options.TT_MB_MAX
 #: longest error message written (bad input is quoted, never echoed whole)
 ERROR_MAX = 240
 #: what `go` searches for: a move (think), during the opponent's time (ponder), until stopped (analyze)
 GO_KINDS = ("think", "ponder", "analyze")
-MOVE_OVERHEAD_MAX = 5000
+MOVE_OVERHEAD_MAX = options.MOVE_OVERHEAD_MAX_MS
 #: Scan's convention for won positions: 100 men less a hundredth per ply to the win
 HUB_WIN = 100.0
 
 #: the parameters the engine itself takes (Engine.configure)
-ENGINE_PARAMS = ("tt-size", "level", "move-overhead", "threads", "eval", "egdb-path", "book", "book-margin")
+ENGINE_PARAMS = tuple(o.name for o in options.hub_options() if o.engine and o.name != "variant")
 
-VARIANT_VALUES = [n for name in VARIANTS for n in (name, *HUB_ALIASES.get(name, ()))]
+VARIANT_VALUES = options.VARIANT_VALUES
 
 
 class CommandError(InvalidInputError):
@@ -116,29 +116,9 @@ class HubServer:
         self._job: Optional[_Job] = None
         self._closed = False                # no more input is taken
         self._silent = False                # no more output is written
-        self.params: Dict[str, Param] = {p.name: p for p in (
-            Param("variant", "enum", "international", values=VARIANT_VALUES),
-            Param("mandatory-capture", "bool", True),
-            Param("tt-size", "int", DEFAULT_TT_MB, 1, TT_MB_MAX),
-            Param("ponder", "bool", False),
-            Param("level", "int", LEVEL_MAX, 1, LEVEL_MAX),
-            Param("move-overhead", "int", round(DEFAULT_MOVE_OVERHEAD * 1000), 0, MOVE_OVERHEAD_MAX),
-            Param("pydraughts", "bool", False),
-            # the evaluation: auto is the variant's default (draughts.engine.default_eval)
-            Param("eval", "enum", "auto", values=["auto", "classic", "learned"]),
-            # a directory of endgame databases, auto (the database directory's,
-            # else the small tables shipped in the package) or "" or none: none
-            Param("egdb-path", "string", "auto"),
-            # search threads sharing the table (Lazy SMP); see Engine.threads
-            Param("threads", "int", 1, 1, THREADS_MAX),
-            # lines `go analyze` reports (an extension: info lines then carry multipv=K)
-            Param("multipv", "int", 1, 1, MULTIPV_LINES),
-            # an opening book: auto (the variant's shipped book), a book file, or none;
-            # a move from it is answered at once, its info line saying book=yes
-            Param("book", "string", "auto"),
-            # centi-men below the best within which a book move is chosen (at random)
-            Param("book-margin", "int", BOOK_MARGIN, 0, 3000),
-        )}
+        # one `param` line for each of the options the Hub declares (draughts.options)
+        self.params: Dict[str, Param] = {
+            o.name: Param(o.name, o.type, o.default, o.min, o.max, list(o.values)) for o in options.hub_options()}
         #: the last accepted `pos` (its position argument and move texts), so
         #: that the next one, the same game a move or two on, plays only the new moves
         self._pos_key: Optional[tuple] = None

@@ -41,10 +41,12 @@ Engine-vs-engine matches with cutechess-cli's options and output.
 Engines (repeat -engine; -each applies to every engine, an engine's own win):
   -engine name=N cmd=PROGRAM [arg=A]... [dir=D] [proto={protocols}]
           [option.NAME=VALUE]... [tc=TC] [st=S] [depth=D] [nodes=N]
-          [timemargin=MS] [restart=on|off] [timeout=S]
-      our own engine: cmd=draughts arg=hub (option.level=1..20, option.tt-size=MiB,
-      option.threads=T); proto=hub1: a Hub version 1 engine (Scan 2.0); proto=dxp
-      [host=H] [port=P]: a DXP follower; proto=builtin: our engine in this process
+          [timemargin=MS] [restart=on|off] [timeout=S] [book=on|off]
+      our own engine: cmd=draughts arg=hub, or proto=builtin: in this process;
+      its options (option.NAME=VALUE, draughts.options):
+{engine_options}
+      proto=hub1: a Hub version 1 engine (Scan 2.0); proto=dxp [host=H] [port=P]:
+      a DXP follower.  Engines' own opening books are off unless book=on.
       tc=40/60+0.5 (moves/time+inc), tc=2:00 (sudden death), tc=60+1 (Fischer),
       tc=inf; st=300 a fixed 300 s a move; depth=/nodes= limit the search.
       A move later than the time available plus timemargin loses on time; an
@@ -100,8 +102,22 @@ Output and state:
 """
 
 #: what `draughts match -help` prints
+def _engine_options_text() -> str:
+    from draughts import options
+    out, line = [], "       "
+    for o in options.engine_options():
+        if o.name == "variant":
+            continue
+        word = f" {o.name}" + (f"={o.min}..{o.max}" if o.type == "int" else "")
+        if len(line) + len(word) > 78:
+            out.append(line)
+            line = "       "
+        line += word
+    return "\n".join(out + [line])
+
+
 MATCH_USAGE = _USAGE.format(
-    protocols="|".join(PROTOCOLS), pairing_each=" ".join(DEFAULT_PAIRING_EACH),
+    engine_options=_engine_options_text(), protocols="|".join(PROTOCOLS), pairing_each=" ".join(DEFAULT_PAIRING_EACH),
     pairing_games=DEFAULT_PAIRING_GAMES, pairing_repeat=DEFAULT_PAIRING_REPEAT, variant=VARIANT,
     games=GAMES, rounds=ROUNDS, repeat=REPEAT, repeat_n=REPEAT_N, tournaments="|".join(TOURNAMENTS),
     tournament=TOURNAMENT, ratinginterval=RATINGINTERVAL)

@@ -1,0 +1,87 @@
+"""Each engine option is declared once (draughts.options): the Engine, the Hub's
+`param` lines, the match runner's help and docs/hub.md's table follow it."""
+
+import dataclasses
+import os
+import re
+
+import pytest
+
+from draughts import engine, options
+from draughts.engine import Engine
+from draughts.errors import DraughtsError
+from draughts.hub.server import HubServer
+from draughts.match.cli import MATCH_USAGE
+
+DOCS = os.path.join(os.path.dirname(__file__), os.pardir, "docs", "hub.md")
+
+
+def _docs_rows():
+    rows = {}
+    with open(DOCS, encoding="utf-8") as f:
+        for line in f:
+            m = re.match(r"\| `([a-z-]+)` \| ([^|]+) \|", line)
+            if m:
+                rows[m.group(1)] = m.group(2).strip()
+    return rows
+
+
+def _text(value):
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def test_the_hub_declares_the_tables_options_in_order():
+    server = HubServer(lambda line: None)
+    assert list(server.params) == [o.name for o in options.OPTIONS if o.hub]
+    for o in options.hub_options():
+        p = server.params[o.name]
+        assert (p.type, p.value, p.min, p.max, tuple(p.values)) == (o.type, o.default, o.min, o.max, o.values)
+
+
+def test_the_engine_takes_the_tables_engine_options():
+    assert set(engine.OPTIONS) == {o.name for o in options.OPTIONS if o.engine}
+    e = Engine("american", tt_mb=1, egdb=None)
+    for o in options.engine_options():
+        if o.type == "int":
+            with pytest.raises(DraughtsError, match=o.name):
+                e.configure({o.name: o.max + 1})
+            e.configure({o.name: o.min if o.name != "tt-size" else 1})
+
+
+def test_the_engine_and_the_hub_agree_on_move_overhead():
+    """Once 0-5000 ms in the Hub and 0-60000 in the engine: one range now."""
+    o = options.BY_NAME["move-overhead"]
+    e = Engine("american", tt_mb=1, egdb=None)
+    e.configure({"move-overhead": o.max})
+    with pytest.raises(DraughtsError, match=f"from 0 to {o.max}"):
+        e.configure({"move-overhead": o.max + 1})
+    assert abs(engine.DEFAULT_MOVE_OVERHEAD * 1000 - o.default) < 1e-9
+
+
+def test_docs_list_every_hub_option_with_its_type_and_default():
+    rows = _docs_rows()
+    for o in options.hub_options():
+        assert o.name in rows, f"docs/hub.md has no row for {o.name}"
+        cell = rows[o.name]
+        assert cell.startswith(o.range_text()), (o.name, cell)
+        assert cell.endswith(f"`{_text(o.default)}`"), (o.name, cell)
+
+
+def test_the_match_help_lists_the_engine_options():
+    for o in options.engine_options():
+        if o.name != "variant":
+            assert f" {o.name}" in MATCH_USAGE
+
+
+def test_an_option_added_to_the_table_reaches_the_engine_and_the_hub(monkeypatch):
+    knob = options.Option("knob", "int", 3, "a new setting", 0, 9)
+    monkeypatch.setattr(options, "OPTIONS", options.OPTIONS + (knob,))
+    server = HubServer(lambda line: None)
+    assert server.params["knob"].line() == "param name=knob value=3 type=int min=0 max=9"
+    check = engine._checker(knob)
+    assert check("5") == 5
+    with pytest.raises(DraughtsError, match="knob must be a whole number from 0 to 9"):
+        check(10)
+    text = dataclasses.replace(knob, name="words", type="string")
+    with pytest.raises(AssertionError, match="words has no reader"):
+        engine._checker(text)
