@@ -61,10 +61,10 @@ def test_a_chunk_is_its_games_positions_quiet_and_once_each(small_set):
     rows = np.load(P.chunk_path(str(small_set), 1))
     assert set(rows["game"].tolist()) == {2, 3}                 # chunk 1 holds games 2 and 3
     v = variant("american")
+    assert len(set(zip(rows["white"].tolist(), rows["black"].tolist(), rows["kings"].tolist(),
+                       rows["turn"].tolist()))) == len(rows)       # once in the chunk
     for game in (2, 3):
         g = rows[rows["game"] == game]
-        assert len(set(zip(g["white"].tolist(), g["black"].tolist(), g["kings"].tolist(),
-                           g["turn"].tolist()))) == len(g)
         assert len(set(g["result"].tolist())) == 1              # one result a game
         assert np.all(np.diff(g["ply"].astype(int)) > 0)
     for row in rows:
@@ -91,6 +91,17 @@ def test_labels_are_whites_view_of_the_labelling_search(small_set):
         assert np.sign(white) == np.sign(row["score"]), (row, mover)
         checked[int(row["turn"])] += 1
     assert checked[0] >= 1 and checked[1] >= 1, checked
+
+
+def test_exploring_moves_part_the_games_sooner():
+    """The same openings, with and without random moves early on: the games
+    with them hold positions the others do not."""
+    from dataclasses import replace
+    calm = P.play_chunk(replace(SMALL, explore=0.0), 0)
+    wild = P.play_chunk(replace(SMALL, explore=0.5), 0)
+    keys = lambda rows: set(P.position_keys(rows).tolist())
+    assert keys(wild) - keys(calm)
+    assert P.play_chunk(replace(SMALL, explore=0.5), 0).tobytes() == wild.tobytes()      # seeded
 
 
 def test_label_caps_a_win():

@@ -89,6 +89,8 @@ class PositionConfig:
     max_score: float = 0.3              # a balanced start: within this many men
     unbalanced: float = 0.15            # share of games from an unbalanced start
     unbalanced_score: float = 2.5       # an unbalanced start: within this many men
+    explore: float = 0.05               # chance of a random move at each of the first explore_plies plies
+    explore_plies: int = 30
     max_plies: int = 300
     chunk_games: int = 20
     seed: int = 1
@@ -156,8 +158,10 @@ def label(info) -> int:
     return int(max(-SCORE_CAP, min(SCORE_CAP, round((info.score or 0.0) * 100))))
 
 
-def play_game(cfg: PositionConfig, number: int, engines: Optional[Tuple[Engine, Engine]] = None) -> np.ndarray:
-    """Game `number` of the set: its quiet positions, each labelled, as RECORD rows."""
+def play_game(cfg: PositionConfig, number: int, engines: Optional[Tuple[Engine, Engine]] = None,
+              seen: Optional[set] = None) -> np.ndarray:
+    """Game `number` of the set: its quiet positions, each labelled, as RECORD
+    rows; `seen`: positions already labelled (in this chunk), not labelled again."""
     player, labeller = engines or _engines(cfg)
     rng = random.Random(cfg.seed * 1_000_003 + number)
     bound = cfg.unbalanced_score if rng.random() < cfg.unbalanced else cfg.max_score
@@ -165,7 +169,8 @@ def play_game(cfg: PositionConfig, number: int, engines: Optional[Tuple[Engine, 
     player.new_game()
     labeller.new_game()
     rows: List[tuple] = []
-    seen = set()
+    seen = set() if seen is None else seen
+    explore_until = board.ply + cfg.explore_plies
     while board.ply < cfg.max_plies and board.outcome() is None:
         pos = board.position
         key = pos.key()
@@ -174,7 +179,11 @@ def play_game(cfg: PositionConfig, number: int, engines: Optional[Tuple[Engine, 
             score = label(labeller.play(board, Limit(depth=cfg.depth)).info)
             turn = key[3]
             rows.append((key[0], key[1], key[2], score if turn == 0 else -score, 0, turn, board.ply, number))
-        board.push(player.play(board, Limit(nodes=cfg.nodes)).move)
+        if cfg.explore and board.ply < explore_until and rng.random() < cfg.explore:
+            moves = list(board.legal_moves)
+            board.push(moves[rng.randrange(len(moves))])
+        else:
+            board.push(player.play(board, Limit(nodes=cfg.nodes)).move)
     outcome = board.outcome()
     result = 0 if outcome is None or outcome.winner is None else 1 if outcome.winner == Color.WHITE else -1
     out = np.array(rows, dtype=RECORD)
@@ -186,7 +195,8 @@ def play_chunk(cfg: PositionConfig, chunk: int, engines: Optional[Tuple[Engine, 
     """The positions of chunk `chunk`: its games one after another."""
     engines = engines or _engines(cfg)
     first = chunk * cfg.chunk_games
-    return np.concatenate([play_game(cfg, first + i, engines) for i in range(cfg.chunk_games)])
+    seen: set = set()               # a position repeated within the chunk is labelled once
+    return np.concatenate([play_game(cfg, first + i, engines, seen) for i in range(cfg.chunk_games)])
 
 
 # ---------------------------------------------------------------------------
@@ -610,6 +620,9 @@ def register(sub) -> None:
     g.add_argument("--weights", help="a learned weights file for both engines (default: the shipped one)")
     g.add_argument("--unbalanced", type=float, default=0.15,
                    help="share of games from an unbalanced start (default 0.15)")
+    g.add_argument("--explore", type=float, default=0.05,
+                   help="chance of a random move at each of a game's first 30 plies after the opening "
+                        "(default 0.05: games part ways sooner)")
     g.add_argument("--chunk-games", type=positive_int, default=20, help="games a chunk (default 20)")
     g.add_argument("--seed", type=int, default=1, help="the set's seed (default 1)")
     g.add_argument("--workers", type=positive_int, default=os.cpu_count() or 1,
@@ -653,11 +666,13 @@ def cmd_generate(args) -> int:
     from draughts._progress import shown_by_default
     if args.positions is None and args.chunks is None and args.hours is None:
         raise InvalidInputError("say how much to make: --positions N, --chunks N or --hours H")
-    if not 0.0 <= args.unbalanced <= 1.0:
-        raise InvalidInputError(f"--unbalanced is a share from 0 to 1, not {args.unbalanced}")
+    for name in ("unbalanced", "explore"):
+        if not 0.0 <= getattr(args, name) <= 1.0:
+            raise InvalidInputError(f"--{name} is a share from 0 to 1, not {getattr(args, name)}")
     v = get_variant(args.variant)
     cfg = PositionConfig(v.name, nodes=args.nodes, depth=args.depth, eval=args.eval, weights=args.weights,
-                         unbalanced=args.unbalanced, chunk_games=args.chunk_games, seed=args.seed)
+                         unbalanced=args.unbalanced, explore=args.explore, chunk_games=args.chunk_games,
+                         seed=args.seed)
     out = args.out or default_dir(v.name)
     progress = shown_by_default() if args.progress is None else args.progress == "on"
     run = generate(cfg, out, positions=args.positions, chunks=args.chunks, hours=args.hours,
