@@ -99,6 +99,7 @@ Output and state:
                           (the pipes, scheduling, the runner; always in -jsonout)
   -cluster ADDRESS        play the games as Ray tasks on the cluster at ADDRESS ('auto');
                           with -resume, 'none' plays the rest on this machine
+  -help, -h               this help
 """
 
 #: what `draughts match -help` prints
@@ -122,15 +123,29 @@ MATCH_USAGE = _USAGE.format(
     games=GAMES, rounds=ROUNDS, repeat=REPEAT, repeat_n=REPEAT_N, tournaments="|".join(TOURNAMENTS),
     tournament=TOURNAMENT, ratinginterval=RATINGINTERVAL)
 
-_MULTI = {"engine", "each", "openings", "draw", "resign", "sprt"}
-_SINGLE = {"variant", "games", "rounds", "tournament", "concurrency", "srand", "maxmoves", "pdnout",
-           "pgnout", "jsonout", "state", "live", "resume", "cluster", "event", "site", "ratinginterval",
-           "progress"}
-_FLAGS = {"recover", "no-mandatory-capture", "help", "h", "debug", "show-latency", "use-affinity", "no-affinity"}
-_OPTIONAL_VALUE = {"repeat"}
+#: every option of `draughts match`, declared once: how it takes its value
+#: ("value": one, "values": several, "flag": none, "optional": one or none)
+#: and whether a resumed match may change it (-resume checks the others)
+MATCH_OPTIONS: Dict[str, Tuple[str, bool]] = {
+    "engine": ("values", False), "each": ("values", False), "openings": ("values", False),
+    "draw": ("values", False), "resign": ("values", False), "sprt": ("values", False),
+    "variant": ("value", False), "games": ("value", False), "rounds": ("value", False),
+    "tournament": ("value", False), "concurrency": ("value", True), "srand": ("value", False),
+    "maxmoves": ("value", False), "pdnout": ("value", False), "pgnout": ("value", False),
+    "jsonout": ("value", False), "state": ("value", False), "live": ("value", True),
+    "resume": ("value", True), "cluster": ("value", True), "event": ("value", False),
+    "site": ("value", False), "ratinginterval": ("value", True), "progress": ("value", True),
+    "recover": ("flag", True), "no-mandatory-capture": ("flag", False), "help": ("flag", False),
+    "h": ("flag", False), "debug": ("flag", True), "show-latency": ("flag", True),
+    "use-affinity": ("flag", True), "no-affinity": ("flag", True),
+    "repeat": ("optional", False),
+}
+_MULTI = {n for n, (kind, _) in MATCH_OPTIONS.items() if kind == "values"}
+_SINGLE = {n for n, (kind, _) in MATCH_OPTIONS.items() if kind == "value"}
+_FLAGS = {n for n, (kind, _) in MATCH_OPTIONS.items() if kind == "flag"}
+_OPTIONAL_VALUE = {n for n, (kind, _) in MATCH_OPTIONS.items() if kind == "optional"}
 #: options a resumed match may change
-_RESUME_FREE = {"resume", "concurrency", "cluster", "live", "progress", "recover", "ratinginterval", "debug",
-                "show-latency", "use-affinity", "no-affinity"}
+_RESUME_FREE = {n for n, (_, free) in MATCH_OPTIONS.items() if free}
 
 
 def _is_option(token: str) -> bool:

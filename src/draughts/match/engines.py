@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from draughts._args import parse_bool, parse_int
@@ -59,17 +59,26 @@ class EngineConfig:
         return dict(self.options)
 
     def to_json(self) -> Dict:
-        return {"name": self.name, "cmd": self.cmd, "args": list(self.args), "dir": self.dir,
-                "proto": self.proto, "options": [list(o) for o in self.options],
-                "tc": self.tc.to_json(), "restart": self.restart, "timeout": self.timeout,
-                "host": self.host, "port": self.port, "book": self.book}
+        """Every field (a new one cannot be forgotten by the state file)."""
+        out = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = (value.to_json() if f.name == "tc" else [list(o) for o in value] if f.name == "options"
+                           else list(value) if f.name == "args" else value)
+        return out
 
     @classmethod
     def from_json(cls, d: Dict) -> "EngineConfig":
-        return cls(d["name"], d["cmd"], tuple(d["args"]), d.get("dir"), d["proto"],
-                   tuple((k, v) for k, v in d["options"]), TimeControl.from_json(d["tc"]),
-                   bool(d["restart"]), float(d.get("timeout", UNBOUNDED_TIMEOUT)), d.get("host", ""),
-                   int(d.get("port", 0)), bool(d.get("book", False)))
+        """The engine of a state file; a field it does not name keeps its default."""
+        kwargs: Dict = {}
+        for f in fields(cls):
+            if f.name not in d:
+                continue
+            value = d[f.name]
+            kwargs[f.name] = (TimeControl.from_json(value) if f.name == "tc"
+                              else tuple((k, v) for k, v in value) if f.name == "options"
+                              else tuple(value) if f.name == "args" else value)
+        return cls(**kwargs)
 
 
 def split_token(token: str) -> Tuple[str, str]:

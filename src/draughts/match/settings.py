@@ -61,31 +61,29 @@ class MatchSettings:
         v = get_variant(self.variant)
         return v if self.mandatory_capture else v.replace(mandatory_capture=False)
 
+    #: how the fields that are not plain JSON values are written and read (the
+    #: rest go as they are): every field is kept, so a new one cannot be
+    #: forgotten by the state file (and -resume)
+    _CODECS = {
+        "engines": (lambda v: [e.to_json() for e in v], lambda d: [EngineConfig.from_json(e) for e in d]),
+        "openings": (lambda v: v.to_json() if v else None, lambda d: OpeningSettings(**d) if d else None),
+        "rules": (lambda v: v.to_json(), Rules.from_json),
+        "sprt": (lambda v: dataclasses.asdict(v) if v else None, lambda d: stats.Sprt(**d) if d else None),
+    }
+
     def to_json(self) -> Dict:
-        return {
-            "engines": [e.to_json() for e in self.engines], "variant": self.variant,
-            "mandatory_capture": self.mandatory_capture,
-            "games": self.games, "rounds": self.rounds, "repeat": self.repeat,
-            "tournament": self.tournament, "concurrency": self.concurrency, "srand": self.srand,
-            "openings": self.openings.to_json() if self.openings else None,
-            "rules": self.rules.to_json(), "recover": self.recover,
-            "sprt": dataclasses.asdict(self.sprt) if self.sprt else None,
-            "event": self.event, "site": self.site, "pdnout": self.pdnout, "jsonout": self.jsonout,
-            "state": self.state, "live": self.live, "ratinginterval": self.ratinginterval, "cluster": self.cluster,
-            "show_latency": self.show_latency, "use_affinity": self.use_affinity,
-        }
+        out = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = self._CODECS[f.name][0](value) if f.name in self._CODECS else value
+        return out
 
     @classmethod
     def from_json(cls, d: Dict) -> "MatchSettings":
-        return cls(
-            engines=[EngineConfig.from_json(e) for e in d["engines"]], variant=d["variant"],
-            mandatory_capture=d.get("mandatory_capture", True),
-            games=d["games"], rounds=d["rounds"], repeat=d["repeat"], tournament=d["tournament"],
-            concurrency=d["concurrency"], srand=d["srand"],
-            openings=OpeningSettings(**d["openings"]) if d.get("openings") else None,
-            rules=Rules.from_json(d["rules"]), recover=d["recover"],
-            sprt=stats.Sprt(**d["sprt"]) if d.get("sprt") else None,
-            event=d["event"], site=d["site"], pdnout=d["pdnout"], jsonout=d["jsonout"],
-            state=d["state"], live=d.get("live"), ratinginterval=d["ratinginterval"], cluster=d.get("cluster"),
-            show_latency=bool(d.get("show_latency", False)),
-            use_affinity=d.get("use_affinity"))
+        """The settings of a state file; a field it does not name (a file of
+        an earlier version) keeps its default."""
+        kwargs = {}
+        for f in dataclasses.fields(cls):
+            if f.name in d:
+                kwargs[f.name] = cls._CODECS[f.name][1](d[f.name]) if f.name in cls._CODECS else d[f.name]
+        return cls(**kwargs)
