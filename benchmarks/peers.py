@@ -323,7 +323,7 @@ def main(argv=None) -> int:
         key = (label, r["depth"])
         if key not in core_cache:
             board = draughts.Board(variant=var)
-            n, t, runs = measure(lambda: board.perft(r["depth"]), repeat=max(args.repeat, 5),
+            n, t, runs = measure(lambda b=board, d=r["depth"]: b.perft(d), repeat=max(args.repeat, 5),
                                  budget=args.budget, clock=clock)
             keep = board.perft(r["depth"], duplicates="keep")
             core_cache[key] = (n, keep, t)
@@ -340,7 +340,7 @@ def main(argv=None) -> int:
             if key not in api_cache:
                 board = draughts.Board(variant=var)
                 log(f"  our API loop, {label} depth {r['depth']}")
-                an, at, _ = measure(lambda: api_perft(board, r["depth"]), repeat=args.repeat,
+                an, at, _ = measure(lambda b=board, d=r["depth"]: api_perft(b, d), repeat=args.repeat,
                                     budget=args.budget, clock=clock)
                 api_cache[key] = (an, at)
             an, at = api_cache[key]

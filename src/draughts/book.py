@@ -29,11 +29,10 @@ build resumes from the file.
 from __future__ import annotations
 
 import json
-import math
 import os
 import random
-from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 

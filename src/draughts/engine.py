@@ -26,7 +26,7 @@ import math
 import os
 import random
 import threading
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Tuple, Union
 
 from draughts import learned, options

@@ -44,7 +44,7 @@ import weakref
 from typing import Callable, Dict, Iterable, List, Match, Optional, Tuple, Union
 
 from draughts.board import Board, Move
-from draughts.errors import (AmbiguousMoveError, FenError, IllegalMoveError, InvalidMoveError, PdnError,
+from draughts.errors import (AmbiguousMoveError, IllegalMoveError, InvalidMoveError, PdnError,
                              VariantError)
 from draughts.variants import Variant, variant as get_variant, variant_for_gametype
 

@@ -36,7 +36,6 @@ address (the command shows it as ADDRESS).
 
 from __future__ import annotations
 
-import argparse
 import os
 import shlex
 import sys

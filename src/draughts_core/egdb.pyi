@@ -1,6 +1,6 @@
 """Type stubs: the endgame databases (win/draw/loss tables built by retrograde analysis)."""
 
-from typing import Any, List, Tuple
+from typing import Any
 
 from draughts_core.position import CoreRules, Position
 

@@ -60,14 +60,14 @@ def solve_pair(core: EGDB, m: Material, threads: int = 1,
             if pool is None:
                 pb.solve(level, 0, 1)
             elif groups >= 16 * threads:
-                list(pool.map(lambda part: pb.solve(level, part, threads), range(threads)))
+                list(pool.map(lambda part, lv=level: pb.solve(lv, part, threads), range(threads)))
             else:
                 # few large blocks: the threads share every iteration, of every
                 # unknown position first, then of the flagged ones; done when a
                 # look at every one changes nothing
                 full = True
                 while True:
-                    changed = sum(pool.map(lambda part: pb.sweep(level, part, threads, full),
+                    changed = sum(pool.map(lambda part, lv=level, f=full: pb.sweep(lv, part, threads, f),
                                            range(threads)))
                     if changed:
                         full = False

@@ -45,7 +45,7 @@ from draughts.errors import DraughtsError, InvalidInputError
 from draughts.gui.boards import colour_name, variant_info
 from draughts.gui.engines import BUILTIN, EngineSpec, GuiEngine, Report, by_name, start_engine
 from draughts.limits import Limit
-from draughts.notation import format_fen, square_text, squares_of
+from draughts.notation import format_fen, squares_of
 from draughts.variants import BLACK, VARIANTS, WHITE, Color, Variant, variant as get_variant
 
 LOG = logging.getLogger("draughts.gui")

@@ -23,7 +23,7 @@ from draughts import bench, options
 from draughts._args import a_or_an, parse_int
 from draughts._memory import check_table_size
 from draughts.board import Board, Move
-from draughts.engine import BOOK_MARGIN, DEFAULT_MOVE_OVERHEAD, LEVEL_MAX, MULTIPV_LINES, THREADS_MAX, Engine
+from draughts.engine import Engine
 from draughts.engine_api import Info, PlayResult
 from draughts.errors import DraughtsError, HubError, InvalidInputError, OptionError, PerftStopped
 from draughts.hub.protocol import (ArgValue, Args, Param, board_from_position, format_line,
@@ -32,7 +32,7 @@ from draughts.hub.pydraughts import IDENTITY, VARIANT_NAMES, Dialect, dialect_fo
 from draughts.limits import Limit
 from draughts_core.perft import StopFlag
 from draughts_core.position import MAX_PERFT_DEPTH
-from draughts.variants import VARIANTS, Variant, variant as get_variant
+from draughts.variants import Variant, variant as get_variant
 
 ENGINE_NAME = "draughts"
 ENGINE_AUTHOR = "the draughts developers"
@@ -354,7 +354,7 @@ class HubServer:
         others = [k for k in args if k not in GO_KINDS]
         if len(kinds) != 1 or others:
             said = " and ".join(quote(k) for k in [*kinds, *others])
-            raise CommandError(f"go takes one of think, ponder or analyze" + (f", not {said}" if said else ""))
+            raise CommandError("go takes one of think, ponder or analyze" + (f", not {said}" if said else ""))
         kind = kinds[0]
         board = self._need_board()
         if not board.legal_moves:

@@ -362,7 +362,7 @@ def run_match(argv: Sequence[str], out=None, err=None) -> int:
         where = settings.state
         hint = f"; resume with: draughts match -resume {where}" if where else ""
         print(f"draughts: match interrupted{hint}", file=err or sys.stderr, flush=True)
-        raise SystemExit(130)
+        raise SystemExit(130) from None
     return 0 if (result.complete or result.stopped) and not (result.stopped or "").startswith("Terminating") else 1
 
 

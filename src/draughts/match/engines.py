@@ -13,8 +13,9 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from draughts._args import parse_bool, parse_int
-from draughts.errors import (EngineError, EngineNoMoveError, EngineOvertimeError, EngineProtocolError,
-                             EngineTerminatedError, EngineTimeoutError, InvalidInputError)
+# the engine errors, re-exported here for the runner's players
+from draughts.errors import (EngineError, EngineNoMoveError, EngineOvertimeError,  # noqa: F401
+                             EngineProtocolError, EngineTerminatedError, EngineTimeoutError, InvalidInputError)
 from draughts.match.timecontrol import TimeControl, parse_seconds, parse_tc
 
 PROTOCOLS = ("hub", "hub1", "builtin", "dxp")

@@ -30,7 +30,7 @@ from draughts import egdb, pdn
 from draughts.board import Board
 from draughts.engine_api import PlayResult
 from draughts.errors import (EngineClaim, EngineError, EngineNoMoveError, EngineOvertimeError,
-                             EngineTerminatedError, EngineTimeoutError, IllegalMoveError, InvalidInputError)
+                             EngineTerminatedError, EngineTimeoutError, InvalidInputError)
 from draughts.hub.protocol import parse_line
 from draughts.match.engines import EngineConfig, stall_grace
 from draughts.match.openings import Opening, move_from_tuple, move_tuple

@@ -31,7 +31,6 @@ import math
 from typing import Any, Callable, Dict, Optional
 
 from draughts import hub
-from draughts._args import parse_int
 from draughts.board import Board
 from draughts.dxp.engine import DEFAULT_PORT, DxpEngine
 from draughts.engine import Engine
