@@ -369,6 +369,26 @@ def generate(cfg: PositionConfig, out_dir: str, *, positions: Optional[int] = No
     workers = workers or os.cpu_count() or 1
     goal = positions            # the bar's end (none: a count)
 
+    started = time.strftime("%Y-%m-%d %H:%M:%S")
+    where = "cluster" if cluster else f"local, {workers} processes"
+    slot: List[int] = []            # this run's place in the manifest's runs
+
+    def record_run() -> None:
+        """This run's line in the manifest, rewritten after every chunk (a run
+        that is stopped keeps its count)."""
+        seconds = time.monotonic() - t0
+        entry = {"date": started, "chunks": run.chunks, "positions": run.positions, "seconds": round(seconds, 1),
+                 "positions_per_hour": round(run.positions / seconds * 3600) if seconds > 0 else 0,
+                 "where": where}
+        m = read_manifest(out_dir) or manifest
+        runs = m.setdefault("runs", [])
+        if slot:
+            runs[slot[0]] = entry
+        else:
+            slot.append(len(runs))
+            runs.append(entry)
+        _write_manifest(out_dir, m)
+
     with Progress(goal, "pos", enabled=progress, initial=total,
                   desc=f"{cfg.variant} positions") as bar:
         def finished(chunk: int, rows: np.ndarray) -> None:
@@ -379,6 +399,7 @@ def generate(cfg: PositionConfig, out_dir: str, *, positions: Optional[int] = No
             run.positions += len(rows)
             elapsed = max(1e-9, time.monotonic() - t0)
             bar.update_to(total, f"{run.positions / elapsed * 3600:,.0f} positions/h, chunk {chunk}")
+            record_run()
 
         def next_chunks(n: int) -> List[int]:
             out: List[int] = []
@@ -417,12 +438,7 @@ def generate(cfg: PositionConfig, out_dir: str, *, positions: Optional[int] = No
     run.total_chunks = len(chunk_numbers(out_dir))
     run.total_positions = total
     run.per_hour = run.positions / run.seconds * 3600 if run.seconds > 0 else 0.0
-    manifest = read_manifest(out_dir) or manifest
-    manifest.setdefault("runs", []).append({
-        "date": time.strftime("%Y-%m-%d %H:%M:%S"), "chunks": run.chunks, "positions": run.positions,
-        "seconds": round(run.seconds, 1), "positions_per_hour": round(run.per_hour),
-        "where": "cluster" if cluster else f"local, {workers} processes"})
-    _write_manifest(out_dir, manifest)
+    record_run()
     if report:
         report(f"{run.positions} positions in {run.chunks} chunks in {run.seconds:.0f} s "
                f"({run.per_hour:,.0f} an hour); the set holds {total} (was {start_total}) in {out_dir}")
