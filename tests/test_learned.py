@@ -361,7 +361,11 @@ def test_shipped_weights_load_and_match_their_manifest(name):
     with open(path, "rb") as f:
         assert hashlib.sha256(f.read()).hexdigest() == man["sha256"]
     assert man["variant"] == name
-    assert man["command"].startswith("draughts train ") and f"-v {name} " in man["command"]
+    if man["command"].startswith("draughts positions fit "):       # fitted to a position set
+        assert all(st["settings"]["variant"] == name for st in man["sets"]) and man["sets"]
+        assert man["heldout_loss_target"] < man["heldout_loss_target_start"]
+    else:
+        assert man["command"].startswith("draughts train ") and f"-v {name} " in man["command"]
     assert man["heldout_loss"] < man["heldout_loss_start"]
     assert man["positions"] > 10000 and man["games"] >= 100 and man["generation"] >= 1
     patterns, dense, _ = learned.read(path, learned.layout(v))

@@ -599,7 +599,14 @@ def fit_sets(dirs: List[str], out: str, *, start: str = "shipped", score_weight:
         m = read_manifest(d) or {}
         sets.append({"dir": os.path.basename(os.path.normpath(d)), "settings": m.get("settings"),
                      "positions": count(d)})
+    start_generation = 0
+    try:
+        start_generation = int(learned.manifest(start_path).get("generation", 0)) if start_path else 0
+    except (OSError, ValueError, TypeError):
+        pass
+    games = len(np.unique(np.concatenate([loaded.train["game"], loaded.heldout["game"]])))
     manifest = dict(losses, command=command, variant=v.name, seed=seed, scale=scale, epochs=epochs,
+                    generation=start_generation + 1, games=int(games),
                     batch=batch, lr=lr, l2=l2, score_weight=score_weight,
                     start=os.path.basename(start_path) if start_path else "material",
                     positions=int(len(loaded.train) + len(loaded.heldout)),
