@@ -44,3 +44,4 @@ cdef int gen_moves(const Rules* r, const Pos* p, MoveList* out, bint keep, PathL
 cdef u64 count_moves(const Rules* r, const Pos* p, bint keep, MoveList* scratch) noexcept nogil
 cdef void make_move(const Rules* r, const Pos* p, const CMove* m, Pos* out) noexcept nogil
 cdef bint has_capture(const Rules* r, const Pos* p) noexcept nogil
+cdef int gen_horizon(const Rules* r, const Pos* p, MoveList* out, bint* counted) noexcept nogil

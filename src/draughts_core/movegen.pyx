@@ -623,6 +623,26 @@ cdef u64 count_moves_g(geo_t* g, ext_t* x, const Rules* r, const Pos* p, bint ke
     return count_quiet(g, x, r, p)
 
 
+cdef int gen_horizon_g(geo_t* g, ext_t* x, const Rules* r, const Pos* p, MoveList* out,
+                       bint* counted) noexcept nogil:
+    cdef u64 men, kings
+    out.n = 0
+    out.overflow = 0
+    counted[0] = False
+    if ext_t is XExt:
+        if r.goal == GOAL_BREAKTHROUGH and p.kings:
+            return 0
+    sources(g, x, r, p, &men, &kings)
+    if men | kings:
+        gen_captures(g, x, r, p, out, False, NULL, men, kings)
+        if r.mandatory:
+            return out.n
+        gen_quiet(g, x, r, p, out, NULL)
+        return out.n
+    counted[0] = True
+    return <int>count_quiet(g, x, r, p)
+
+
 cdef int gen_moves(const Rules* r, const Pos* p, MoveList* out, bint keep, PathList* paths) noexcept nogil:
     if r.geometry:
         return gen_moves_g(<G64*>NULL, <XPlain*>NULL, r, p, out, keep, paths)
@@ -707,3 +727,18 @@ cdef void make_move(const Rules* r, const Pos* p, const CMove* m, Pos* out) noex
     out.kings = kings
     out.stm = stm ^ 1
     out.kmoves = track_king_moves(r, p, m, out) if r.king_move_limit else 0
+
+
+cdef int gen_horizon(const Rules* r, const Pos* p, MoveList* out, bint* counted) noexcept nogil:
+    """gen_moves (keep off, no paths) when the side has a capture; without one
+    the quiet moves are only counted: out is left empty, `counted` is set and
+    the count returned (what a search horizon needs to score a quiet position)."""
+    if r.geometry:
+        return gen_horizon_g(<G64*>NULL, <XPlain*>NULL, r, p, out, counted)
+    if r.extended:
+        if r.size == 8:
+            return gen_horizon_g(<G8*>NULL, <XExt*>NULL, r, p, out, counted)
+        return gen_horizon_g(<G10*>NULL, <XExt*>NULL, r, p, out, counted)
+    if r.size == 8:
+        return gen_horizon_g(<G8*>NULL, <XPlain*>NULL, r, p, out, counted)
+    return gen_horizon_g(<G10*>NULL, <XPlain*>NULL, r, p, out, counted)

@@ -42,7 +42,8 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from draughts_core.bitboard cimport u64, popcount
 from draughts_core.rules cimport Rules, GOAL_LOSING
-from draughts_core.movegen cimport Pos, CMove, MoveList, MAX_MOVES, gen_moves, make_move, has_capture
+from draughts_core.movegen cimport (Pos, CMove, MoveList, MAX_MOVES, gen_moves, gen_horizon, make_move,
+                                   has_capture)
 from draughts_core.zobrist cimport full_key, key_after, kmoves_key
 from draughts_core.draw cimport DrawCounts, counts_after, draw_by_counts, endgame_class
 from draughts_core.tt cimport (TTable, TTEntry, tt_alloc, tt_free, tt_clear, tt_probe, tt_store,
@@ -552,6 +553,7 @@ cdef class Searcher:
         cdef DrawCounts cdc
         cdef int idx = self.ngame + ply
         cdef int skipped = 0            # root moves left out by a multi-PV search
+        cdef bint counted = False       # the moves were counted, not generated (gen_horizon)
 
         self.pvlen[ply] = ply
         # 1. stop checks
@@ -598,9 +600,13 @@ cdef class Searcher:
             if bound == BOUND_UPPER and tts <= alpha:
                 return tts
 
-        # moves
+        # moves (at the horizon, a position without a capture only counts
+        # its quiet moves: it is scored statically unless it has just one)
         ml = &self.lists[ply]
-        n = gen_moves(&self.r, p, ml, False, NULL)
+        if depth <= 0 and ply > 0:
+            n = gen_horizon(&self.r, p, ml, &counted)
+        else:
+            n = gen_moves(&self.r, p, ml, False, NULL)
         if n == 0:
             # a loss, or in antidraughts a win (breakthrough: the move
             # generator has no move once the other side has crowned)
@@ -620,7 +626,9 @@ cdef class Searcher:
         if depth <= 0:
             if n == 1 and ply < MAX_PLY // 2:
                 depth = 1                       # a forced reply is played out
-            elif ml.moves[0].ncapt == 0:
+                if counted:
+                    n = gen_moves(&self.r, p, ml, False, NULL)
+            elif counted or ml.moves[0].ncapt == 0:
                 return self.static_eval(p, key)  # quiet: score statically
             elif not self.r.mandatory:
                 # house rule: the side may decline captures
