@@ -429,9 +429,59 @@ cdef inline u64 flying_reach(geo_t* g, u64 from_, u64 empty, int d) noexcept nog
     return acc
 
 
+cdef inline u64 jumps(geo_t* g, u64 targets, u64 empty, int d) noexcept nogil:
+    """Squares from which a step d hits a target with an empty square behind
+    it (d a literal at every call: the steps fold to constant shifts)."""
+    return step(g, targets & step(g, empty, 3 - d), 3 - d)
+
+
+cdef inline u64 flying_jumps(geo_t* g, u64 targets, u64 empty, int d) noexcept nogil:
+    """jumps, or any square that sees such a square along d across empty ones."""
+    cdef u64 x = jumps(g, targets, empty, d)
+    cdef u64 y = x & empty
+    while y:
+        y = step(g, y, 3 - d)
+        x |= y
+        y &= empty
+    return x
+
+
 cdef inline void capture_sources(geo_t* g, const Rules* r, const Pos* p,
                                  u64* men_out, u64* kings_out) noexcept nogil:
     """Pieces of the side to move that have at least one capture."""
+    cdef int stm = p.stm
+    cdef u64 me = p.bb[stm]
+    cdef u64 opp = p.bb[stm ^ 1]
+    cdef u64 empty = ~(me | opp) & board_mask(g)
+    cdef u64 men = me & ~p.kings
+    cdef u64 kings = me & p.kings
+    cdef u64 mt = opp if r.men_take_kings else opp & ~p.kings
+    cdef u64 mres = 0, kres = 0
+    if geo_t is G64:
+        capture_sources_loop(g, r, p, men_out, kings_out)
+    else:
+        # the directions written out one by one, so that every step is a constant shift
+        if men:
+            if r.men_back:
+                mres = jumps(g, mt, empty, 0) | jumps(g, mt, empty, 1) | jumps(g, mt, empty, 2) | jumps(g, mt, empty, 3)
+            elif stm == 0:
+                mres = jumps(g, mt, empty, 0) | jumps(g, mt, empty, 1)
+            else:
+                mres = jumps(g, mt, empty, 2) | jumps(g, mt, empty, 3)
+        if kings:
+            if r.flying:
+                kres = (flying_jumps(g, opp, empty, 0) | flying_jumps(g, opp, empty, 1)
+                        | flying_jumps(g, opp, empty, 2) | flying_jumps(g, opp, empty, 3))
+            else:
+                kres = (jumps(g, opp, empty, 0) | jumps(g, opp, empty, 1) | jumps(g, opp, empty, 2)
+                        | jumps(g, opp, empty, 3))
+        men_out[0] = men & mres
+        kings_out[0] = kings & kres
+
+
+cdef inline void capture_sources_loop(geo_t* g, const Rules* r, const Pos* p,
+                                      u64* men_out, u64* kings_out) noexcept nogil:
+    """capture_sources on the orthogonal board (where men move sideways too)."""
     cdef int stm = p.stm
     cdef u64 me = p.bb[stm]
     cdef u64 opp = p.bb[stm ^ 1]
