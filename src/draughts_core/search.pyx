@@ -501,7 +501,15 @@ cdef class Searcher:
     cdef void order(self, MoveList* ml, int ply, const CMove* ttm, int stm) noexcept nogil:
         cdef int i
         cdef CMove* m
-        cdef int s
+        cdef int s, fromto
+        cdef int* scores = self.scores[ply]
+        cdef int* hist = &self.history[stm][0][0]       # [from][to], 64 x 64
+        # a quiet move (no capture: capt 0) is a killer when its from and to
+        # are the killer's and the killer is quiet too (-1: matches nothing)
+        cdef const CMove* k0 = &self.killers[ply][0]
+        cdef const CMove* k1 = &self.killers[ply][1]
+        cdef int kill0 = (k0.frm | (k0.to << 8)) if k0.capt == 0 else -1
+        cdef int kill1 = (k1.frm | (k1.to << 8)) if k1.capt == 0 else -1
         for i in range(ml.n):
             m = &ml.moves[i]
             if ttm != NULL and same_move(m, ttm):
@@ -510,31 +518,34 @@ cdef class Searcher:
                 s = ORDER_CAPTURE + m.ncapt * 1024 + m.promo * 512
             elif m.promo:
                 s = ORDER_PROMOTION
-            elif same_move(m, &self.killers[ply][0]):
-                s = ORDER_KILLER + 1
-            elif same_move(m, &self.killers[ply][1]):
-                s = ORDER_KILLER
             else:
-                s = self.history[stm][m.frm][m.to]
-                if s > ORDER_HISTORY_MAX:
-                    s = ORDER_HISTORY_MAX
-            self.scores[ply][i] = s
+                fromto = m.frm | (m.to << 8)
+                if fromto == kill0:
+                    s = ORDER_KILLER + 1
+                elif fromto == kill1:
+                    s = ORDER_KILLER
+                else:
+                    s = hist[m.frm * 64 + m.to]
+                    if s > ORDER_HISTORY_MAX:
+                        s = ORDER_HISTORY_MAX
+            scores[i] = s
 
     cdef inline int pick(self, MoveList* ml, int ply, int start) noexcept nogil:
         """Move the best-scored remaining move to `start`."""
         cdef int i, best = start
+        cdef int* scores = self.scores[ply]
+        cdef int top = scores[start]
         cdef CMove tmp
-        cdef int ts
         for i in range(start + 1, ml.n):
-            if self.scores[ply][i] > self.scores[ply][best]:
+            if scores[i] > top:
                 best = i
+                top = scores[i]
         if best != start:
             tmp = ml.moves[start]
             ml.moves[start] = ml.moves[best]
             ml.moves[best] = tmp
-            ts = self.scores[ply][start]
-            self.scores[ply][start] = self.scores[ply][best]
-            self.scores[ply][best] = ts
+            scores[best] = scores[start]
+            scores[start] = top
         return start
 
     cdef int search(self, const Pos* p, u64 key, int depth, int alpha, int beta, int ply,
