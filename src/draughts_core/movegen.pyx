@@ -599,12 +599,32 @@ cdef void gen_quiet(geo_t* g, ext_t* x, const Rules* r, const Pos* p, MoveList* 
                 if not r.flying:
                     break
                 t = step(g, t, d) & empty
-    for d in range(d0, d1):
-        t = step(g, men, d) & empty
-        while t:
-            b = lsb(t)
-            t ^= b
-            push_quiet(out, paths, step(g, b, 3 - d), b, (b & promo_row) != 0)
+    if geo_t is G64:
+        for d in range(d0, d1):
+            t = step(g, men, d) & empty
+            while t:
+                b = lsb(t)
+                t ^= b
+                push_quiet(out, paths, step(g, b, 3 - d), b, (b & promo_row) != 0)
+    elif stm == 0:
+        # the men's two directions written out: constant shifts
+        men_quiet(g, out, paths, men, empty, promo_row, 0)
+        men_quiet(g, out, paths, men, empty, promo_row, 1)
+    else:
+        men_quiet(g, out, paths, men, empty, promo_row, 2)
+        men_quiet(g, out, paths, men, empty, promo_row, 3)
+
+
+cdef inline void men_quiet(geo_t* g, MoveList* out, PathList* paths, u64 men, u64 empty, u64 promo_row,
+                           int d) noexcept nogil:
+    """The quiet moves of the men along diagonal d (a literal at every call),
+    in the order of their destination squares."""
+    cdef u64 t = step(g, men, d) & empty
+    cdef u64 b
+    while t:
+        b = lsb(t)
+        t ^= b
+        push_quiet(out, paths, step(g, b, 3 - d), b, (b & promo_row) != 0)
 
 
 cdef inline u64 count_quiet(geo_t* g, ext_t* x, const Rules* r, const Pos* p) noexcept nogil:
@@ -620,8 +640,13 @@ cdef inline u64 count_quiet(geo_t* g, ext_t* x, const Rules* r, const Pos* p) no
         d1 = d0 + 3
     if ext_t is XExt:
         kings &= ~frozen_king(r, p)
-    for d in range(d0, d1):
-        n += popcount(step(g, men, d) & empty)
+    if geo_t is G64:
+        for d in range(d0, d1):
+            n += popcount(step(g, men, d) & empty)
+    elif stm == 0:
+        n = popcount(step(g, men, 0) & empty) + popcount(step(g, men, 1) & empty)
+    else:
+        n = popcount(step(g, men, 2) & empty) + popcount(step(g, men, 3) & empty)
     if kings:
         for d in range(4):
             if r.flying:
