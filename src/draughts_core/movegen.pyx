@@ -222,6 +222,30 @@ cdef inline void man_dirs(geo_t* g, const Rules* r, int stm, int* d0, int* d1) n
         d1[0] = 4
 
 
+cdef inline bint man_goes_on(geo_t* g, Ctx* c, u64 sq, u64 capt, int stm, int din) noexcept nogil:
+    """Whether man_dfs from sq finds a capture: its loop's test for every
+    direction at once, with literal directions (on the orthogonal board: True,
+    man_dfs looks)."""
+    cdef const Rules* r = c.r
+    cdef u64 empty = c.empty | capt if r.at_once else c.empty
+    cdef u64 targets = c.man_targets & ~capt
+    cdef int back = 3 - din if r.no_turn_back and din >= 0 else -1
+    if geo_t is G64:
+        return True
+    else:
+        if r.men_back or stm == 0:
+            if back != 0 and (step(g, step(g, sq, 0) & targets, 0) & empty):
+                return True
+            if back != 1 and (step(g, step(g, sq, 1) & targets, 1) & empty):
+                return True
+        if r.men_back or stm != 0:
+            if back != 2 and (step(g, step(g, sq, 2) & targets, 2) & empty):
+                return True
+            if back != 3 and (step(g, step(g, sq, 3) & targets, 3) & empty):
+                return True
+        return False
+
+
 cdef bint man_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, uint32_t korder, int stm,
                   int din) noexcept nogil:
     """Captures of a man on sq (one-hot), having arrived moving in direction
@@ -257,10 +281,11 @@ cdef bint man_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, uint32_t korder, in
             elif r.crown == CROWN_CONTINUE:
                 more = king_dfs(g, c, land, ncapt, n + 1, nk, d, 1)
             else:
-                more = man_dfs(g, c, land, ncapt, n + 1, nk, stm, d)
+                more = man_goes_on(g, c, land, ncapt, stm, d) and man_dfs(g, c, land, ncapt, n + 1, nk, stm, d)
         else:
             promo = 0
-            more = man_dfs(g, c, land, ncapt, n + 1, nk, stm, d)
+            # (most captures end here: the call is made only when one goes on)
+            more = man_goes_on(g, c, land, ncapt, stm, d) and man_dfs(g, c, land, ncapt, n + 1, nk, stm, d)
         c.plen -= 1
         if not more:
             add_capture(c, land, ncapt, n + 1, nk, promo)
