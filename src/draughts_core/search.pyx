@@ -692,13 +692,14 @@ cdef class Searcher:
             if ply == 0 and self.nexcluded and self.is_excluded(m):
                 skipped += 1
                 continue                        # a multi-PV line already reported
-            ckey = key_after(p, key, m)
-            tt_prefetch(self.tab, ckey)
             make_move(&self.r, p, m, &child)
-            if p.kmoves | child.kmoves:
-                ckey ^= kmoves_key(p.kmoves) ^ kmoves_key(child.kmoves)
             if fut and i > 0 and m.ncapt == 0 and not m.promo and not has_capture(&self.r, &child):
                 continue                        # (a move offering a capture may be a shot: searched)
+            # the child's key only for a move that is searched
+            ckey = key_after(p, key, m)
+            tt_prefetch(self.tab, ckey)
+            if p.kmoves | child.kmoves:
+                ckey ^= kmoves_key(p.kmoves) ^ kmoves_key(child.kmoves)
             cdc = counts_after(&self.r, p, m, &child, &dc)
             newdepth = depth - 1
             if i == skipped:
