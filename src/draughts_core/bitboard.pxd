@@ -46,6 +46,14 @@ cdef extern from *:
     #define DR_MASK10 (((((unsigned long long)1) << 54) - 1) & ~((1ULL << 10) | (1ULL << 21) | (1ULL << 32) | (1ULL << 43)))
     #define DR_FILE_A 0x0101010101010101ULL
     #define DR_FILE_H 0x8080808080808080ULL
+    /* a diagonal step as one rotation: the bits a right shift would drop
+       wrap to the top 6 bits, a left shift's wrap from there, and the board
+       mask clears both (every square of a board lies below bit 54) */
+    static const unsigned char DR_ROT8[4] = {59, 60, 4, 5};
+    static const unsigned char DR_ROT10[4] = {58, 59, 5, 6};
+    static inline unsigned long long dr_rotl(unsigned long long x, unsigned r) {
+        return (x << (r & 63)) | (x >> ((64 - r) & 63));
+    }
     static inline int dr_ctz(unsigned long long x) { return __builtin_ctzll(x); }
     static inline int dr_popcount(unsigned long long x) { return __builtin_popcountll(x); }
     /* the bits of a word in reverse order (bit i to bit 63 - i): a board
@@ -61,6 +69,9 @@ cdef extern from *:
     const u64 MASK10 "DR_MASK10"
     const u64 FILE_A "DR_FILE_A"
     const u64 FILE_H "DR_FILE_H"
+    const uint8_t* ROT8 "DR_ROT8"
+    const uint8_t* ROT10 "DR_ROT10"
+    u64 rotl "dr_rotl"(u64 x, unsigned r) noexcept nogil
     int ctz "dr_ctz"(u64 x) noexcept nogil
     int popcount "dr_popcount"(u64 x) noexcept nogil
     u64 rev64 "dr_rev64"(u64 x) noexcept nogil
@@ -88,7 +99,6 @@ cdef inline int half(geo_t* g) noexcept nogil:
 cdef inline u64 step(geo_t* g, u64 b, int d) noexcept nogil:
     """Every square of b moved one step in direction d (0..3): diagonal on the
     G8 and G10 boards, orthogonal on G64."""
-    cdef int h = half(g)
     if geo_t is G64:
         if d == 0:
             return b >> 8
@@ -98,14 +108,13 @@ cdef inline u64 step(geo_t* g, u64 b, int d) noexcept nogil:
             return (b << 1) & ~FILE_A
         else:
             return b << 8
-    if d == 0:
-        return (b >> (h + 1)) & board_mask(g)
-    elif d == 1:
-        return (b >> h) & board_mask(g)
-    elif d == 2:
-        return (b << h) & board_mask(g)
+    elif geo_t is G8:
+        # b holds squares of the board only (the rotation needs its top bits
+        # clear): (b >> (H + 1), b >> H, b << H, b << (H + 1)) & board_mask,
+        # without a branch on d
+        return rotl(b, ROT8[d]) & MASK8
     else:
-        return (b << (h + 1)) & board_mask(g)
+        return rotl(b, ROT10[d]) & MASK10
 
 
 # Orthogonal steps (frisian captures), directions 4..7: along a row to the

@@ -42,5 +42,50 @@ ctypedef struct Pos:
 
 cdef int gen_moves(const Rules* r, const Pos* p, MoveList* out, bint keep, PathList* paths) noexcept nogil
 cdef u64 count_moves(const Rules* r, const Pos* p, bint keep, MoveList* scratch) noexcept nogil
-cdef void make_move(const Rules* r, const Pos* p, const CMove* m, Pos* out) noexcept nogil
 cdef bint has_capture(const Rules* r, const Pos* p) noexcept nogil
+cdef int gen_horizon(const Rules* r, const Pos* p, MoveList* out, bint* counted) noexcept nogil
+
+
+# make_move is inline here: the search and perft make a move at every node
+cdef inline uint32_t track_king_moves(const Rules* r, const Pos* p, const CMove* m,
+                                      const Pos* out) noexcept nogil:
+    """Frisian: the kmoves of the position after m (see Pos).  The mover's
+    count goes up by a quiet move of the king it counts (to 1 for another
+    king) and is cleared by any other move; a side with no men counts nothing;
+    the other side's count is cleared when its counted king is taken."""
+    cdef int stm = p.stm, opp = p.stm ^ 1
+    cdef uint32_t mine = (p.kmoves >> (8 * stm)) & 0xFF
+    cdef uint32_t theirs = (p.kmoves >> (8 * opp)) & 0xFF
+    cdef uint32_t cnt
+    if (out.bb[stm] & ~out.kings) == 0:
+        mine = 0
+    elif m.ncapt == 0 and ((p.kings >> m.frm) & 1):
+        cnt = 1
+        if (mine & 3) and (mine >> 2) == m.frm:
+            cnt = (mine & 3) + 1
+            if cnt > 3:
+                cnt = 3
+        mine = cnt | (<uint32_t>m.to << 2)
+    else:
+        mine = 0
+    if theirs and ((out.bb[opp] & ~out.kings) == 0 or ((m.capt >> (theirs >> 2)) & 1)):
+        theirs = 0
+    return (mine << (8 * stm)) | (theirs << (8 * opp))
+
+
+cdef inline void make_move(const Rules* r, const Pos* p, const CMove* m, Pos* out) noexcept nogil:
+    cdef int stm = p.stm
+    cdef u64 f = (<u64>1) << m.frm
+    cdef u64 t = (<u64>1) << m.to
+    cdef u64 me = p.bb[stm]
+    cdef u64 kings = p.kings & ~m.capt
+    out.bb[stm ^ 1] = p.bb[stm ^ 1] & ~m.capt
+    # removal first: under at-once removal a king may end on a square it emptied
+    if kings & f:
+        kings = (kings & ~f) | t
+    elif m.promo:
+        kings |= t
+    out.bb[stm] = (me & ~f) | t
+    out.kings = kings
+    out.stm = stm ^ 1
+    out.kmoves = track_king_moves(r, p, m, out) if r.king_move_limit else 0

@@ -222,6 +222,30 @@ cdef inline void man_dirs(geo_t* g, const Rules* r, int stm, int* d0, int* d1) n
         d1[0] = 4
 
 
+cdef inline bint man_goes_on(geo_t* g, Ctx* c, u64 sq, u64 capt, int stm, int din) noexcept nogil:
+    """Whether man_dfs from sq finds a capture: its loop's test for every
+    direction at once, with literal directions (on the orthogonal board: True,
+    man_dfs looks)."""
+    cdef const Rules* r = c.r
+    cdef u64 empty = c.empty | capt if r.at_once else c.empty
+    cdef u64 targets = c.man_targets & ~capt
+    cdef int back = 3 - din if r.no_turn_back and din >= 0 else -1
+    if geo_t is G64:
+        return True
+    else:
+        if r.men_back or stm == 0:
+            if back != 0 and (step(g, step(g, sq, 0) & targets, 0) & empty):
+                return True
+            if back != 1 and (step(g, step(g, sq, 1) & targets, 1) & empty):
+                return True
+        if r.men_back or stm != 0:
+            if back != 2 and (step(g, step(g, sq, 2) & targets, 2) & empty):
+                return True
+            if back != 3 and (step(g, step(g, sq, 3) & targets, 3) & empty):
+                return True
+        return False
+
+
 cdef bint man_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, uint32_t korder, int stm,
                   int din) noexcept nogil:
     """Captures of a man on sq (one-hot), having arrived moving in direction
@@ -257,10 +281,11 @@ cdef bint man_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, uint32_t korder, in
             elif r.crown == CROWN_CONTINUE:
                 more = king_dfs(g, c, land, ncapt, n + 1, nk, d, 1)
             else:
-                more = man_dfs(g, c, land, ncapt, n + 1, nk, stm, d)
+                more = man_goes_on(g, c, land, ncapt, stm, d) and man_dfs(g, c, land, ncapt, n + 1, nk, stm, d)
         else:
             promo = 0
-            more = man_dfs(g, c, land, ncapt, n + 1, nk, stm, d)
+            # (most captures end here: the call is made only when one goes on)
+            more = man_goes_on(g, c, land, ncapt, stm, d) and man_dfs(g, c, land, ncapt, n + 1, nk, stm, d)
         c.plen -= 1
         if not more:
             add_capture(c, land, ncapt, n + 1, nk, promo)
@@ -429,9 +454,59 @@ cdef inline u64 flying_reach(geo_t* g, u64 from_, u64 empty, int d) noexcept nog
     return acc
 
 
+cdef inline u64 jumps(geo_t* g, u64 targets, u64 empty, int d) noexcept nogil:
+    """Squares from which a step d hits a target with an empty square behind
+    it (d a literal at every call: the steps fold to constant shifts)."""
+    return step(g, targets & step(g, empty, 3 - d), 3 - d)
+
+
+cdef inline u64 flying_jumps(geo_t* g, u64 targets, u64 empty, int d) noexcept nogil:
+    """jumps, or any square that sees such a square along d across empty ones."""
+    cdef u64 x = jumps(g, targets, empty, d)
+    cdef u64 y = x & empty
+    while y:
+        y = step(g, y, 3 - d)
+        x |= y
+        y &= empty
+    return x
+
+
 cdef inline void capture_sources(geo_t* g, const Rules* r, const Pos* p,
                                  u64* men_out, u64* kings_out) noexcept nogil:
     """Pieces of the side to move that have at least one capture."""
+    cdef int stm = p.stm
+    cdef u64 me = p.bb[stm]
+    cdef u64 opp = p.bb[stm ^ 1]
+    cdef u64 empty = ~(me | opp) & board_mask(g)
+    cdef u64 men = me & ~p.kings
+    cdef u64 kings = me & p.kings
+    cdef u64 mt = opp if r.men_take_kings else opp & ~p.kings
+    cdef u64 mres = 0, kres = 0
+    if geo_t is G64:
+        capture_sources_loop(g, r, p, men_out, kings_out)
+    else:
+        # the directions written out one by one, so that every step is a constant shift
+        if men:
+            if r.men_back:
+                mres = jumps(g, mt, empty, 0) | jumps(g, mt, empty, 1) | jumps(g, mt, empty, 2) | jumps(g, mt, empty, 3)
+            elif stm == 0:
+                mres = jumps(g, mt, empty, 0) | jumps(g, mt, empty, 1)
+            else:
+                mres = jumps(g, mt, empty, 2) | jumps(g, mt, empty, 3)
+        if kings:
+            if r.flying:
+                kres = (flying_jumps(g, opp, empty, 0) | flying_jumps(g, opp, empty, 1)
+                        | flying_jumps(g, opp, empty, 2) | flying_jumps(g, opp, empty, 3))
+            else:
+                kres = (jumps(g, opp, empty, 0) | jumps(g, opp, empty, 1) | jumps(g, opp, empty, 2)
+                        | jumps(g, opp, empty, 3))
+        men_out[0] = men & mres
+        kings_out[0] = kings & kres
+
+
+cdef inline void capture_sources_loop(geo_t* g, const Rules* r, const Pos* p,
+                                      u64* men_out, u64* kings_out) noexcept nogil:
+    """capture_sources on the orthogonal board (where men move sideways too)."""
     cdef int stm = p.stm
     cdef u64 me = p.bb[stm]
     cdef u64 opp = p.bb[stm ^ 1]
@@ -549,12 +624,32 @@ cdef void gen_quiet(geo_t* g, ext_t* x, const Rules* r, const Pos* p, MoveList* 
                 if not r.flying:
                     break
                 t = step(g, t, d) & empty
-    for d in range(d0, d1):
-        t = step(g, men, d) & empty
-        while t:
-            b = lsb(t)
-            t ^= b
-            push_quiet(out, paths, step(g, b, 3 - d), b, (b & promo_row) != 0)
+    if geo_t is G64:
+        for d in range(d0, d1):
+            t = step(g, men, d) & empty
+            while t:
+                b = lsb(t)
+                t ^= b
+                push_quiet(out, paths, step(g, b, 3 - d), b, (b & promo_row) != 0)
+    elif stm == 0:
+        # the men's two directions written out: constant shifts
+        men_quiet(g, out, paths, men, empty, promo_row, 0)
+        men_quiet(g, out, paths, men, empty, promo_row, 1)
+    else:
+        men_quiet(g, out, paths, men, empty, promo_row, 2)
+        men_quiet(g, out, paths, men, empty, promo_row, 3)
+
+
+cdef inline void men_quiet(geo_t* g, MoveList* out, PathList* paths, u64 men, u64 empty, u64 promo_row,
+                           int d) noexcept nogil:
+    """The quiet moves of the men along diagonal d (a literal at every call),
+    in the order of their destination squares."""
+    cdef u64 t = step(g, men, d) & empty
+    cdef u64 b
+    while t:
+        b = lsb(t)
+        t ^= b
+        push_quiet(out, paths, step(g, b, 3 - d), b, (b & promo_row) != 0)
 
 
 cdef inline u64 count_quiet(geo_t* g, ext_t* x, const Rules* r, const Pos* p) noexcept nogil:
@@ -570,8 +665,13 @@ cdef inline u64 count_quiet(geo_t* g, ext_t* x, const Rules* r, const Pos* p) no
         d1 = d0 + 3
     if ext_t is XExt:
         kings &= ~frozen_king(r, p)
-    for d in range(d0, d1):
-        n += popcount(step(g, men, d) & empty)
+    if geo_t is G64:
+        for d in range(d0, d1):
+            n += popcount(step(g, men, d) & empty)
+    elif stm == 0:
+        n = popcount(step(g, men, 0) & empty) + popcount(step(g, men, 1) & empty)
+    else:
+        n = popcount(step(g, men, 2) & empty) + popcount(step(g, men, 3) & empty)
     if kings:
         for d in range(4):
             if r.flying:
@@ -623,6 +723,26 @@ cdef u64 count_moves_g(geo_t* g, ext_t* x, const Rules* r, const Pos* p, bint ke
     return count_quiet(g, x, r, p)
 
 
+cdef int gen_horizon_g(geo_t* g, ext_t* x, const Rules* r, const Pos* p, MoveList* out,
+                       bint* counted) noexcept nogil:
+    cdef u64 men, kings
+    out.n = 0
+    out.overflow = 0
+    counted[0] = False
+    if ext_t is XExt:
+        if r.goal == GOAL_BREAKTHROUGH and p.kings:
+            return 0
+    sources(g, x, r, p, &men, &kings)
+    if men | kings:
+        gen_captures(g, x, r, p, out, False, NULL, men, kings)
+        if r.mandatory:
+            return out.n
+        gen_quiet(g, x, r, p, out, NULL)
+        return out.n
+    counted[0] = True
+    return <int>count_quiet(g, x, r, p)
+
+
 cdef int gen_moves(const Rules* r, const Pos* p, MoveList* out, bint keep, PathList* paths) noexcept nogil:
     if r.geometry:
         return gen_moves_g(<G64*>NULL, <XPlain*>NULL, r, p, out, keep, paths)
@@ -665,45 +785,16 @@ cdef bint has_capture(const Rules* r, const Pos* p) noexcept nogil:
     return (men | kings) != 0
 
 
-cdef inline uint32_t track_king_moves(const Rules* r, const Pos* p, const CMove* m,
-                                      const Pos* out) noexcept nogil:
-    """Frisian: the kmoves of the position after m (see Pos).  The mover's
-    count goes up by a quiet move of the king it counts (to 1 for another
-    king) and is cleared by any other move; a side with no men counts nothing;
-    the other side's count is cleared when its counted king is taken."""
-    cdef int stm = p.stm, opp = p.stm ^ 1
-    cdef uint32_t mine = (p.kmoves >> (8 * stm)) & 0xFF
-    cdef uint32_t theirs = (p.kmoves >> (8 * opp)) & 0xFF
-    cdef uint32_t cnt
-    if (out.bb[stm] & ~out.kings) == 0:
-        mine = 0
-    elif m.ncapt == 0 and ((p.kings >> m.frm) & 1):
-        cnt = 1
-        if (mine & 3) and (mine >> 2) == m.frm:
-            cnt = (mine & 3) + 1
-            if cnt > 3:
-                cnt = 3
-        mine = cnt | (<uint32_t>m.to << 2)
-    else:
-        mine = 0
-    if theirs and ((out.bb[opp] & ~out.kings) == 0 or ((m.capt >> (theirs >> 2)) & 1)):
-        theirs = 0
-    return (mine << (8 * stm)) | (theirs << (8 * opp))
-
-
-cdef void make_move(const Rules* r, const Pos* p, const CMove* m, Pos* out) noexcept nogil:
-    cdef int stm = p.stm
-    cdef u64 f = (<u64>1) << m.frm
-    cdef u64 t = (<u64>1) << m.to
-    cdef u64 me = p.bb[stm]
-    cdef u64 kings = p.kings & ~m.capt
-    out.bb[stm ^ 1] = p.bb[stm ^ 1] & ~m.capt
-    # removal first: under at-once removal a king may end on a square it emptied
-    if kings & f:
-        kings = (kings & ~f) | t
-    elif m.promo:
-        kings |= t
-    out.bb[stm] = (me & ~f) | t
-    out.kings = kings
-    out.stm = stm ^ 1
-    out.kmoves = track_king_moves(r, p, m, out) if r.king_move_limit else 0
+cdef int gen_horizon(const Rules* r, const Pos* p, MoveList* out, bint* counted) noexcept nogil:
+    """gen_moves (keep off, no paths) when the side has a capture; without one
+    the quiet moves are only counted: out is left empty, `counted` is set and
+    the count returned (what a search horizon needs to score a quiet position)."""
+    if r.geometry:
+        return gen_horizon_g(<G64*>NULL, <XPlain*>NULL, r, p, out, counted)
+    if r.extended:
+        if r.size == 8:
+            return gen_horizon_g(<G8*>NULL, <XExt*>NULL, r, p, out, counted)
+        return gen_horizon_g(<G10*>NULL, <XExt*>NULL, r, p, out, counted)
+    if r.size == 8:
+        return gen_horizon_g(<G8*>NULL, <XPlain*>NULL, r, p, out, counted)
+    return gen_horizon_g(<G10*>NULL, <XPlain*>NULL, r, p, out, counted)

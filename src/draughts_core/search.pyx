@@ -42,7 +42,8 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from draughts_core.bitboard cimport u64, popcount
 from draughts_core.rules cimport Rules, GOAL_LOSING
-from draughts_core.movegen cimport Pos, CMove, MoveList, MAX_MOVES, gen_moves, make_move, has_capture
+from draughts_core.movegen cimport (Pos, CMove, MoveList, MAX_MOVES, gen_moves, gen_horizon, make_move,
+                                   has_capture)
 from draughts_core.zobrist cimport full_key, key_after, kmoves_key
 from draughts_core.draw cimport DrawCounts, counts_after, draw_by_counts, endgame_class
 from draughts_core.tt cimport (TTable, TTEntry, tt_alloc, tt_free, tt_clear, tt_probe, tt_store,
@@ -500,7 +501,15 @@ cdef class Searcher:
     cdef void order(self, MoveList* ml, int ply, const CMove* ttm, int stm) noexcept nogil:
         cdef int i
         cdef CMove* m
-        cdef int s
+        cdef int s, fromto
+        cdef int* scores = self.scores[ply]
+        cdef int* hist = &self.history[stm][0][0]       # [from][to], 64 x 64
+        # a quiet move (no capture: capt 0) is a killer when its from and to
+        # are the killer's and the killer is quiet too (-1: matches nothing)
+        cdef const CMove* k0 = &self.killers[ply][0]
+        cdef const CMove* k1 = &self.killers[ply][1]
+        cdef int kill0 = (k0.frm | (k0.to << 8)) if k0.capt == 0 else -1
+        cdef int kill1 = (k1.frm | (k1.to << 8)) if k1.capt == 0 else -1
         for i in range(ml.n):
             m = &ml.moves[i]
             if ttm != NULL and same_move(m, ttm):
@@ -509,31 +518,34 @@ cdef class Searcher:
                 s = ORDER_CAPTURE + m.ncapt * 1024 + m.promo * 512
             elif m.promo:
                 s = ORDER_PROMOTION
-            elif same_move(m, &self.killers[ply][0]):
-                s = ORDER_KILLER + 1
-            elif same_move(m, &self.killers[ply][1]):
-                s = ORDER_KILLER
             else:
-                s = self.history[stm][m.frm][m.to]
-                if s > ORDER_HISTORY_MAX:
-                    s = ORDER_HISTORY_MAX
-            self.scores[ply][i] = s
+                fromto = m.frm | (m.to << 8)
+                if fromto == kill0:
+                    s = ORDER_KILLER + 1
+                elif fromto == kill1:
+                    s = ORDER_KILLER
+                else:
+                    s = hist[m.frm * 64 + m.to]
+                    if s > ORDER_HISTORY_MAX:
+                        s = ORDER_HISTORY_MAX
+            scores[i] = s
 
     cdef inline int pick(self, MoveList* ml, int ply, int start) noexcept nogil:
         """Move the best-scored remaining move to `start`."""
         cdef int i, best = start
+        cdef int* scores = self.scores[ply]
+        cdef int top = scores[start]
         cdef CMove tmp
-        cdef int ts
         for i in range(start + 1, ml.n):
-            if self.scores[ply][i] > self.scores[ply][best]:
+            if scores[i] > top:
                 best = i
+                top = scores[i]
         if best != start:
             tmp = ml.moves[start]
             ml.moves[start] = ml.moves[best]
             ml.moves[best] = tmp
-            ts = self.scores[ply][start]
-            self.scores[ply][start] = self.scores[ply][best]
-            self.scores[ply][best] = ts
+            scores[best] = scores[start]
+            scores[start] = top
         return start
 
     cdef int search(self, const Pos* p, u64 key, int depth, int alpha, int beta, int ply,
@@ -552,6 +564,7 @@ cdef class Searcher:
         cdef DrawCounts cdc
         cdef int idx = self.ngame + ply
         cdef int skipped = 0            # root moves left out by a multi-PV search
+        cdef bint counted = False       # the moves were counted, not generated (gen_horizon)
 
         self.pvlen[ply] = ply
         # 1. stop checks
@@ -598,9 +611,13 @@ cdef class Searcher:
             if bound == BOUND_UPPER and tts <= alpha:
                 return tts
 
-        # moves
+        # moves (at the horizon, a position without a capture only counts
+        # its quiet moves: it is scored statically unless it has just one)
         ml = &self.lists[ply]
-        n = gen_moves(&self.r, p, ml, False, NULL)
+        if depth <= 0 and ply > 0:
+            n = gen_horizon(&self.r, p, ml, &counted)
+        else:
+            n = gen_moves(&self.r, p, ml, False, NULL)
         if n == 0:
             # a loss, or in antidraughts a win (breakthrough: the move
             # generator has no move once the other side has crowned)
@@ -620,7 +637,9 @@ cdef class Searcher:
         if depth <= 0:
             if n == 1 and ply < MAX_PLY // 2:
                 depth = 1                       # a forced reply is played out
-            elif ml.moves[0].ncapt == 0:
+                if counted:
+                    n = gen_moves(&self.r, p, ml, False, NULL)
+            elif counted or ml.moves[0].ncapt == 0:
                 return self.static_eval(p, key)  # quiet: score statically
             elif not self.r.mandatory:
                 # house rule: the side may decline captures
@@ -673,13 +692,14 @@ cdef class Searcher:
             if ply == 0 and self.nexcluded and self.is_excluded(m):
                 skipped += 1
                 continue                        # a multi-PV line already reported
-            ckey = key_after(p, key, m)
-            tt_prefetch(self.tab, ckey)
             make_move(&self.r, p, m, &child)
-            if p.kmoves | child.kmoves:
-                ckey ^= kmoves_key(p.kmoves) ^ kmoves_key(child.kmoves)
             if fut and i > 0 and m.ncapt == 0 and not m.promo and not has_capture(&self.r, &child):
                 continue                        # (a move offering a capture may be a shot: searched)
+            # the child's key only for a move that is searched
+            ckey = key_after(p, key, m)
+            tt_prefetch(self.tab, ckey)
+            if p.kmoves | child.kmoves:
+                ckey ^= kmoves_key(p.kmoves) ^ kmoves_key(child.kmoves)
             cdc = counts_after(&self.r, p, m, &child, &dc)
             newdepth = depth - 1
             if i == skipped:

@@ -5,9 +5,7 @@ from draughts_core.bitboard cimport u64, uint32_t, ctz
 
 
 cdef u64 _seed = 0x9E3779B97F4A7C15ULL
-cdef u64 ZKEY[2][2][64]
-cdef u64 ZSIDE
-cdef u64 ZKM[2][256]        # frisian king-move counts (Pos.kmoves), per colour and byte; 0 for none
+# ZKEY, ZSIDE and ZKM are declared in zobrist.pxd
 
 
 cdef u64 splitmix64() noexcept nogil:
@@ -47,25 +45,3 @@ cdef u64 full_key(const Pos* p) noexcept nogil:
             x &= x - 1
             key ^= ZKEY[c][((p.kings >> b) & 1)][b]
     return key ^ kmoves_key(p.kmoves)
-
-
-cdef u64 kmoves_key(uint32_t km) noexcept nogil:
-    """The key of a Pos.kmoves value (0 for 0: the other variants' keys do not change)."""
-    return ZKM[0][km & 0xFF] ^ ZKM[1][(km >> 8) & 0xFF]
-
-
-cdef u64 key_after(const Pos* p, u64 key, const CMove* m) noexcept nogil:
-    """The key of the position after m, from the key of p (the frisian
-    king-move counts apart: kmoves_key of both positions)."""
-    cdef int stm = p.stm
-    cdef int opp = stm ^ 1
-    cdef int king = (p.kings >> m.frm) & 1
-    cdef u64 capt = m.capt
-    cdef int b
-    key ^= ZKEY[stm][king][m.frm]
-    key ^= ZKEY[stm][king | m.promo][m.to]
-    while capt:
-        b = ctz(capt)
-        capt &= capt - 1
-        key ^= ZKEY[opp][(p.kings >> b) & 1][b]
-    return key ^ ZSIDE
