@@ -126,8 +126,21 @@ def _serve_forever(server, mover, log):
         pass                                          # the server socket was closed: the test is over
 
 
+_peers: "list[Peer]" = []
+
+
+@pytest.fixture(autouse=True)
+def _close_peers():
+    """Every connection a test opened with connect() is closed when the test ends."""
+    yield
+    while _peers:
+        _peers.pop().conn.close()
+
+
 def connect(port) -> Peer:
-    return Peer(socket.create_connection(("127.0.0.1", port), timeout=10))
+    peer = Peer(socket.create_connection(("127.0.0.1", port), timeout=10))
+    _peers.append(peer)
+    return peer
 
 
 def request(name="script", follower="W", minutes=5, moves=0, position="A"):
