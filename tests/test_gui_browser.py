@@ -10,6 +10,7 @@ there as PNG (docs/images/ is made so).
 import os
 import re
 import time
+from pathlib import Path
 
 import pytest
 
@@ -252,7 +253,7 @@ def test_load_and_save_pdn(page, tmp_path):
     page.wait_for_function("document.querySelector('#moves .mv.current')?.textContent === '23-19'")
     with page.expect_download() as d:
         page.click("#save")
-    text = open(d.value.path(), encoding="utf-8").read()
+    text = Path(d.value.path()).read_text(encoding="utf-8")
     game = draughts.pdn.read_game(text)
     assert [str(m) for m in game.moves] == ["11-15", "23-19", "8-11", "22-17"]
     assert game.headers["White"] == "C" and game.variant.name == "american"
