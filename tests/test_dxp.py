@@ -10,6 +10,7 @@ White, 60 minutes, 65 moves, the normal start) and `M001205250422122320`
 """
 
 import io
+import os
 import socket
 import threading
 import time
@@ -126,8 +127,36 @@ def _serve_forever(server, mover, log):
         pass                                          # the server socket was closed: the test is over
 
 
+_peers: "list[Peer]" = []
+
+
+@pytest.fixture(autouse=True)
+def _close_peers():
+    """Every connection a test opened with connect() is closed when the test ends."""
+    yield
+    while _peers:
+        _peers.pop().conn.close()
+
+
+def test_listen_on_a_port_in_use_leaves_no_socket_open():
+    def open_fds():
+        return set(os.listdir("/proc/self/fd"))
+
+    if not os.path.isdir("/proc/self/fd"):
+        pytest.skip("no /proc/self/fd here")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        before = open_fds()
+        with pytest.raises(OSError):
+            S.listen("127.0.0.1", taken.getsockname()[1])
+        assert open_fds() <= before
+
+
 def connect(port) -> Peer:
-    return Peer(socket.create_connection(("127.0.0.1", port), timeout=10))
+    peer = Peer(socket.create_connection(("127.0.0.1", port), timeout=10))
+    _peers.append(peer)
+    return peer
 
 
 def request(name="script", follower="W", minutes=5, moves=0, position="A"):

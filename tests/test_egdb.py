@@ -13,6 +13,7 @@ import os
 import random
 import sys
 import zlib
+from pathlib import Path
 
 import pytest
 
@@ -347,9 +348,9 @@ def test_a_damaged_table_is_refused_and_rebuilt(tmp_path):
     d = str(tmp_path)
     egdb.build("czech", 3, d)
     path = os.path.join(egdb.rules_dir(draughts.variant("czech"), d), "0m2k-1m0k.wdl")
-    raw = bytearray(open(path, "rb").read())
+    raw = bytearray(Path(path).read_bytes())
     raw[-1] ^= 0xFF
-    open(path, "wb").write(bytes(raw))
+    Path(path).write_bytes(bytes(raw))
     with pytest.raises(errors.EgdbError, match="damaged"):
         egdb.Database.open("czech", d)
     rep = egdb.build("czech", 3, d)
@@ -361,13 +362,13 @@ def test_an_interrupted_build_goes_on_from_the_tables_that_exist(tmp_path):
     d = str(tmp_path)
     first = egdb.build("russian", 3, d)
     where = egdb.rules_dir(draughts.variant("russian"), d)
-    want = {f: open(os.path.join(where, f), "rb").read() for f in os.listdir(where)}
+    want = {f: Path(where, f).read_bytes() for f in os.listdir(where)}
     for f in ("1m1k-0m1k.wdl", "0m1k-1m1k.wdl", "0m1k-0m1k.wdl"):
         os.remove(os.path.join(where, f))
     again = egdb.build("russian", 3, d)
     assert sorted(t.material for t in again.built) == [(0, 1, 0, 1), (0, 1, 1, 1), (1, 1, 0, 1)]
     assert again.reused == len(first.built) - 3
-    assert {f: open(os.path.join(where, f), "rb").read() for f in os.listdir(where)} == want
+    assert {f: Path(where, f).read_bytes() for f in os.listdir(where)} == want
 
 
 def test_threads_build_the_same_tables(tmp_path, egdb_dir):
@@ -377,7 +378,7 @@ def test_threads_build_the_same_tables(tmp_path, egdb_dir):
     b = egdb.rules_dir(draughts.variant("brazilian"), egdb_dir)
     assert sorted(os.listdir(a)) == sorted(os.listdir(b))
     for f in os.listdir(a):
-        assert open(os.path.join(a, f), "rb").read() == open(os.path.join(b, f), "rb").read(), f
+        assert Path(a, f).read_bytes() == Path(b, f).read_bytes(), f
 
 
 def test_a_build_on_a_ray_cluster_equals_the_local_one(ray_cluster, tmp_path, egdb_dir):
@@ -387,7 +388,7 @@ def test_a_build_on_a_ray_cluster_equals_the_local_one(ray_cluster, tmp_path, eg
     b = egdb.rules_dir(draughts.variant("spanish"), egdb_dir)
     assert sorted(os.listdir(a)) == sorted(os.listdir(b))
     for f in os.listdir(a):
-        assert open(os.path.join(a, f), "rb").read() == open(os.path.join(b, f), "rb").read(), f
+        assert Path(a, f).read_bytes() == Path(b, f).read_bytes(), f
 
 
 # --- the command line -------------------------------------------------------------

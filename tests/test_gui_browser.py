@@ -10,6 +10,7 @@ there as PNG (docs/images/ is made so).
 import os
 import re
 import time
+from pathlib import Path
 
 import pytest
 
@@ -177,7 +178,7 @@ def test_multipv_lines_arrive(page):
         return m !== null && Number(m[1]) >= 4 && document.querySelectorAll('#lines li').length === 3;
     }""")
     lines = page.evaluate("Array.from(document.querySelectorAll('#lines li'), li => li.innerText)")
-    firsts = [line.split()[1] for line in lines]
+    firsts = [line.split()[2] for line in lines]                 # after the score and "1."
     assert len(set(firsts)) == 3                  # three different first moves
     legal = {Board(variant="international").move_text(m) for m in Board().legal_moves}
     assert set(firsts) <= legal
@@ -252,7 +253,7 @@ def test_load_and_save_pdn(page, tmp_path):
     page.wait_for_function("document.querySelector('#moves .mv.current')?.textContent === '23-19'")
     with page.expect_download() as d:
         page.click("#save")
-    text = open(d.value.path(), encoding="utf-8").read()
+    text = Path(d.value.path()).read_text(encoding="utf-8")
     game = draughts.pdn.read_game(text)
     assert [str(m) for m in game.moves] == ["11-15", "23-19", "8-11", "22-17"]
     assert game.headers["White"] == "C" and game.variant.name == "american"
@@ -513,6 +514,35 @@ def test_five_lines_keep_the_panels_in_place(page):
     page.check("#analyse")
     _wait_lines(page, 5)
     assert page.locator("#graph").bounding_box()["y"] == before
+    page.uncheck("#analyse")
+
+
+def test_a_line_has_its_move_numbers(page):
+    """The lines are written with move numbers, as Board.variation_str writes
+    them: after White's first move, Black is to move and a line begins "1..."."""
+    gt.new_game(page, "international", "both")
+    gt.click_square(page, 32)
+    gt.click_square(page, 28)
+    gt.wait_moves(page, 1)
+    page.fill("#multipv", "2")
+    page.dispatch_event("#multipv", "change")
+    page.check("#analyse")
+    _wait_lines(page, 2)
+    # each line's text and its moves, read in one go (the page redraws them at every depth)
+    lines = page.evaluate("""Array.from(document.querySelectorAll('#lines li'), li => [
+        li.innerText, Array.from(li.querySelectorAll('.pv'), sp => sp.textContent)])""")
+    board = Board(variant="international")
+    board.push(board.parse_move("32-28"))
+    for text, moves in lines:
+        assert len(moves) >= 2, text
+        numbered = " ".join(text.split()[1:])                     # after the score
+        assert numbered.startswith(f"1... {moves[0]} 2. {moves[1]}"), text
+        assert numbered == board.variation_str(moves), text
+    # a move is still a move to click: its position is shown
+    page.locator("#lines li").nth(0).locator(".pv").nth(1).click()
+    page.wait_for_selector("#preview-bar:not([hidden])")
+    assert re.fullmatch(r"Line 1 after \S+ \S+", page.inner_text("#preview-text"))
+    page.click("#preview-back")
     page.uncheck("#analyse")
 
 

@@ -321,6 +321,11 @@ def test_a_set_up_position_is_saved_with_its_fen(ws):
     assert game.setup_fen == "W:W12,48:B8,9,18,45" and [str(m) for m in game.moves] == ["12x3x14"]
 
 
+def _numbered(line):
+    """An analysis line's moves with their move numbers, as one text."""
+    return " ".join(f"{n} {m}" if n else m for n, m in zip(line["numbers"], line["pv"]))
+
+
 def test_analysis_multipv_and_its_stop(ws):
     ws.send_json({"type": "new", "variant": "american", "side": "both"})
     until(ws, "state")
@@ -330,13 +335,22 @@ def test_analysis_multipv_and_its_stop(ws):
     assert len({x["pv"][0] for x in a["lines"]}) == 3
     assert [x["score"] for x in a["lines"]] == sorted((x["score"] for x in a["lines"]), reverse=True)
     assert a["nodes"] > 0 and a["ply"] == 0
+    # with each move its move number, as Board.variation_str writes the line
+    start = Board(variant="american")
+    for x in a["lines"]:
+        assert x["numbers"][0] == "1." and len(x["numbers"]) == len(x["pv"])
+        assert _numbered(x) == start.variation_str(x["pv"])
     # one line: the engine's own search
     ws.send_json({"type": "analyse", "on": True, "multipv": 1})
     a = until(ws, "analysis", lambda m: len(m["lines"]) == 1 and m["depth"] >= 6)
     assert a["nps"] > 0
     # analysis follows the position
     ws.send_json({"type": "move", "start": 11, "end": 15, "captured": []})
-    until(ws, "analysis", lambda m: m["ply"] == 1)
+    a = until(ws, "analysis", lambda m: m["ply"] == 1)
+    # White to move after Black's first move: the line begins "1... "
+    start.push("11-15")
+    assert a["lines"][0]["numbers"][0] == "1..."
+    assert _numbered(a["lines"][0]) == start.variation_str(a["lines"][0]["pv"])
     ws.send_json({"type": "analyse", "on": False})
     s = until(ws, "state")
     assert not s["analysing"]

@@ -576,16 +576,21 @@ def test_a_hub_perft_stops_when_told_and_the_engine_goes_on():
 
 
 def test_quit_ends_a_long_perft_at_once():
-    proc = subprocess.Popen([sys.executable, "-m", "draughts", "hub"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    proc.stdin.write("perft depth=14\n")
-    proc.stdin.flush()
-    time.sleep(0.3)
-    t0 = time.monotonic()
-    proc.stdin.write("quit\n")
-    proc.stdin.flush()
-    assert proc.wait(10) == 0
-    assert time.monotonic() - t0 < 5
+    # nothing is read from the hub: its output goes nowhere, and `with` closes its stdin
+    with subprocess.Popen([sys.executable, "-m", "draughts", "hub"], stdin=subprocess.PIPE,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True) as proc:
+        try:
+            proc.stdin.write("perft depth=14\n")
+            proc.stdin.flush()
+            time.sleep(0.3)
+            t0 = time.monotonic()
+            proc.stdin.write("quit\n")
+            proc.stdin.flush()
+            assert proc.wait(10) == 0
+            assert time.monotonic() - t0 < 5
+        finally:
+            if proc.poll() is None:
+                proc.kill()
 
 
 def test_hub_pos_with_a_man_on_its_far_row_is_an_error():

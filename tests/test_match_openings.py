@@ -21,7 +21,8 @@ from draughts.match.engines import parse_engine
 def test_acf_deck_has_the_156_ballots_and_every_one_is_legal():
     path, variant = op.deck_file("acf-3move")
     assert variant == "american"
-    text = open(path, encoding="utf-8").read()
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
     games = list(pdn.read_games(text))                # our parser checks every move
     assert len(games) == 156
     positions = set()

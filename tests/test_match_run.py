@@ -194,7 +194,7 @@ def test_resume_after_killing_the_runner(tmp_path):
             "-openings", "file=acf-3move", "order=random", "-srand", "9", "-ratinginterval", "0"]
     state, games = tmp_path / "state.json", tmp_path / "games.pdn"
     proc = subprocess.Popen(MATCH + args + ["-state", str(state), "-pdnout", str(games)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     done = 0
     deadline = time.time() + 60
     while time.time() < deadline and proc.poll() is None:
@@ -239,28 +239,30 @@ def test_sigterm_stops_a_match_of_in_process_engines_at_once(tmp_path):
     games to be played out.  A depth limit, not a time control: on a loaded
     machine a timed game may be lost on time before the signal comes."""
     state = tmp_path / "state.json"
-    proc = subprocess.Popen(MATCH + ["-variant", "american", "-games", "4", "-concurrency", "2",
-                                     "-engine", "name=a", "cmd=draughts", "proto=builtin",
-                                     "-engine", "name=b", "cmd=draughts", "proto=builtin",
-                                     "-each", "depth=40", "-state", str(state), "-progress", "off"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        started = 0
-        while started < 2:                      # both games are under way
-            line = proc.stdout.readline()
-            assert line, proc.stderr.read()
-            started += line.startswith("Started game")
-        time.sleep(1.5)
-        proc.send_signal(signal.SIGTERM)
-        t0 = time.time()
-        code = proc.wait(timeout=30)
-        waited = time.time() - t0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+    # `with`: the pipes are closed at the end
+    with subprocess.Popen(MATCH + ["-variant", "american", "-games", "4", "-concurrency", "2",
+                                   "-engine", "name=a", "cmd=draughts", "proto=builtin",
+                                   "-engine", "name=b", "cmd=draughts", "proto=builtin",
+                                   "-each", "depth=40", "-state", str(state), "-progress", "off"],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+        try:
+            started = 0
+            while started < 2:                      # both games are under way
+                line = proc.stdout.readline()
+                assert line, proc.stderr.read()
+                started += line.startswith("Started game")
+            time.sleep(1.5)
+            proc.send_signal(signal.SIGTERM)
+            t0 = time.time()
+            code = proc.wait(timeout=30)
+            waited = time.time() - t0
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        said = proc.stderr.read()
     assert code == 130
-    assert "match interrupted" in proc.stderr.read()
+    assert "match interrupted" in said
     assert waited < 10, f"the runner took {waited:.1f} s to stop"
     assert json.loads(state.read_text())["records"] == []     # no game was finished
 

@@ -78,7 +78,8 @@ def test_checkpoint_resume_in_process(tmp_path):
 
     with pytest.raises(KeyboardInterrupt):
         perft.run(board, 8, checkpoint=path, split=2, on_unit=interrupt, progress_enabled=False)
-    saved = json.load(open(path))
+    with open(path) as f:
+        saved = json.load(f)
     assert len(saved["done"]) == 5
     run = perft.run(board, 8, resume=path, progress_enabled=False)
     assert run.resumed == 5
@@ -99,7 +100,7 @@ def test_resume_after_killing_the_process(tmp_path):
     path = tmp_path / "cp.json"
     cmd = [sys.executable, "-m", "draughts", "perft", "--variant", "american", "--depth", "12",
            "--duplicates", "keep", "--split", "2", "--checkpoint", str(path), "--progress", "off"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + 60
     done = 0
     while time.time() < deadline and proc.poll() is None:

@@ -3,6 +3,7 @@ format, resuming, deduplication, the fit, and the Ray cluster."""
 
 import json
 import os
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -33,7 +34,7 @@ def _board(row, v):
 
 
 def _chunk_bytes(d):
-    return {c: open(P.chunk_path(str(d), c), "rb").read() for c in P.chunk_numbers(str(d))}
+    return {c: Path(P.chunk_path(str(d), c)).read_bytes() for c in P.chunk_numbers(str(d))}
 
 
 @pytest.fixture(scope="module")

@@ -315,7 +315,11 @@ class Connection:
         while True:
             try:
                 sock = socket.create_connection((host, port), timeout=max(0.1, end - time.monotonic()))
-                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                try:
+                    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                except OSError:
+                    sock.close()                 # closed before the next try
+                    raise
                 return cls(sock, log)
             except OSError as e:
                 if time.monotonic() >= end:

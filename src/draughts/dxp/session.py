@@ -419,9 +419,13 @@ def _say_and_close(conn: Connection, text: str) -> None:
 
 def listen(host: str, port: int) -> socket.socket:
     server = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
-    server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    server.bind((host, port))
-    server.listen(8)
+    try:
+        server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        server.bind((host, port))
+        server.listen(8)
+    except BaseException:
+        server.close()                          # a port in use, say: no socket left open
+        raise
     return server
 
 

@@ -27,7 +27,8 @@ Messages from the page (`type` and its fields):
   match_follow (the live or state file the command line named)
   match_open   index: a finished game of the match into the board
 Messages to the page: state, analysis, preview, games, pdn, setup, error, engines, match,
-match_lines.
+match_lines.  An analysis line has its moves (`pv`) and, move for move, the
+move numbers to write before them (`numbers`: "1.", "1..." or "").
 """
 
 from __future__ import annotations
@@ -556,7 +557,7 @@ class Session:
             msg = {"type": "analysis", "ply": ply, "depth": r.depth, "nodes": r.nodes,
                    "nps": round(r.nps), "time": round(r.time, 3), "lines": [
                        {"multipv": line.multipv, "score": line.score, "win_in": line.win_in,
-                        "pv": _pv_texts(board, line.pv)} for line in r.lines]}
+                        **_pv_texts(board, line.pv)} for line in r.lines]}
 
             def deliver():
                 if generation == self._generation and not self.closed:
@@ -628,12 +629,25 @@ class Session:
             await self._close_engine()
 
 
-def _pv_texts(board: Board, pv: Sequence[Move]) -> List[str]:
-    out = []
+def _pv_texts(board: Board, pv: Sequence[Move]) -> Dict[str, List[str]]:
+    """The line `pv` from `board` for the page: `pv`, its moves written in
+    the variant's notation (up to the first that is not legal), and
+    `numbers`, before each move the move number Board.variation_str writes
+    there ("12." or, when the line begins with the other side's move,
+    "12...") or "" where it writes none."""
+    moves: List[str] = []
+    numbers: List[str] = []
+    number = board.move_number()
+    first = board.variant.first
     b = board.copy(stack=False)
     for m in pv:
         if m not in b.legal_moves:
             break
-        out.append(b.move_text(m))
+        if b.turn == first:
+            numbers.append(f"{number}.")
+        else:
+            numbers.append("" if moves else f"{number}...")
+            number += 1
+        moves.append(b.move_text(m))
         b.push(m)
-    return out
+    return {"pv": moves, "numbers": numbers}

@@ -341,6 +341,14 @@ function showAnalysis() {
     sc.onclick = () => showLine(i, line.pv.length, line.pv);
     li.append(sc);
     line.pv.forEach((mv, k) => {
+      // the move number before a move, as Board.variation_str writes it ("1." or "1...")
+      const number = line.numbers && line.numbers[k];
+      if (number) {
+        const num = document.createElement("span");
+        num.className = "num";
+        num.textContent = number;
+        li.append(" ", num);
+      }
       const sp = document.createElement("span");
       sp.className = "pv";
       sp.textContent = mv;
