@@ -359,7 +359,7 @@ def add_games(cfg: BuildConfig, path: str, games: Iterable, *, plies: int = 16, 
                 node = tree.nodes[key]
                 if not node.children:
                     tree.expand([key], scorer)
-                if move not in node.children:
+                if node.children is None or move not in node.children:
                     break
                 node.games[move] = node.games.get(move, 0) + 1
                 counted += 1
@@ -401,9 +401,9 @@ def stats(book: B.Book) -> Dict[str, Any]:
             by_ply.append(count)
         frontier = nxt
         ply += 1
-    moves = len(book.moves)
-    return {"positions": len(book), "moves": moves, "by_ply": by_ply, "depth": len(by_ply),
-            "moves_a_position": moves / max(1, len(book))}
+    count_moves = len(book.moves)
+    return {"positions": len(book), "moves": count_moves, "by_ply": by_ply, "depth": len(by_ply),
+            "moves_a_position": count_moves / max(1, len(book))}
 
 
 # --- the command line --------------------------------------------------------------
@@ -478,7 +478,7 @@ def cmd_build(args) -> int:
 def cmd_add(args) -> int:
     from draughts import pdn
     cfg = _config(args)
-    games = []
+    games: List[Any] = []
     for path in args.pdn:
         try:
             with open(path, "rb") as f:

@@ -329,14 +329,15 @@ def _check_book(value: Any) -> Union[None, str, "Book"]:
 
 def _checker(o: "options.Option") -> Callable[[Any], Any]:
     """What reads an option's value: the option's own reader, or its type's."""
+    low, high = (o.min or 0), (o.max if o.max is not None else 0)
     special: Dict[str, Callable[[Any], Any]] = {
-        "variant": _check_variant, "tt-size": lambda v: _check_tt_size(_whole("tt-size", v, o.min, o.max)),
+        "variant": _check_variant, "tt-size": lambda v: _check_tt_size(_whole("tt-size", v, low, high)),
         "move-overhead": _check_move_overhead, "eval": _check_eval, "eval-file": _check_eval_file,
         "egdb-path": _check_egdb, "probcut": _check_probcut, "book": _check_book}
     if o.name in special:
         return special[o.name]
     if o.type == "int":
-        return lambda v: _whole(o.name, v, o.min, o.max)
+        return lambda v: _whole(o.name, v, low, high)
     raise AssertionError(f"option {o.name} has no reader")          # a new option's reader goes above
 
 

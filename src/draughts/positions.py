@@ -129,8 +129,9 @@ def default_dir(variant: str) -> str:
 
 def _engines(cfg: PositionConfig) -> Tuple[Engine, Engine]:
     # no endgame database: a chunk is the same on every machine
-    kw = dict(tt_mb=8, eval=cfg.eval, weights_file=cfg.weights, egdb=None)
-    return Engine(cfg.variant, seed=cfg.seed, **kw), Engine(cfg.variant, seed=cfg.seed, **kw)
+    def engine() -> Engine:
+        return Engine(cfg.variant, seed=cfg.seed, tt_mb=8, eval=cfg.eval, weights_file=cfg.weights, egdb=None)
+    return engine(), engine()
 
 
 def _opening(board: Board, engine: Engine, rng: random.Random, cfg: PositionConfig, bound: float) -> Board:
@@ -480,12 +481,14 @@ def _generate_on_cluster(cfg: PositionConfig, out_dir: str, address: str,
 
 def position_keys(rows: np.ndarray) -> np.ndarray:
     """A 64-bit key of each position (its bitboards and side to move), for deduplication."""
+    w, b, kings = (np.asarray(rows[f], dtype=np.uint64) for f in ("white", "black", "kings"))
+    turn = np.asarray(rows["turn"], dtype=np.uint64)
     with np.errstate(over="ignore"):
-        k = rows["white"] * np.uint64(0x9E3779B97F4A7C15)
-        k ^= (k >> np.uint64(29)) + rows["black"] * np.uint64(0xC2B2AE3D27D4EB4F)
-        k ^= (k >> np.uint64(31)) + rows["kings"] * np.uint64(0x165667B19E3779F9)
-        k ^= (k >> np.uint64(27)) + rows["turn"].astype(np.uint64) * np.uint64(0x27D4EB2F165667C5)
-        k ^= k >> np.uint64(33)
+        k = w * np.uint64(0x9E3779B97F4A7C15)
+        k = k ^ ((k >> np.uint64(29)) + b * np.uint64(0xC2B2AE3D27D4EB4F))
+        k = k ^ ((k >> np.uint64(31)) + kings * np.uint64(0x165667B19E3779F9))
+        k = k ^ ((k >> np.uint64(27)) + turn * np.uint64(0x27D4EB2F165667C5))
+        k = k ^ (k >> np.uint64(33))
     return k
 
 

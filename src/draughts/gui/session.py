@@ -226,7 +226,7 @@ class Session:
         if not isinstance(texts, list) or len(texts) > limit or not all(isinstance(t, str) for t in texts):
             raise BadMessage(f"moves must be a list of at most {limit} move texts")
         b = start.copy(stack=False)
-        out = []
+        out: List[Move] = []
         for t in texts:
             try:
                 m = b.parse_move(t[:200])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional
+from typing import Any, Dict, List, Optional
 
 from draughts.match import stats
 from draughts.match.engines import EngineConfig
@@ -82,7 +82,7 @@ class MatchSettings:
     def from_json(cls, d: Dict) -> "MatchSettings":
         """The settings of a state file; a field it does not name (a file of
         an earlier version) keeps its default."""
-        kwargs = {}
+        kwargs: Dict[str, Any] = {}
         for f in dataclasses.fields(cls):
             if f.name in d:
                 kwargs[f.name] = cls._CODECS[f.name][1](d[f.name]) if f.name in cls._CODECS else d[f.name]
