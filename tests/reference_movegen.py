@@ -571,7 +571,7 @@ def next_king_moves(pos: Position, move: Move, king_moves, variant):
     from 1 when another king moved before); any other move of that side, and a
     side with only kings, counts nothing; a side whose counted king is taken
     counts nothing."""
-    v = get_variant(variant)
+    get_variant(variant)                    # the name must be a variant's
     pieces, side = pos
     after, _ = apply_move(pos, move)
     out = {}

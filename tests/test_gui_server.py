@@ -700,7 +700,7 @@ def test_follow_a_match_through_its_live_file(tmp_path):
     assert r.returncode == 0, r.stderr
     # the state file names the live file, and the live file the state file
     from draughts.gui.match import FollowedMatch
-    for path, other in ((state, live), (live, state)):
+    for path in (state, live):
         f = FollowedMatch(str(path))
         assert f.refresh()
         assert {f.state_path, f.live_path} == {str(state), str(live)} and len(f.records) == 2

@@ -45,7 +45,7 @@ def _done(hub, *lines):
 def test_the_parameter_is_declared_and_off_by_default(hub):
     hub.send("hub")
     assert "param name=pydraughts value=false type=bool" in hub.until("wait")
-    hub.send("set-param name=variant value=american", f"pos pos=Bbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww")
+    hub.send("set-param name=variant value=american", "pos pos=Bbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww")
     assert hub.server.board.fen() == draughts.Board(variant="american").fen()
 
 

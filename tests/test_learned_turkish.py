@@ -69,7 +69,7 @@ def on_board(r, c):
 
 def ref_regions(board):
     out = []
-    for r0, c0, h, w in BLOCKS:
+    for r0, c0, _h, w in BLOCKS:
         index = 0
         for k in range(8):
             piece = board.get((r0 + k // w, c0 + k % w))

@@ -26,6 +26,13 @@ def test_the_licence_is_declared_and_shipped():
     assert re.search(r'^license = "MIT"$', (ROOT / "pyproject.toml").read_text(), re.M)
 
 
+def test_ruff_finds_nothing():
+    # pyproject.toml's [tool.ruff]: unused names, loop-variable closures, raise without from
+    out = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "src", "tests", "benchmarks"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
 def test_mypy_passes_on_the_python_package(pytestconfig):
     # the configuration is pyproject.toml's [tool.mypy]; the core's types come from its .pyi stubs.
     # mypy's incremental cache is kept in pytest's cache directory: a rerun checks

@@ -1,7 +1,6 @@
 """Hashed, threaded, distributed and resumable perft equal plain perft."""
 
 import json
-import os
 import random
 import subprocess
 import sys

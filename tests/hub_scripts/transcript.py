@@ -28,7 +28,7 @@ def check_engine_line(line: str) -> None:
     try:
         command, _ = parse_line(line)
     except HubSyntaxError as e:                             # pragma: no cover - a failure
-        raise AssertionError(f"unreadable engine line {line!r}: {e}")
+        raise AssertionError(f"unreadable engine line {line!r}: {e}") from None
     assert command in ENGINE_WORDS, f"not a protocol line: {line!r}"
 
 
