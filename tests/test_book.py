@@ -268,3 +268,24 @@ def test_the_command_line(small_book, tmp_path, capsys):
     assert "not in the book" in capsys.readouterr().out
     assert main(["book", "show", str(tmp_path / "nothing.bin")]) == 2
     assert "no book file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["international", "american", "russian"])
+def test_the_shipped_books_answer_the_start_by_default_in_the_hub(name):
+    v = variant(name)
+    book = B.Book(B.shipped_path(v))
+    assert book.variant.name == name and not book.rules_differ(v) and len(book) >= 500
+    assert BB.stats(book)["depth"] >= 10
+    engine = Engine(v, tt_mb=8, egdb=None, book="auto")
+    r = engine.play(Board(variant=v), Limit(movetime=1.0))
+    assert r.info.book and r.move in [m.move for m in book.probe(Board(variant=v))]
+    hub = ServerSession()
+    try:
+        hub.send("hub")
+        hub.until("wait")
+        hub.send(f"set-param name=variant value={name}", "init")
+        hub.until("ready")
+        hub.send("pos start", "level move-time=1", "go think")
+        assert any("book=yes" in line for line in hub.until("done"))
+    finally:
+        hub.close()

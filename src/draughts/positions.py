@@ -607,7 +607,7 @@ def fit_sets(dirs: List[str], out: str, *, start: str = "shipped", score_weight:
         start_generation = int(learned.manifest(start_path).get("generation", 0)) if start_path else 0
     except (OSError, ValueError, TypeError):
         pass
-    games = len(np.unique(np.concatenate([loaded.train["game"], loaded.heldout["game"]])))
+    games = sum(len(chunk_numbers(d)) * int((read_manifest(d) or {})["settings"]["chunk_games"]) for d in dirs)
     manifest = dict(losses, command=command, variant=v.name, seed=seed, scale=scale, epochs=epochs,
                     generation=start_generation + 1, games=int(games),
                     batch=batch, lr=lr, l2=l2, score_weight=score_weight,
