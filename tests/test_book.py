@@ -238,7 +238,7 @@ def test_the_runner_turns_books_off_unless_asked(small_book):
     default = make_player(parse_engine(["proto=builtin", "depth=2"]), AM)
     assert default._engine.book is None
     kept = make_player(parse_engine(["proto=builtin", "depth=2", "book=on"]), AM)
-    assert kept._engine.book is not None or not os.path.exists(B.shipped_path(AM))
+    assert kept._engine.book is not None and kept._engine.book.path == B.shipped_path(AM)
     assert parse_engine(["proto=builtin", "depth=2", "book=on"]).book is True
     assert parse_engine(["proto=builtin", "depth=2"]).book is False
 
@@ -249,6 +249,19 @@ def test_the_runner_says_books_are_off(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "Opening books off (the openings are the match's; book=on keeps an engine's own): draughts" in out
     assert "draughts, b" not in out
+
+
+def test_draughts_hub_takes_the_books_start_value(small_book, tmp_path):
+    import subprocess
+    import sys
+    path, _ = small_book
+    run = lambda *args: subprocess.run([sys.executable, "-m", "draughts", "hub", *args], input="hub\nquit\n",
+                                       capture_output=True, text=True, timeout=60)
+    out = run("--book", "none")
+    assert out.returncode == 0 and "param name=book value=none type=string" in out.stdout
+    assert f"param name=book value={path} type=string" in run("--book", str(path)).stdout
+    bad = run("--book", str(tmp_path / "missing.bin"))
+    assert bad.returncode == 2 and "cannot read opening book" in bad.stderr
 
 
 def test_the_command_line(small_book, tmp_path, capsys):

@@ -530,7 +530,7 @@ def test_the_client_pings_after_new_game():
 
 
 def test_play_reports_what_the_search_finds_as_it_goes_and_stop_asks_for_the_move():
-    engine = in_memory_engine()
+    engine = in_memory_engine(params={"book": "none"})      # a search from the start, not the book
     try:
         board = draughts.Board()
         seen = []

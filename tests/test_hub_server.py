@@ -288,6 +288,7 @@ INFO = re.compile(r'info depth=\d+ score=-?\d+\.\d\d nodes=\d+ time=\d+\.\d{3} n
 
 
 def test_go_think_at_a_fixed_depth(hub):
+    hub.send("set-param name=book value=none")          # a search, not the book's answer
     hub.send("init")
     assert hub.until("ready") == ['info egdb="international up to 4 pieces"', "ready"]
     hub.send("pos start", "level depth=4", "go think")

@@ -559,14 +559,17 @@ def done_line(board: Board, result: Optional[PlayResult], text: Callable[[Move],
     return format_line("done", args)
 
 
-def serve(stdin=None, stdout=None) -> int:
-    """Run the engine on stdin/stdout until `quit` or the end of input."""
+def serve(stdin=None, stdout=None, book: Optional[str] = None) -> int:
+    """Run the engine on stdin/stdout until `quit` or the end of input;
+    `book`: the `book` parameter's value at the start (default its own)."""
     stdin = stdin if stdin is not None else sys.stdin
     stdout = stdout if stdout is not None else sys.stdout
     write = Writer(stdout)
     saved = sys.stdout
     sys.stdout = sys.stderr                          # stray prints must not reach the protocol
     server = HubServer(write)
+    if book is not None:
+        server.params["book"].value = book
     # what the start-up made lives to the end: no collection walks it again
     gc.freeze()
     try:
@@ -592,11 +595,17 @@ def serve(stdin=None, stdout=None) -> int:
 
 
 def cmd_hub(args) -> int:
-    return serve()
+    book = args.book
+    if book is not None and book not in ("", "none", "auto"):
+        from draughts.book import Book
+        Book(book)                                  # a bad file: an error before the protocol starts
+    return serve(book=book)
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("hub", help="speak the Hub protocol on stdin/stdout (for GUIs and match tools)",
                               description="Run the engine as a Hub protocol (version 2) program: "
                                           "protocol lines on stdin and stdout, diagnostics on stderr.")
+    p.add_argument("--book", metavar="FILE", help="the book parameter's start value: a book file, auto "
+                                                  "(the variant's shipped book, the default) or none")
     p.set_defaults(func=cmd_hub)

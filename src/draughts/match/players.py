@@ -62,8 +62,8 @@ class InProcessPlayer:
         self.name = config.name
         self.config = config
         options = {"tt-size": 16, "threads": threads or 1, **config.option_dict()}
-        if not config.book:
-            options.setdefault("book", "none")
+        # book=on: the shipped book, as `draughts hub` has by default; else none
+        options.setdefault("book", "auto" if config.book else "none")
         try:
             self._engine = Engine(variant, tt_mb=1, options=options)
         except DraughtsError as e:
