@@ -302,3 +302,12 @@ def test_the_shipped_books_answer_the_start_by_default_in_the_hub(name):
         assert any("book=yes" in line for line in hub.until("done"))
     finally:
         hub.close()
+
+
+def test_a_build_on_the_cluster_is_the_local_build(ray_cluster, small_book, tmp_path):
+    """`book build --cluster`: the leaves are searched as Ray tasks; the book is the one built here."""
+    pytest.importorskip("ray")
+    path, cfg = small_book
+    remote = tmp_path / "remote.bin"
+    BB.build(cfg, str(remote), positions=12, workers=2, cluster=ray_cluster, progress=False)
+    assert remote.read_bytes() == path.read_bytes()

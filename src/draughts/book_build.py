@@ -33,6 +33,11 @@ from draughts.board import Board, Move
 from draughts.errors import InvalidInputError
 from draughts.variants import Variant, variant as get_variant
 
+#: how worker processes start: from a clean process of their own (forkserver
+#: where there is one), not forked from this one, whose threads (a Ray
+#: driver's, a progress bar's) could leave a forked child stuck on a lock
+_START_METHOD = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+
 Key = Tuple[int, int]
 
 
@@ -110,7 +115,7 @@ class Scorer:
         self.workers = max(1, workers)
         self._pool = None
         if not cluster and self.workers > 1:
-            ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+            ctx = multiprocessing.get_context(_START_METHOD)
             self._pool = ctx.Pool(self.workers, initializer=_init_worker, initargs=(cfg,))
 
     def __call__(self, fens: List[str]) -> List[int]:

@@ -56,6 +56,11 @@ from draughts.errors import InvalidInputError
 from draughts.limits import Limit
 from draughts.variants import variant as get_variant
 
+#: how worker processes start: from a clean process of their own (forkserver
+#: where there is one), not forked from this one, whose threads (a Ray
+#: driver's, a progress bar's) could leave a forked child stuck on a lock
+_START_METHOD = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+
 FORMAT = 1
 
 #: one position: the bitboards (the core's square bits), the labels, where it came from
@@ -414,7 +419,7 @@ def generate(cfg: PositionConfig, out_dir: str, *, positions: Optional[int] = No
         if cluster:
             _generate_on_cluster(cfg, out_dir, cluster, next_chunks, finished)
         else:
-            ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+            ctx = multiprocessing.get_context(_START_METHOD)
             results: "queue.Queue[Any]" = queue.Queue()
             with ctx.Pool(workers, initializer=_init_worker, initargs=(cfg, niceness)) as pool:
                 def submit(c: int) -> None:
