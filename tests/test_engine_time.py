@@ -129,7 +129,8 @@ def test_move_overhead_is_a_hub_parameter():
 def test_a_stopped_search_reports_its_whole_time_before_done():
     session = ServerSession()
     try:
-        session.send("set-param name=move-overhead value=0", "level move-time=0.2", "go think")
+        session.send("set-param name=move-overhead value=0", "set-param name=book value=none",
+                     "level move-time=0.2", "go think")
         lines = session.until("done", timeout=10)
         infos = [parse_line(l)[1] for l in lines if l.startswith("info")]
         # the last info carries the time of the whole search, stopped iteration included

@@ -297,11 +297,8 @@ _WORKER: Dict[str, Any] = {}
 
 
 def _init_worker(cfg: PositionConfig, niceness: int) -> None:
-    if niceness:
-        try:
-            os.nice(niceness)
-        except OSError:
-            pass
+    from draughts.selfplay import renice
+    renice(niceness)
     _WORKER["cfg"] = cfg
     _WORKER["engines"] = _engines(cfg)
 

@@ -119,12 +119,17 @@ def play_game(cfg: SelfPlayConfig, number: int, engine: Optional[Engine] = None)
 _WORKER: Dict[str, Any] = {}
 
 
-def _init_worker(cfg: SelfPlayConfig, niceness: int) -> None:
+def renice(niceness: int) -> None:
+    """This process at a lower priority (niceness added; 0: unchanged), where the system lets it."""
     if niceness:
         try:
             os.nice(niceness)
         except OSError:
             pass
+
+
+def _init_worker(cfg: SelfPlayConfig, niceness: int) -> None:
+    renice(niceness)
     _WORKER["cfg"] = cfg
     _WORKER["engine"] = _engine(cfg, cfg.seed)
 
