@@ -54,6 +54,7 @@ from draughts.board import Board, Color
 from draughts.engine import Engine
 from draughts.errors import InvalidInputError
 from draughts.limits import Limit
+from draughts.selfplay import _opening
 from draughts.variants import variant as get_variant
 
 #: how worker processes start: from a clean process of their own (forkserver
@@ -137,24 +138,6 @@ def _engines(cfg: PositionConfig) -> Tuple[Engine, Engine]:
     def engine() -> Engine:
         return Engine(cfg.variant, seed=cfg.seed, tt_mb=8, eval=cfg.eval, weights_file=cfg.weights, egdb=None)
     return engine(), engine()
-
-
-def _opening(board: Board, engine: Engine, rng: random.Random, cfg: PositionConfig, bound: float) -> Board:
-    lo, hi = cfg.opening_plies
-    for _ in range(200):
-        b = board.copy()
-        for _ in range(rng.randint(lo, hi)):
-            moves = list(b.legal_moves)
-            if not moves:
-                break
-            b.push(moves[rng.randrange(len(moves))])
-        if b.outcome() is not None:
-            continue
-        engine.new_game()
-        info = engine.play(b, Limit(depth=cfg.balance_depth)).info
-        if info.win_in is None and abs(info.score or 0.0) <= bound:
-            return b
-    return board.copy()
 
 
 def label(info) -> int:

@@ -61,7 +61,11 @@ def _engine(cfg: SelfPlayConfig, seed: int) -> Engine:
     return Engine(cfg.variant, tt_mb=8, seed=seed, eval=cfg.eval, weights_file=cfg.weights, egdb=None)
 
 
-def _opening(board: Board, engine: Engine, rng: random.Random, cfg: SelfPlayConfig) -> Board:
+def _opening(board: Board, engine: Engine, rng: random.Random, cfg, bound: Optional[float] = None) -> Board:
+    """A random opening of cfg.opening_plies plies from `board`, kept when a
+    search of cfg.balance_depth scores it within `bound` men (default
+    cfg.max_score); the board itself after 200 tries."""
+    bound = cfg.max_score if bound is None else bound
     lo, hi = cfg.opening_plies
     for _ in range(200):
         b = board.copy()
@@ -75,7 +79,7 @@ def _opening(board: Board, engine: Engine, rng: random.Random, cfg: SelfPlayConf
             continue
         engine.new_game()
         r = engine.play(b, Limit(depth=cfg.balance_depth)).info
-        if r.win_in is None and abs(r.score or 0.0) <= cfg.max_score:
+        if r.win_in is None and abs(r.score or 0.0) <= bound:
             return b
     return board.copy()
 
