@@ -158,6 +158,48 @@ def test_the_tuning_reaches_the_search():
     assert nodes[120] == plain != nodes[0]
 
 
+#: a value unlike the default for each whole-number SearchParams field: a field
+#: added to draughts.tuning without one here fails the test below
+OTHER_VALUES = {"lmr_divisor": 120, "lmr_base": 250, "lmr_min_depth": 63, "lmr_min_index": 63,
+                "futility": 0, "futility_depth": 0, "aspiration": 1, "aspiration_min_depth": 63}
+
+
+def test_every_search_number_is_an_option_that_reaches_the_search():
+    from draughts import options
+    from draughts.tuning import tuning_fields
+    board = draughts.Board(variant="international")
+    plain = Engine("international", tt_mb=4).play(board, Limit(depth=7)).info.nodes
+    names = [f.name for f in tuning_fields()]
+    assert sorted(names) == sorted(OTHER_VALUES)
+    for name in names:
+        option = name.replace("_", "-")
+        # declared once (the SearchParams field): an engine option, not a Hub one
+        assert options.BY_NAME[option].engine and not options.BY_NAME[option].hub
+        engine = Engine("international", tt_mb=4)
+        engine.configure({option: str(OTHER_VALUES[name])})
+        assert getattr(engine.search_params, name) == OTHER_VALUES[name]
+        assert engine.play(board, Limit(depth=7)).info.nodes != plain, name
+
+
+def test_the_core_takes_its_tuning_and_weights_by_name_only():
+    from draughts.tuning import EvalWeights, SearchParams
+    from draughts_core.search import Searcher
+    rules = draughts.variant("american").core_rules
+    s = Searcher(rules, EvalWeights().core(), 1)
+    with pytest.raises(TypeError):
+        s.set_tuning(225, 120)                          # the positional form is gone
+    with pytest.raises(TypeError):
+        s.set_tuning(lmr_divisor=225)                   # every number is given
+    s.set_tuning(**SearchParams().core())
+    with pytest.raises(TypeError):
+        s.set_weights(100, 300, (), 6, 4, 30, 2, 60, True)
+    with pytest.raises(ValueError, match="advance"):
+        s.set_weights(**{**EvalWeights().core(), "advance": tuple(range(11))})
+    state = draughts.Board(variant="american").search_state()
+    r = s.run(state.position, state.history, max_depth=3)
+    assert r.depth == 3 and r.pv[0] == r.move and r.nodes > 0 and r == tuple(r)
+
+
 def test_configure_reads_text_as_the_hub_would_send_it():
     engine = Engine("american", tt_mb=1)
     engine.configure({"level": "7", "threads": "2", "move-overhead": "35", "eval": "classic"})
@@ -171,6 +213,8 @@ def test_configure_reads_text_as_the_hub_would_send_it():
     ({"lmr-divisor": 0}, "lmr-divisor"),
     ({"lmr-divisor": "fast"}, "lmr-divisor"),
     ({"futility": -5}, "futility"),
+    ({"aspiration": 0}, "aspiration"),
+    ({"lmr-min-depth": 64}, "lmr-min-depth"),
     ({"lmr-mode": 1}, "lmr-mode"),                  # the fixed reductions of mode 0 are gone
     ({"level": 21}, "level"),
     ({"threads": 0}, "threads"),

@@ -14,7 +14,7 @@ import draughts
 LAYERS = {
     "draughts_core": 0,
     "draughts.errors": 1, "draughts.limits": 1, "draughts._progress": 1, "draughts._install": 1,
-    "draughts.variants": 2, "draughts.options": 2, "draughts._memory": 2, "draughts._files": 2, "draughts.cluster": 2,
+    "draughts.variants": 2, "draughts.tuning": 2, "draughts.options": 2, "draughts._memory": 2, "draughts._files": 2, "draughts.cluster": 2,
     "draughts.notation": 3, "draughts._args": 3,
     "draughts.board": 4, "draughts.diagram": 4,
     "draughts.egdb": 5, "draughts.egdb.format": 5, "draughts.egdb.database": 5, "draughts.egdb.builder": 5,

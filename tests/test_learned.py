@@ -21,7 +21,8 @@ import pytest
 
 import draughts
 from draughts import learned
-from draughts.engine import LEARNED_DEFAULT, Engine, default_weights
+from draughts.engine import Engine
+from draughts.tuning import default_weights
 from draughts_core.eval_features import features
 
 #: the learned evaluation on the diagonal grid; turkish (every square) has its
@@ -452,14 +453,18 @@ def test_a_missing_weights_file_is_a_clear_error(tmp_path):
 
 
 @pytest.mark.parametrize("name", VARIANTS)
-def test_the_learned_evaluation_is_the_default_where_it_won(name):
-    """LEARNED_DEFAULT (the variants where the learned file beat the classic
-    evaluation in an SPRT) names only variants with a shipped file; there the
-    engine plays it unless told otherwise, elsewhere the classic one."""
+def test_the_learned_evaluation_is_the_default_where_it_ships(name):
+    """A variant's learned weights ship once they beat the classic evaluation
+    in an SPRT, and then the engine plays them unless told otherwise; a
+    variant with no shipped file plays the classic one."""
     v = draughts.variant(name)
-    if name in LEARNED_DEFAULT:
-        assert learned.has_weights(v)
-    assert Engine(v, tt_mb=1).eval == ("learned" if name in LEARNED_DEFAULT else "classic")
+    assert Engine(v, tt_mb=1).eval == ("learned" if learned.has_weights(v) else "classic")
+
+
+def test_a_variant_without_a_weights_file_plays_the_classic_evaluation(monkeypatch, tmp_path):
+    # the default follows the file: nothing else lists the variants
+    monkeypatch.setattr(learned, "weights_path", lambda v: str(tmp_path / f"learned-{v.name}.npz"))
+    assert Engine("american", tt_mb=1).eval == "classic"
 
 
 def test_bad_weights_files_are_refused(tmp_path, random_weights):

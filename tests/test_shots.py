@@ -42,7 +42,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import reference_movegen as R  # noqa: E402
-from draughts.engine import LEARNED_DEFAULT  # noqa: E402
+from draughts import learned  # noqa: E402
 
 with open(os.path.join(HERE, "data", "shots.json")) as fh:
     DATA = json.load(fh)
@@ -214,11 +214,11 @@ def test_the_main_line_is_legal_and_ends_with_the_gain(case):
 # The engine finds it
 # ---------------------------------------------------------------------------
 
-# the classic evaluation everywhere, the learned one where it is the default
-# (draughts.engine.LEARNED_DEFAULT)
+# the classic evaluation everywhere, the learned one where it ships (and is
+# therefore the default: draughts.engine.default_eval)
 ENGINE_CASES = [pytest.param(case, "classic", id=f"{case['id']}-classic") for case in POSITIONS] + [
     pytest.param(case, "learned", id=f"{case['id']}-learned") for case in POSITIONS
-    if case["variant"] in LEARNED_DEFAULT]
+    if learned.has_weights(case["variant"])]
 
 
 @pytest.mark.parametrize("case,evaluation", ENGINE_CASES)

@@ -24,12 +24,13 @@ from draughts import svg  # noqa: E402,F401  (boards draw themselves in Jupyter)
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from draughts.engine import Engine, EvalWeights, SearchParams
+    from draughts.engine import Engine
+    from draughts.tuning import EvalWeights, SearchParams
 
 #: names imported on first use: the engine brings the learned evaluation
 #: (numpy) and the endgame databases, which `draughts --version`, `perft`
 #: and a script that only moves pieces never need
-_LAZY = {"Engine": "draughts.engine", "EvalWeights": "draughts.engine", "SearchParams": "draughts.engine"}
+_LAZY = {"Engine": "draughts.engine", "EvalWeights": "draughts.tuning", "SearchParams": "draughts.tuning"}
 
 
 #: the subpackages and modules that `draughts.NAME` imports on first use

@@ -26,7 +26,7 @@ import math
 import os
 import random
 import threading
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Tuple, Union
 
 from draughts import learned, options
@@ -37,6 +37,10 @@ from draughts.engine_api import Info, PlayResult
 from draughts.egdb import Database, auto_dir as egdb_auto_dir, open_shared, rule_fields, supported as egdb_supported
 from draughts.errors import DraughtsError, InvalidInputError, TableMemoryError
 from draughts.limits import Limit, clock_budget, search_budget
+from draughts.tuning import (EvalWeights, ProbCutFit, SearchParams, default_search_params, default_weights,
+                             tuning_fields)
+# the tuning's names, where users of the engine have found them
+from draughts.tuning import PROBCUT as PROBCUT  # noqa: F401
 from draughts.variants import Variant, variant as get_variant
 from draughts_core.search import MULTIPV_LINES, THREADS_MAX, WIN_SCORE, WIN_THRESHOLD, Searcher, clock
 
@@ -64,136 +68,15 @@ LATENESS_MAX = 0.5
 #: when the answer does, and each is a wait of the same kind
 STALL_FACTOR = 2.0
 EVALS = ("classic", "learned")
-#: variants whose default evaluation is the learned one (it won in self-play:
-#: docs/decisions.md#the-learned-evaluation-is-every-variants-default)
-LEARNED_DEFAULT = frozenset({
-    "american", "international", "russian", "brazilian", "spanish", "czech", "italian",
-    "frisian", "frysk", "antidraughts", "killer", "pool", "thai", "turkish", "breakthrough",
-})
-
-
-@dataclass(frozen=True)
-class ProbCutFit:
-    """ProbCut's figures for one variant and evaluation (fitted by
-    benchmarks/probcut_fit.py): from depth `min_depth`, a search of
-    `shallow_pct` per cent of the depth predicts the deep score as
-    slope * shallow + intercept (centi-men) with a residual spread of
-    sigma + sigma_per_ply * depth; a node is cut when the prediction clears
-    beta by `t` spreads."""
-
-    min_depth: int
-    shallow_pct: int
-    slope: float
-    intercept: int
-    sigma: float
-    sigma_per_ply: float
-    t: float
-
-    def packed(self) -> Tuple[int, int, int, List[int], List[int]]:
-        """The core's tables: (min_depth, slope x1024, intercept, shallow depth
-        by depth, margin by depth), as `Searcher.set_probcut` takes them."""
-        shallow = [min(max(1, d * self.shallow_pct // 100), max(d - 1, 1)) for d in range(64)]
-        margin = [max(0, round(self.t * (self.sigma + self.sigma_per_ply * d))) for d in range(64)]
-        return self.min_depth, round(self.slope * 1024), self.intercept, shallow, margin
-
-
-#: ProbCut per (variant, evaluation), fitted by benchmarks/probcut_fit.py and
-#: kept where a node-limited SPRT against the search without it passed
-#: (docs/decisions.md#probcut-only-where-it-passed); elsewhere off.
-PROBCUT: Dict[Tuple[str, str], ProbCutFit] = {
-    # probcut_fit.py --variant american --positions 300 --depth 14 (seed 2026):
-    # shallow 50 %, slope 1.04, intercept -1, sigma_d = 23.0 + 1.36 d; t = 1.0
-    ("american", "learned"): ProbCutFit(min_depth=4, shallow_pct=50, slope=1.04, intercept=-1,
-                                        sigma=23.0, sigma_per_ply=1.36, t=1.0),
-    # probcut_fit.py --variant italian --positions 300 --depth 14 (seed 2026):
-    # shallow 50 %, slope 1.044, intercept -1, sigma_d = 47.8 + 0.13 d; t = 1.5
-    # (Buro's): at t = 1.0 the search missed the shot of tests/test_shots.py's
-    # italian-1 at depths 8-11
-    ("italian", "learned"): ProbCutFit(min_depth=4, shallow_pct=50, slope=1.044, intercept=-1,
-                                       sigma=47.8, sigma_per_ply=0.13, t=1.5),
-}
-
-
-@dataclass(frozen=True)
-class EvalWeights:
-    """Evaluation weights in centi-men (100 = one man)."""
-
-    man: int = 100
-    king: int = 300
-    advance: Tuple[int, ...] = ()
-    back_guard: int = 6
-    centre: int = 4
-    runaway: int = 30
-    king_mobility: int = 2
-    trade: int = 60
-    lone_king_draw: bool = True
-
-    def packed(self):
-        return (self.man, self.king, tuple(self.advance), self.back_guard, self.centre,
-                self.runaway, self.king_mobility, self.trade, int(self.lone_king_draw))
-
-
-def default_weights(v: Variant) -> EvalWeights:
-    """Weights per variant: a king's worth depends on flying or short kings and board size;
-    antidraughts and breakthrough have their own goals."""
-    rows = v.size
-    if v.goal == "losing":
-        # (eval_losing_g) own pieces and own moves are liabilities; men kept
-        # back a little better than men advanced (they can still be given away)
-        return EvalWeights(man=100, king=150, advance=(0,) * (rows - 3) + (-2, -4, 0), back_guard=0,
-                           centre=0, runaway=0, king_mobility=4, trade=0, lone_king_draw=False)
-    if v.goal == "breakthrough":
-        # the first king wins: advancement and runaway men dominate
-        advance = (0, 2, 5, 9, 14, 21, 30, 44, 64, 0) if rows == 10 else (0, 3, 7, 13, 22, 36, 56, 0)
-        return EvalWeights(man=100, king=100, advance=advance, back_guard=8, centre=3, runaway=250,
-                           king_mobility=0, trade=30, lone_king_draw=False)
-    if v.halt_behind_king:
-        # killer: two or three kings do win against a lone king
-        return EvalWeights(king=320, advance=(0, 1, 2, 3, 5, 7, 9, 12, 16, 0), back_guard=4,
-                           centre=3, runaway=40, king_mobility=1, lone_king_draw=False)
-    if v.size == 10:
-        return EvalWeights(king=320, advance=(0, 1, 2, 3, 5, 7, 9, 12, 16, 0), back_guard=4,
-                           centre=3, runaway=40, king_mobility=1)
-    if v.geometry == "orthogonal":
-        # turkish: kings fly along rows and columns and are worth about three
-        # men; men start on the second and third rows and gain as they advance
-        return EvalWeights(king=300, advance=(0, 0, 0, 4, 8, 13, 20, 0), back_guard=3,
-                           centre=3, runaway=0, king_mobility=2, lone_king_draw=False)
-    if v.flying_kings:
-        # a king that must land right behind the piece it takes (thai) is caught by
-        # two kings: a lone king is not drawish there
-        return EvalWeights(king=250, advance=(0, 2, 4, 7, 10, 14, 20, 0), back_guard=6,
-                           centre=4, runaway=35, king_mobility=2,
-                           lone_king_draw=not v.king_lands_behind)
-    # short kings: worth about one and a half men; men are slow, guard the back rank
-    king = 170 if not v.men_capture_kings else 150
-    return EvalWeights(king=king, advance=(0, 2, 4, 6, 9, 12, 16, 0), back_guard=10,
-                       centre=5, runaway=30, king_mobility=3, lone_king_draw=False)
 
 
 def default_eval(v: Variant) -> str:
-    """The evaluation an Engine uses for a variant unless told otherwise."""
-    return "learned" if v.name in LEARNED_DEFAULT and learned.has_weights(v) else "classic"
-
-
-@dataclass(frozen=True)
-class SearchParams:
-    """The search's tuning: late-move reductions (late quiet moves by
-    0.75 + ln(depth) ln(index) / (lmr_divisor / 100) plies), the futility margin a ply of depth in centi-men (0:
-    off), and ProbCut's figures (None: off).  `default_search_params` gives
-    a variant's defaults; `Engine.configure` changes the fields it names."""
-
-    lmr_divisor: int = 225
-    #: futility pruning that never skips a move offering a capture (a shot):
-    #: the margin and its evidence are in docs/decisions.md#futility-margin
-    futility: int = 120
-    probcut: Optional[ProbCutFit] = None
-
-
-def default_search_params(v: Variant, eval: str) -> SearchParams:
-    """The search tuning an Engine uses for a variant and evaluation unless
-    told otherwise: the one place where the defaults live."""
-    return SearchParams(probcut=PROBCUT.get((v.name, eval)))
+    """The evaluation an Engine uses for a variant unless told otherwise: the
+    learned one wherever the package ships its weights (a variant's file is
+    shipped once it beats the classic evaluation in self-play:
+    docs/decisions.md#the-learned-evaluation-is-every-variants-default), else
+    the classic one."""
+    return "learned" if learned.has_weights(v) else "classic"
 
 
 def _score_men(score: int) -> Tuple[float, Optional[int]]:
@@ -346,8 +229,7 @@ def _checker(o: "options.Option") -> Callable[[Any], Any]:
 #: InvalidInputError naming the option)
 OPTIONS: Dict[str, Callable[[Any], Any]] = {o.name: _checker(o) for o in options.engine_options()}
 #: the options that are SearchParams fields
-_TUNING = {"lmr-divisor": "lmr_divisor", "futility": "futility",
-           "probcut": "probcut"}
+_TUNING = {**{f.name.replace("_", "-"): f.name for f in tuning_fields()}, "probcut": "probcut"}
 
 
 class Engine:
@@ -394,7 +276,7 @@ class Engine:
         #: STALL_FACTOR times from timed moves
         self.stall = 0.0
         try:
-            self._searcher = Searcher(self._variant.core_rules, self._weights().packed(), self._tt_mb)
+            self._searcher = Searcher(self._variant.core_rules, self._weights().core(), self._tt_mb)
         except MemoryError:
             raise TableMemoryError(f"cannot allocate a {tt_mb} MiB transposition table") from None
         self._configure_rules()
@@ -424,9 +306,11 @@ class Engine:
         (milliseconds), `eval` (auto, classic, learned), `eval-file`,
         `egdb-path` (a directory, a Database, auto, or "", none or None:
         none), and the
-        search tuning (`SearchParams`): `lmr-divisor`,
-        `futility` (centi-men a ply, 0 off) and `probcut` (off, auto, a
-        ProbCutFit or its seven figures).  Only what is named changes, and a
+        search tuning (`SearchParams`, each field by its name with dashes):
+        `lmr-divisor`, `lmr-base`, `lmr-min-depth`, `lmr-min-index`,
+        `futility` (centi-men a ply, 0 off), `futility-depth`, `aspiration`,
+        `aspiration-min-depth` and `probcut` (off, auto, a ProbCutFit or its
+        seven figures).  Only what is named changes, and a
         user's tuning stays through a change of variant.  Every value is
         checked before any is set: an unknown option or a bad value is a
         InvalidInputError naming it.  Taken between searches."""
@@ -568,7 +452,7 @@ class Engine:
 
     def _apply_search_params(self) -> None:
         params = self.search_params
-        self._searcher.set_tuning(params.lmr_divisor, params.futility)
+        self._searcher.set_tuning(**params.core())
         fit = params.probcut
         try:
             self._searcher.set_probcut(*(fit.packed() if fit is not None else ()))
@@ -585,7 +469,7 @@ class Engine:
     def _configure_rules(self) -> None:
         v = self._variant
         self._searcher.set_rules(v.core_rules)
-        self._searcher.set_weights(self._weights().packed())
+        self._searcher.set_weights(**self._weights().core())
         self._apply_eval()
         self._apply_search_params()
 
@@ -803,10 +687,12 @@ class Engine:
                 on_info(info_of(d, sel, score, n, ms, pv, index))
 
         with self._lock:
-            mv, score, d, sel, n, ms, pv = self._searcher.run(
-                state.position, state.history, max_depth, limit.nodes or 0, soft, hard,
-                state.reversible, state.capture_promo, state.endgame_plies,
-                info_cb if on_info else None, start or 0.0, lines_wanted)
+            r = self._searcher.run(
+                state.position, state.history, max_depth=max_depth, nodes=limit.nodes or 0,
+                soft_ms=soft, hard_ms=hard, rev=state.reversible, cp=state.capture_promo,
+                egp=state.endgame_plies, callback=info_cb if on_info else None, start=start or 0.0,
+                multipv=lines_wanted)
+            mv, score, d, sel, n, ms, pv = r.move, r.score, r.depth, r.seldepth, r.nodes, r.ms, r.pv
             found = self._searcher.lines
         if lines_wanted > 1 and found:
             lines = [info_of(ld, lsel, lscore, n, ms, lpv, k + 1)

@@ -1,5 +1,5 @@
 """When an engine must answer: one `Limit` value for the engine
-(`Engine.search`), the Hub protocol's server (`level`) and client, and the
+(`Engine.play` and `Engine.analyse`), the Hub protocol's server (`level`) and client, and the
 match clock; and the one time policy that turns a limit into a search's
 soft and hard budget.
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, List, Optional, Tuple
 
+from draughts.tuning import tuning_fields
 from draughts.variants import VARIANTS
 from draughts_core.search import MULTIPV_LINES, THREADS_MAX
 
@@ -82,10 +83,10 @@ OPTIONS: Tuple[Option, ...] = (
     Option("book-margin", "int", BOOK_MARGIN,
            "centi-men below the book's best move within which a move is chosen", 0, 3000),
     Option("eval-file", "string", "", "a learned weights file instead of the shipped one", hub=False),
-    Option("lmr-divisor", "int", None, "search tuning: late-move reductions' divisor (SearchParams)", 1, 100000,
-           hub=False),
-    Option("futility", "int", None, "search tuning: futility margin in centi-men a ply, 0 off (SearchParams)",
-           0, 10000, hub=False),
+    # the search's whole-number tuning: one option a SearchParams field (draughts.tuning);
+    # None: the variant's default
+    *(Option(f.name.replace("_", "-"), "int", None, f"search tuning: {f.metadata['help']} (SearchParams)",
+             f.metadata["min"], f.metadata["max"], hub=False) for f in tuning_fields()),
     Option("probcut", "string", "auto",
            "search tuning: off, auto, or MIN,PCT,SLOPE,ICPT,SIGMA,SIGMA_PER_PLY,T", hub=False),
 )

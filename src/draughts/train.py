@@ -48,7 +48,7 @@ import numpy as np
 from draughts import cluster as ray_cluster, learned, selfplay
 from draughts._args import positive_int, whole_number
 from draughts._progress import shown_by_default
-from draughts.engine import default_weights
+from draughts.tuning import default_weights
 from draughts.errors import InvalidInputError
 from draughts.variants import VARIANTS, variant as get_variant
 from draughts_core.position import Position
@@ -83,7 +83,7 @@ def prepare(variant, raw: Dict[str, np.ndarray]) -> Data:
 def classic_scores(variant, raw: Dict[str, np.ndarray]) -> np.ndarray:
     """The classic static evaluation of each position, for White, centi-men."""
     v = get_variant(variant)
-    s = Searcher(v.core_rules, default_weights(v).packed(), 1)
+    s = Searcher(v.core_rules, default_weights(v).core(), 1)
     rules = v.core_rules
     out = np.empty(len(raw["white"]), dtype=np.float64)
     size = 64 if v.geometry == "orthogonal" else v.size      # the bit layout (every square a bit)
@@ -171,7 +171,7 @@ def region_squares(size: int) -> List[List[int]]:
 
 def classic_model(variant) -> Model:
     """Parameters of the learned evaluation that reproduce the classic one
-    (`eval_g`, draughts.engine.default_weights) on a diagonal board with the
+    (`eval_g`, draughts.tuning.default_weights) on a diagonal board with the
     normal or the breakthrough goal.
 
     A man's advancement, back-row guard and centre bonus depend on its square

@@ -68,7 +68,7 @@ ctypedef struct LearnedW:
                          # (used when no sum over the regions can leave int16)
 
 # Evaluation weights of a variant, in centi-men (100 = one man).  Filled from
-# draughts.engine.EvalWeights; the evaluation reads nothing else.  With
+# draughts.tuning.EvalWeights; the evaluation reads nothing else.  With
 # `learned` set the learned evaluation scores instead (the drawn-ending rules
 # below still apply).
 ctypedef struct EvalW:

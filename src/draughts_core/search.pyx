@@ -34,6 +34,7 @@ stored), and sorts the lines by score.  multipv 1 is the plain search.
 """
 
 import threading
+from collections import namedtuple
 
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memset, memcpy
@@ -52,6 +53,12 @@ from draughts_core.eval cimport EvalW, evaluate
 from draughts_core.eval_weights cimport LearnedEval
 from draughts_core.position cimport Position, CoreRules
 from draughts_core.egdb cimport DB, EGDB, egdb_probe, EG_WIN, EG_LOSS, EG_DRAW, EG_UNKNOWN
+
+#: what Searcher.run returns: the best move's code (None: no move), its score
+#: (centi-men for the side to move; WIN_SCORE less plies for a win), the depth
+#: completed, the selective depth, the nodes (all threads), the milliseconds,
+#: and the principal variation (move codes)
+SearchResult = namedtuple("SearchResult", "move score depth seldepth nodes ms pv")
 
 cdef enum:
     MAX_PLY = 128
@@ -76,12 +83,21 @@ cdef enum:
     ORDER_KILLER = 1 << 22          # the first killer + 1
     ORDER_HISTORY_MAX = 1 << 21
 
-# Late-move reductions apply to quiet moves (no capture, no promotion, below
-# the killers' tier) from the LMR_MIN_INDEX-th move on, at LMR_MIN_DEPTH and
-# deeper, by lmr_table[depth][index] (set_tuning), a ply less at PV nodes.
-cdef enum:
-    LMR_MIN_DEPTH = 3
-    LMR_MIN_INDEX = 3
+# The search's tuning (set_tuning; its values and defaults are
+# draughts.tuning.SearchParams, not the core's).  Late-move reductions apply
+# to quiet moves (no capture, no promotion, below the killers' tier) from the
+# lmr_min_index-th move on, at lmr_min_depth and deeper, by
+# lmr_table[depth][index], a ply less at PV nodes.  Futility: quiet moves at
+# non-PV nodes of depth 1 to futility_depth (margin futility a ply; 0: off).
+# Aspiration: a window of +-aspiration round the last score from depth
+# aspiration_min_depth (0: every iteration searches the full window).
+ctypedef struct Tuning:
+    int lmr_min_depth
+    int lmr_min_index
+    int futility
+    int futility_depth
+    int aspiration
+    int aspiration_min_depth
 
 
 # ProbCut (Buro): at a non-PV node of depth d >= min_depth, a null-window
@@ -89,7 +105,7 @@ cdef enum:
 # slope / 1024 * shallow + intercept; the node fails high when the shallow
 # search clears the bound that puts the prediction margin[d] (t residual
 # spreads, centi-men) over beta.  The figures are data fitted per variant and
-# evaluation (benchmarks/probcut_fit.py; draughts.engine.PROBCUT), not literals
+# evaluation (benchmarks/probcut_fit.py; draughts.tuning.PROBCUT), not literals
 # of the search; min_depth 0 turns ProbCut off.  The shallow search does no
 # ProbCut of its own.
 ctypedef struct ProbCut:
@@ -255,7 +271,7 @@ cdef class Searcher:
     cdef u64 noise_seed
     cdef int noise_amp
     cdef int lmr_table[64][64]
-    cdef int futility           # futility margin per ply of depth (0: off)
+    cdef Tuning tn              # the search's tuning (set_tuning)
     cdef ProbCut pc             # ProbCut's fitted figures (pc.min_depth 0: off)
     cdef int in_probcut         # inside a ProbCut search (which does no ProbCut of its own)
     #: ProbCut's shallow searches in the last search, and the cuts they made (all threads)
@@ -293,32 +309,48 @@ cdef class Searcher:
         tt_free(&self.tt)       # (a helper's thread holds its main Searcher: none runs now)
 
     def __init__(self, CoreRules rules, weights, int tt_mb=64):
+        """weights: the classic evaluation's weights, a mapping of
+        set_weights' keywords (draughts.tuning.EvalWeights.core())."""
         self.r = rules.r
-        self.set_weights(weights)
+        self.set_weights(**weights)
         self.resize(tt_mb)
         self.noise_amp = 0
         self.noise_seed = 0
         # no reductions, no futility, no ProbCut until set_tuning and
         # set_probcut say: the tuning's defaults are the caller's
-        # (draughts.engine.default_search_params), not the core's
+        # (draughts.tuning.default_search_params), not the core's
         memset(self.lmr_table, 0, sizeof(self.lmr_table))
-        self.futility = 0
+        memset(&self.tn, 0, sizeof(self.tn))
         memset(&self.pc, 0, sizeof(self.pc))
 
-    def set_tuning(self, int lmr_divisor, int futility=0):
-        """Late-move reductions by 0.75 + ln(depth) ln(index) / (lmr_divisor /
-        100) plies; the futility margin a ply in centi-men (0: off)."""
+    def set_tuning(self, *, int lmr_divisor, int lmr_base, int lmr_min_depth, int lmr_min_index,
+                   int futility, int futility_depth, int aspiration, int aspiration_min_depth):
+        """The search's tuning, by name (draughts.tuning.SearchParams says what
+        each is): late-move reductions by lmr_base / 100 + ln(depth) ln(index)
+        / (lmr_divisor / 100) plies from depth lmr_min_depth and move index
+        lmr_min_index; the futility margin a ply in centi-men (0: off) up to
+        depth futility_depth; the aspiration window's half width from depth
+        aspiration_min_depth."""
         from math import log
         cdef int d, i
         if lmr_divisor < 1:
             raise ValueError(f"lmr_divisor must be at least 1, not {lmr_divisor}")
-        self.futility = futility
+        if min(lmr_base, lmr_min_depth, lmr_min_index, futility, futility_depth, aspiration_min_depth) < 0:
+            raise ValueError("the tuning's values must not be negative")
+        if aspiration < 1:
+            raise ValueError(f"aspiration must be at least 1, not {aspiration}")
+        self.tn.lmr_min_depth = lmr_min_depth
+        self.tn.lmr_min_index = lmr_min_index
+        self.tn.futility = futility
+        self.tn.futility_depth = futility_depth
+        self.tn.aspiration = aspiration
+        self.tn.aspiration_min_depth = aspiration_min_depth
         for d in range(64):
             for i in range(64):
                 if d == 0 or i == 0:
                     self.lmr_table[d][i] = 0
                 else:
-                    self.lmr_table[d][i] = int(0.75 + log(d) * log(i) * 100.0 / lmr_divisor)
+                    self.lmr_table[d][i] = int(lmr_base / 100.0 + log(d) * log(i) * 100.0 / lmr_divisor)
 
     def set_probcut(self, int min_depth=0, int slope=1024, int intercept=0, shallow=(), margin=()):
         """ProbCut from depth `min_depth` (0: off): at depth d a search of
@@ -357,20 +389,24 @@ cdef class Searcher:
     def set_rules(self, CoreRules rules):
         self.r = rules.r
 
-    def set_weights(self, weights):
-        """weights: (man, king, advance[10], back_guard, centre, runaway, king_mobility, trade, lone_king_draw)."""
-        man, king, advance, back, centre, runaway, kmob, trade, lone = weights
-        advance = list(advance) + [0] * (10 - len(advance))
+    def set_weights(self, *, int man, int king, advance, int back_guard, int centre, int runaway,
+                    int king_mobility, int trade, bint lone_king_draw):
+        """The classic evaluation's weights, by name (draughts.tuning.EvalWeights
+        says what each is); advance: up to 10 values, one a row."""
+        advance = list(advance)
+        if len(advance) > 10:
+            raise ValueError(f"advance has at most 10 values (one a row), not {len(advance)}")
+        advance += [0] * (10 - len(advance))
         self.w.man = man
         self.w.king = king
         for i in range(10):
             self.w.advance[i] = advance[i]
-        self.w.back_guard = back
+        self.w.back_guard = back_guard
         self.w.centre = centre
         self.w.runaway = runaway
-        self.w.king_mobility = kmob
+        self.w.king_mobility = king_mobility
         self.w.trade = trade
-        self.w.lone_king_draw = lone
+        self.w.lone_king_draw = lone_king_draw
 
     def set_learned(self, LearnedEval table):
         """Evaluate with the learned weights `table` (None: the classic weights)."""
@@ -680,10 +716,10 @@ cdef class Searcher:
         # are not searched once one move has been (never in PV nodes, never
         # when captures are on the board, never a move that offers a capture)
         fut = False
-        if (self.futility and not pvnode and 0 < depth <= 2 and ml.moves[0].ncapt == 0
+        if (self.tn.futility and not pvnode and 0 < depth <= self.tn.futility_depth and ml.moves[0].ncapt == 0
                 and alpha > -WIN_MIN and alpha < WIN_MIN):
             stand = self.static_eval(p, key)
-            fut = stand + self.futility * depth <= alpha
+            fut = stand + self.tn.futility * depth <= alpha
         for i in range(n):
             self.pick(ml, ply, i)
             m = &ml.moves[i]
@@ -707,7 +743,7 @@ cdef class Searcher:
                                      cdc, pvnode)
             else:
                 red = 0
-                if (depth >= LMR_MIN_DEPTH and i >= LMR_MIN_INDEX and m.ncapt == 0 and not m.promo
+                if (depth >= self.tn.lmr_min_depth and i >= self.tn.lmr_min_index and m.ncapt == 0 and not m.promo
                         and self.scores[ply][i] < ORDER_KILLER):
                     red = self.lmr_table[depth if depth < 64 else 63][i if i < 64 else 63]
                     if pvnode and red > 0:
@@ -797,7 +833,7 @@ cdef class Searcher:
         return False
 
     # --- the driver -------------------------------------------------------------
-    def run(self, Position root, history, int max_depth=0, u64 nodes=0, double soft_ms=0,
+    def run(self, Position root, history, *, int max_depth=0, u64 nodes=0, double soft_ms=0,
             double hard_ms=0, int rev=0, int cp=0, int egp=0, callback=None, double start=0,
             int multipv=1):
         """Search `root` by iterative deepening.
@@ -809,8 +845,11 @@ cdef class Searcher:
         reported.
         callback(depth, seldepth, score, nodes, ms, pv, index) is called after
         every iteration with the GIL held (index: the line, 1 the best).
-        Returns (best move tuple or None, score, depth, seldepth, nodes, ms, pv
-        list).
+        Returns a SearchResult (move: the best move's code or None, score,
+        depth completed, seldepth, nodes, ms, pv: a list of move codes).
+        rev, cp and egp are the game's draw counters at root (plies without
+        a man move or capture, without a capture or promotion, and in the
+        endgame class: Board.search_state()).
 
         multipv > 1 searches that many root moves (at most MULTIPV_MAX) on
         this thread alone: at each depth the best line, then the best of the
@@ -967,7 +1006,7 @@ cdef class Searcher:
             self.callback_error = None
             raise err
         move = self._move_tuple(&best) if have_best else None
-        return (move, db_report(root_db, prev), completed, sel, total, elapsed, pv_out)
+        return SearchResult(move, db_report(root_db, prev), completed, sel, total, elapsed, pv_out)
 
     cdef object _run_multi(self, const Pos* p, u64 key, int limit, int max_depth, double soft_ms,
                            DrawCounts dc, int root_db, int multipv, callback):
@@ -1030,15 +1069,15 @@ cdef class Searcher:
             self.callback_error = None
             raise err
         if not lines:
-            return (None, 0, completed, sel, self.nodes, elapsed, [])
-        return (lines[0][3][0], self.lines[0][0], completed, sel, self.nodes, elapsed, lines[0][3])
+            return SearchResult(None, 0, completed, sel, self.nodes, elapsed, [])
+        return SearchResult(lines[0][3][0], self.lines[0][0], completed, sel, self.nodes, elapsed, lines[0][3])
 
     cdef int aspire(self, const Pos* p, u64 key, int d, int prev, DrawCounts dc) noexcept nogil:
         """One iteration: an aspiration window around the last score `prev`,
         widened until the score falls inside (or the search stops)."""
         cdef int alpha, beta, score
-        cdef int delta = 35
-        if d >= 4 and prev > -WIN_MIN and prev < WIN_MIN:
+        cdef int delta = self.tn.aspiration
+        if self.tn.aspiration_min_depth and d >= self.tn.aspiration_min_depth and prev > -WIN_MIN and prev < WIN_MIN:
             alpha = prev - delta
             beta = prev + delta
         else:
@@ -1108,7 +1147,7 @@ cdef class Searcher:
             h.noise_amp = self.noise_amp
             h.noise_seed = self.noise_seed
             memcpy(h.lmr_table, self.lmr_table, sizeof(self.lmr_table))
-            h.futility = self.futility
+            h.tn = self.tn
             h.pc = self.pc
             h.in_probcut = 0
             h.pc_tries = 0
