@@ -19,6 +19,15 @@ def test_version_on_the_command_line():
     assert draughts.__version__ == importlib.metadata.version("draughts-engine")
 
 
+def test_the_version_is_written_in_one_place():
+    # pyproject.toml takes it from draughts.__version__ (setuptools' dynamic attr)
+    text = (ROOT / "pyproject.toml").read_text()
+    project = text.split("[project]", 1)[1].split("\n[", 1)[0]
+    assert 'dynamic = ["version"]' in project and "\nversion =" not in project
+    assert 'version = {attr = "draughts.__version__"}' in text
+    assert re.search(r'^__version__ = "[^"]+"$', (ROOT / "src/draughts/__init__.py").read_text(), re.M)
+
+
 def test_the_licence_is_declared_and_shipped():
     meta = importlib.metadata.metadata("draughts-engine")
     assert meta["License-Expression"] == "MIT"
