@@ -17,7 +17,7 @@ from draughts.errors import DraughtsError
 
 # Pinned bench signature (draughts bench, default depth and table size).
 # A commit that changes it must say "Bench: N" in its message.
-BENCH_NODES = 1726401
+BENCH_NODES = 7036799
 
 def random_positions(variant, count, seed):
     """Positions from random playouts, including ones with a single legal move
@@ -208,6 +208,17 @@ def test_bad_limits_are_rejected():
             engine.play(draughts.Board(), draughts.Limit(**kwargs))
     with pytest.raises(ValueError):
         Engine(tt_mb=0)
+
+
+def test_the_bench_covers_every_variant():
+    # an opening, a middlegame and an endgame each, all legal and not over
+    by_variant = {}
+    for name, fen in bench.POSITIONS:
+        board = draughts.Board(fen, variant=name)
+        assert not board.is_game_over(), (name, fen)
+        by_variant.setdefault(name, []).append(fen)
+    assert sorted(by_variant) == sorted(draughts.VARIANTS)
+    assert all(len(fens) == 3 for fens in by_variant.values())
 
 
 def test_bench_signature_is_pinned():
