@@ -51,3 +51,16 @@ def test_mypy_passes_on_the_python_package(pytestconfig):
                          capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stdout + out.stderr
     assert "Success: no issues found" in out.stdout
+
+
+def test_the_core_stubs_match_the_compiled_modules(pytestconfig):
+    # mypy's stubtest: every name, signature and default in src/draughts_core/*.pyi against
+    # the compiled module as imported (Cython's own additions allowed in the allowlist)
+    modules = sorted(f"draughts_core.{p.stem}" for p in (ROOT / "src" / "draughts_core").glob("*.pyi"))
+    assert "draughts_core.search" in modules and "draughts_core.position" in modules
+    cache = pytestconfig.cache.mkdir("stubtest")
+    out = subprocess.run([sys.executable, "-m", "mypy.stubtest", "--ignore-disjoint-bases",
+                          "--allowlist", str(ROOT / "tests" / "data" / "stubtest-allowlist.txt"),
+                          "--mypy-config-file", str(cache / "none.ini"), *modules],
+                         cwd=cache, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stdout + out.stderr

@@ -7,7 +7,7 @@
 """
 
 import importlib
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, List
 
 from draughts.errors import (AmbiguousMoveError, ClusterLost, DraughtsError, DxpClosed, DxpConnectionError,
                              DxpError, DxpIncomplete, DxpTimeout, EgdbError, EngineClaim, EngineCommandError,
@@ -39,7 +39,7 @@ _SUBMODULES = frozenset({"bench", "cluster", "diagram", "dxp", "egdb", "engine",
                          "notation", "pdn", "perft", "play", "selfplay", "train"})
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is not None:
         value = getattr(importlib.import_module(module), name)
@@ -51,7 +51,7 @@ def __getattr__(name: str):
     return value
 
 
-def __dir__():
+def __dir__() -> List[str]:
     return sorted(set(globals()) | set(_LAZY) | _SUBMODULES)
 
 

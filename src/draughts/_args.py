@@ -43,7 +43,7 @@ _INT = re.compile(r"[+-]?[0-9]{1,30}\Z")
 _REAL = re.compile(r"[+-]?(?:[0-9]{1,30}(?:\.[0-9]{0,30})?|\.[0-9]{1,30})(?:[eE][+-]?[0-9]{1,3})?\Z")
 
 
-def shown(text) -> str:
+def shown(text: object) -> str:
     """`text` quoted for an error message, cut to its first 40 characters."""
     text = str(text)
     return repr(text) if len(text) <= 40 else f"{text[:40]!r}... ({len(text)} characters)"
@@ -58,7 +58,7 @@ def a_or_an(word: str) -> str:
     return ("an " if word[:1].lower() in "aeiou" else "a ") + word
 
 
-def _bounds(low, high, above=None) -> str:
+def _bounds(low: Optional[float], high: Optional[float], above: Optional[float] = None) -> str:
     if low is not None and high is not None:
         return f" from {low} to {high}"
     if low is not None:
@@ -70,7 +70,7 @@ def _bounds(low, high, above=None) -> str:
     return ""
 
 
-def _fail(option: str, kind: str, text) -> OptionError:
+def _fail(option: str, kind: str, text: Optional[str]) -> OptionError:
     if option:
         return OptionError(f"{option} takes {kind}, not {shown(text)}", option, text)
     return OptionError(f"{shown(text)} is not {kind} (ASCII digits)", option, text)

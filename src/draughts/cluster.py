@@ -41,7 +41,7 @@ def reachable(address: str, timeout: float = CONNECT_TIMEOUT) -> Optional[str]:
     return None
 
 
-def connect(address: str):
+def connect(address: str) -> Any:
     """Connect to the Ray cluster at `address` ("auto" finds a running one).
 
     A connection to another address made earlier in the process is closed

@@ -410,14 +410,14 @@ class Engine:
         return self._move_overhead
 
     @staticmethod
-    def _check_tt(tt_mb) -> int:
+    def _check_tt(tt_mb: Any) -> int:
         if not isinstance(tt_mb, int) or isinstance(tt_mb, bool) or not 1 <= tt_mb <= 65536:
             raise InvalidInputError(f"tt_mb must be a whole number of MiB from 1 to 65536, not {tt_mb!r}")
         check_table_size(tt_mb, "transposition table")
         return tt_mb
 
     @staticmethod
-    def _check_overhead(seconds) -> float:
+    def _check_overhead(seconds: Any) -> float:
         if (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
                 or not math.isfinite(seconds) or not 0 <= seconds <= 60):
             raise InvalidInputError(f"move_overhead must be a number of seconds from 0 to 60, not {seconds!r}")
@@ -676,13 +676,13 @@ class Engine:
         lines_wanted = min(multipv, len(legal), MULTIPV_LINES)
         state = board.search_state()
 
-        def info_of(d: int, sel: int, score: int, n: int, ms: float, pv, index: int) -> Info:
+        def info_of(d: int, sel: int, score: int, n: int, ms: float, pv: List[Any], index: int) -> Info:
             men, win = _score_men(score)
             t = ms / 1000.0
             return Info(d, sel, men, win, n, t, n / t if t > 0 else 0.0, self._pv_moves(board, pv),
                         index, self._searcher.egdb_hits)
 
-        def info_cb(d, sel, score, n, ms, pv, index):
+        def info_cb(d: int, sel: int, score: int, n: int, ms: float, pv: List[Any], index: int) -> None:
             if on_info is not None:
                 on_info(info_of(d, sel, score, n, ms, pv, index))
 
@@ -709,7 +709,7 @@ class Engine:
             self._note_lateness(begun, hard / 1000.0)
         return lines, clock() - begun, limit.budget() if timed else None
 
-    def _pv_moves(self, board: Board, pv) -> List[Move]:
+    def _pv_moves(self, board: Board, pv: List[Any]) -> List[Move]:
         out = []
         b = board.copy(stack=False)
         for mv in pv:

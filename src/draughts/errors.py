@@ -19,7 +19,7 @@ Each class is defined here once and has one name; `draughts` exports them.
 
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 __all__ = [
     "DraughtsError", "InvalidInputError", "EngineError",
@@ -50,7 +50,7 @@ class VariantError(InvalidInputError):
 class FenError(InvalidInputError):
     """A FEN that cannot be read; the message names the token and why."""
 
-    def __init__(self, message, fen=None, token=None):
+    def __init__(self, message: str, fen: Optional[str] = None, token: Optional[str] = None) -> None:
         super().__init__(message)
         self.fen = fen
         self.token = token
@@ -67,7 +67,7 @@ class IllegalMoveError(InvalidInputError):
 class AmbiguousMoveError(InvalidInputError):
     """Move text matching several legal moves; `candidates` lists them."""
 
-    def __init__(self, message, candidates=()):
+    def __init__(self, message: str, candidates: Sequence[Any] = ()) -> None:
         super().__init__(message)
         self.candidates = tuple(candidates)
 
@@ -75,7 +75,8 @@ class AmbiguousMoveError(InvalidInputError):
 class PdnError(InvalidInputError):
     """A PDN game that cannot be read; says which game, line and token."""
 
-    def __init__(self, message, game_number=None, line=None, token=None, text=None, game=None):
+    def __init__(self, message: str, game_number: Optional[int] = None, line: Optional[int] = None,
+                 token: Optional[str] = None, text: Optional[str] = None, game: Any = None) -> None:
         super().__init__(message)
         self.game_number = game_number
         self.line = line

@@ -61,7 +61,7 @@ def _engine(cfg: SelfPlayConfig, seed: int) -> Engine:
     return Engine(cfg.variant, tt_mb=8, seed=seed, eval=cfg.eval, weights_file=cfg.weights, egdb=None)
 
 
-def _opening(board: Board, engine: Engine, rng: random.Random, cfg, bound: Optional[float] = None) -> Board:
+def _opening(board: Board, engine: Engine, rng: random.Random, cfg: Any, bound: Optional[float] = None) -> Board:
     """A random opening of cfg.opening_plies plies from `board`, kept when a
     search of cfg.balance_depth scores it within `bound` men (default
     cfg.max_score); the board itself after 200 tries."""

@@ -5,6 +5,7 @@ from typing import Any, List, Optional, Sequence, Tuple, overload
 from draughts_core.perft import PerftTable, StopFlag
 
 MOVE_RULE_FIELDS: Tuple[str, ...]
+DRAW_RULE_FIELDS: Tuple[str, ...]
 RULE_FIELDS: Tuple[str, ...]
 MAX_PERFT_DEPTH: int
 

@@ -98,12 +98,14 @@ class SubprocessTransport(Transport):
             yield raw.decode("utf-8", "replace").rstrip("\r\n")
 
     async def _read_stdout(self):
+        on_line, on_eof = self._on_line, self._on_eof
+        assert on_line is not None and on_eof is not None, "the reader starts after attach()"
         try:
             async for line in self._lines(self.process.stdout):
                 LOG.debug("engine >> %s", line)
-                self._on_line(line)
+                on_line(line)
         finally:
-            self._on_eof()
+            on_eof()
 
     async def _read_stderr(self):
         async for line in self._lines(self.process.stderr):
