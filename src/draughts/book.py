@@ -6,7 +6,10 @@ A book file (format 1, one variant) is
     | padding to a multiple of 64 | positions (POSITION records) | moves (MOVE records)
 
 The header names the format, the variant, the rule set's fingerprint (the
-core's rules by name; a book is refused by an engine of other rules), the
+move rules by name, `CoreRules.move_rules()`; a book is refused by an engine
+of other rules; the core's former names of some rules, which books written
+before each rule had one name record, are read as today's, and a rule a
+book does not name is read as off), the
 counts and offsets of the two arrays, the start positions the book grows
 from (FENs), and how it was built.  The positions are sorted by `key`, so a
 probe is a binary search in the memory-mapped file; `check`, a second hash
@@ -39,7 +42,7 @@ import numpy as np
 from draughts.board import Board, Move
 from draughts.errors import InvalidInputError
 from draughts.variants import Variant, variant as get_variant
-from draughts_core.position import MOVE_RULE_FIELDS
+from draughts_core.rule_fields import current_names, differing_rules
 
 FORMAT = 1
 MAGIC = b"DRBOOK\r\n"
@@ -78,7 +81,7 @@ def shipped_path(v: Variant) -> str:
 
 def rules_fingerprint(v: Variant) -> Dict[str, int]:
     """The rules that make the moves, by name, as a book records them."""
-    return {name: int(value) for name, value in zip(MOVE_RULE_FIELDS, v.core_rules.move_rules())}
+    return v.core_rules.move_rules()
 
 
 def captured_mask(move: Move) -> int:
@@ -116,6 +119,10 @@ class Book:
             raise InvalidInputError(f"{self.path} is a book of format {header.get('format')}; "
                                     f"this version reads format {FORMAT}")
         self.header: Dict[str, Any] = header
+        #: the move rules the book was built for, by today's names (a book
+        #: records the names of its time; one made before a rule existed
+        #: reads as having that rule off)
+        self.rules: Dict[str, int] = current_names(header.get("rules", {}))
         self.variant = get_variant(header["variant"])
         n, m = header["positions"], header["moves"]
         size = os.path.getsize(self.path)
@@ -131,12 +138,11 @@ class Book:
 
     def rules_differ(self, v: Variant) -> bool:
         """Whether the book is not for the variant's rules."""
-        return self.header["variant"] != v.name or rules_fingerprint(v) != self.header["rules"]
+        return self.header["variant"] != v.name or bool(differing_rules(self.rules, rules_fingerprint(v)))
 
     def check_rules(self, v: Variant) -> None:
-        if rules_fingerprint(v) != self.header["rules"]:
-            differ = sorted(k for k in set(self.header["rules"]) | set(rules_fingerprint(v))
-                            if self.header["rules"].get(k) != rules_fingerprint(v).get(k))
+        differ = differing_rules(self.rules, rules_fingerprint(v))
+        if differ:
             raise InvalidInputError(f"the opening book {self.path} is for {self.header['variant']}'s rules, "
                                     f"not these {v.name} rules (they differ in {', '.join(differ)})")
 

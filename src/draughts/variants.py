@@ -2,7 +2,9 @@
 
 A `Variant` is an immutable value holding every rule of a variant: board
 geometry, who moves first, the capture rules, notation and the draw rules.  The
-move rules are packed once into the core's C struct (`Variant.core_rules`).
+rules the core reads are declared once, in `draughts_core.rule_fields.RULES`:
+each is a Variant field of the same name, and `Variant.core_rules` packs them
+by name into the core's C struct.
 `variant(name, **options)` looks a variant up by name or alias and derives a new
 value from options, e.g. ``variant("american", mandatory_capture=False)``.
 """
@@ -17,6 +19,10 @@ from typing import Dict, Optional, Tuple
 
 from draughts.errors import VariantError
 from draughts_core.position import CoreRules
+# the rules' one declaration (each a Variant field of the same name) and the
+# names of the values of the rules held as names: CROWN_MODES, ENDGAME_RULES,
+# GOALS (what wins) and GEOMETRIES (the board)
+from draughts_core.rule_fields import CROWN_MODES, ENDGAME_RULES, GEOMETRIES, GOALS, RULES
 
 
 class Color(enum.IntEnum):
@@ -39,20 +45,16 @@ class Color(enum.IntEnum):
 WHITE = Color.WHITE
 BLACK = Color.BLACK
 
-CROWN_MODES = ("stop", "continue", "pass")
 NUMBERINGS = ("standard", "italian", "spanish")
-ENDGAME_RULES = (None, "fmjd", "fmjd64", "frisian", "pool")
-#: what wins: "normal" (the side with no move loses), "losing" (antidraughts: the
-#: side with no move wins), "breakthrough" (the first side to crown a king wins)
-GOALS = ("normal", "losing", "breakthrough")
-#: "diagonal": the dark squares, diagonal moves; "orthogonal": every square of
-#: an 8x8 board, moves along rows and columns (turkish)
-GEOMETRIES = ("diagonal", "orthogonal")
 
 
 @dataclass(frozen=True)
 class Variant:
-    """Every rule of one variant.  Derive new values with `replace(**changes)`."""
+    """Every rule of one variant.  Derive new values with `replace(**changes)`.
+
+    The fields named in `draughts_core.rule_fields.RULES` are the rules the
+    core reads (`core_rules`); the others are notation, the start position,
+    repetition and the names."""
 
     name: str
     size: int
@@ -188,30 +190,8 @@ class Variant:
 
     @functools.cached_property
     def core_rules(self) -> CoreRules:
-        return CoreRules(
-            self.size,
-            self.men_capture_backwards,
-            self.flying_kings,
-            self.men_capture_kings,
-            self.majority_capture,
-            self.prefer_king_mover,
-            self.prefer_more_kings,
-            self.prefer_early_kings,
-            CROWN_MODES.index(self.crown_during_capture),
-            self.remove_at_once,
-            self.mandatory_capture,
-            self.quiet_plies,
-            self.no_capture_promotion_plies,
-            ENDGAME_RULES.index(self.endgame_rules),
-            self.orthogonal_captures,
-            self.capture_value,
-            self.king_move_limit,
-            self.halt_behind_king,
-            GOALS.index(self.goal),
-            self.king_lands_behind,
-            GEOMETRIES.index(self.geometry),
-            self.no_turn_back,
-        )
+        """The rules packed for the core: each rule of `RULES` by its name."""
+        return CoreRules(**{rule.name: rule.core_value(getattr(self, rule.name)) for rule in RULES})
 
     def replace(self, **changes) -> "Variant":
         """A new variant value with some fields changed (names are checked)."""

@@ -18,15 +18,15 @@ cdef inline int endgame_class(const Rules* r, const Pos* p) noexcept nogil:
     cdef int wm = popcount(p.bb[0] & ~k), wk = popcount(p.bb[0] & k)
     cdef int bm = popcount(p.bb[1] & ~k), bk = popcount(p.bb[1] & k)
     cdef int side, sm, sk, tm, tk, total
-    if r.endgame == ENDGAME_NONE:
+    if r.endgame_rules == ENDGAME_NONE:
         return 0
-    if r.endgame == ENDGAME_FRISIAN:
+    if r.endgame_rules == ENDGAME_FRISIAN:
         if wm or bm:
             return 0
         if (wk == 2 and bk == 1) or (wk == 1 and bk == 2):
             return 7
         return 2 if wk == 1 and bk == 1 else 0
-    if r.endgame == ENDGAME_POOL:
+    if r.endgame_rules == ENDGAME_POOL:
         if wm or bm:
             return 0
         return 13 if (wk == 3 and bk == 1) or (wk == 1 and bk == 3) else 0
@@ -37,7 +37,7 @@ cdef inline int endgame_class(const Rules* r, const Pos* p) noexcept nogil:
             sm, sk, tm, tk = bm, bk, wm, wk
         if tm == 0 and tk == 1 and sk >= 1:          # a lone king against a side with a king
             total = sm + sk
-            if r.endgame == ENDGAME_FMJD:
+            if r.endgame_rules == ENDGAME_FMJD:
                 if total == 3:
                     return 16
                 if total <= 2:
@@ -47,7 +47,7 @@ cdef inline int endgame_class(const Rules* r, const Pos* p) noexcept nogil:
                     return 15
                 if total <= 2:
                     return 5
-    if r.endgame == ENDGAME_FMJD64 and wk and bk:
+    if r.endgame_rules == ENDGAME_FMJD64 and wk and bk:
         total = wm + wk + bm + bk
         if total == 4 or total == 5:
             return 30
@@ -79,7 +79,7 @@ cdef inline bint draw_by_counts(const Rules* r, const DrawCounts* dc) noexcept n
     """The quiet-move, capture-or-promotion and endgame rules end the game here."""
     if r.quiet_plies and dc.rev >= r.quiet_plies:
         return True
-    if r.capture_promo_plies and dc.cp >= r.capture_promo_plies:
+    if r.no_capture_promotion_plies and dc.cp >= r.no_capture_promotion_plies:
         return True
     return dc.egc != 0 and dc.egp >= endgame_limit(dc.egc)
 
@@ -94,7 +94,7 @@ cdef inline DrawCounts counts_after(const Rules* r, const Pos* p, const CMove* m
     out.rev = 0 if (m.ncapt or not (is_king or (r.geometry and (m.frm >> 3) == (m.to >> 3)))) \
         else dc.rev + 1
     out.cp = 0 if (m.ncapt or m.promo) else dc.cp + 1
-    if r.endgame and (m.ncapt or m.promo):
+    if r.endgame_rules and (m.ncapt or m.promo):
         out.egc = endgame_class(r, child)
         out.egp = 0 if out.egc != dc.egc else dc.egp + 1
     else:

@@ -102,12 +102,12 @@ cdef void mark_predecessors(const DB* db, Slice* t, const Pos* p) noexcept nogil
             while x:
                 q.bb[1] = (p.bb[1] & ~k) | x
                 q.kings = (p.kings & ~k) | x
-                if not db.r.mandatory or not has_capture(&db.r, &q):
+                if not db.r.mandatory_capture or not has_capture(&db.r, &q):
                     orient(db, &q, &o)
                     idx = index_of(db, t, &o)
                     if t.bytes[idx] == 0:
                         t.dirty[idx] = 1
-                if not db.r.flying:
+                if not db.r.flying_kings:
                     break
                 x = step_on(db, x, d) & ~occ
 

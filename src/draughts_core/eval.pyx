@@ -157,7 +157,7 @@ cdef inline int king_reach(geo_t* g, const Rules* r, u64 kings, u64 empty) noexc
     cdef int n = 0, d
     cdef u64 x
     for d in range(4):
-        if r.flying:
+        if r.flying_kings:
             x = step(g, kings, d) & empty
             while x:
                 n += popcount(x)
@@ -183,14 +183,14 @@ cdef inline int runaways(geo_t* g, int gi, int colour, u64 men, u64 enemy, u64 e
 
 cdef inline int ending(const Rules* r, int lone_king_draw, int nwm, int nbm, int nwk, int nbk) noexcept nogil:
     """The known drawn endings: 1 a draw, 2 drawish (the score / 8), 0 neither."""
-    if lone_king_draw and r.flying:
+    if lone_king_draw and r.flying_kings:
         if nwm == 0 and nbm == 0:
             # flying kings: a lone king against few kings
             if (nbk == 1 and nwk <= 2) or (nwk == 1 and nbk <= 2):
                 return 1
             if (nbk == 1 and nwk == 3) or (nwk == 1 and nbk == 3):
                 return 2
-    elif not r.flying and nwm == 0 and nbm == 0 and nwk == 1 and nbk == 1:
+    elif not r.flying_kings and nwm == 0 and nbm == 0 and nwk == 1 and nbk == 1:
         return 1
     return 0
 

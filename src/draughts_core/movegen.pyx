@@ -28,7 +28,7 @@ ctypedef fused ext_t:
     XExt
 
 
-# State of one capture search.  Turkish strike (at_once == 0): captured pieces
+# State of one capture search.  Turkish strike (remove_at_once == 0): captured pieces
 # stay on the board until the move ends: they block, and are never taken twice.
 ctypedef struct Ctx:
     const Rules* r
@@ -54,7 +54,7 @@ cdef inline void add_capture(Ctx* c, u64 to, u64 capt, int n, uint32_t korder, i
     cdef MoveList* out = c.out
     cdef CMove* m
     cdef int i, k, t
-    if r.majority:
+    if r.majority_capture:
         key = (<u64>n) << 24
     if r.prefer_king_mover and c.king_mover:
         key |= (<u64>1) << 23
@@ -147,7 +147,7 @@ cdef bint king_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, uint32_t korder,
     having arrived moving in direction din (-1 at the start).  Adds every
     finished capture to c.out; returns whether sq has any capture."""
     cdef const Rules* r = c.r
-    cdef u64 empty = c.empty | capt if r.at_once else c.empty
+    cdef u64 empty = c.empty | capt if r.remove_at_once else c.empty
     cdef u64 targets = c.king_targets & ~capt
     cdef u64 v, land, t, ncapt, empty2
     cdef int d, found = 0, cont
@@ -156,16 +156,16 @@ cdef bint king_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, uint32_t korder,
         return 0
     for d in range(4):
         if din >= 0:
-            if d == 3 - din and not (r.at_once and not r.no_turn_back):
+            if d == 3 - din and not (r.remove_at_once and not r.no_turn_back):
                 continue        # back over the piece just taken: it still blocks (or turkish)
-            if d == din and not r.land_behind and (step(g, sq, d) & empty):
+            if d == din and not r.king_lands_behind and (step(g, sq, d) & empty):
                 # straight on is tried once, from the end of the run; on the
                 # orthogonal board every landing square starts a path of its
                 # own when paths are kept (the count of the kish crate)
                 if geo_t is not G64 or not c.keep:
                     continue
         v = step(g, sq, d)
-        if r.flying:
+        if r.flying_kings:
             while v & empty:
                 v = step(g, v, d)
         if not (v & targets):
@@ -176,7 +176,7 @@ cdef bint king_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, uint32_t korder,
         found = 1
         ncapt = capt | v
         nk = korder | king_bit(c, v, n)
-        empty2 = c.empty | ncapt if r.at_once else c.empty
+        empty2 = c.empty | ncapt if r.remove_at_once else c.empty
         cont = 0
         t = land
         while True:
@@ -185,7 +185,7 @@ cdef bint king_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, uint32_t korder,
             if king_dfs(g, c, t, ncapt, n + 1, nk, d, promo):
                 cont = 1
             c.plen -= 1
-            if not r.flying or r.land_behind:
+            if not r.flying_kings or r.king_lands_behind:
                 break
             t = step(g, t, d)
             if not (t & empty2):
@@ -196,7 +196,7 @@ cdef bint king_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, uint32_t korder,
             t = land
             while True:
                 add_capture(c, t, ncapt, n + 1, nk, promo)
-                if not r.flying or r.land_behind or (r.halt_behind_king and (v & c.enemy_kings)):
+                if not r.flying_kings or r.king_lands_behind or (r.halt_behind_king and (v & c.enemy_kings)):
                     break
                 t = step(g, t, d)
                 if not (t & empty2):
@@ -206,9 +206,9 @@ cdef bint king_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, uint32_t korder,
 
 cdef inline void man_dirs(geo_t* g, const Rules* r, int stm, int* d0, int* d1) noexcept nogil:
     """The directions d0 <= d < d1 a man of stm moves and captures in: the two
-    forward diagonals (all four with men_back), or on the orthogonal board
+    forward diagonals (all four with men_capture_backwards), or on the orthogonal board
     forward and the two sideways ones."""
-    if r.men_back:
+    if r.men_capture_backwards:
         d0[0] = 0
         d1[0] = 4
     elif geo_t is G64:
@@ -227,18 +227,18 @@ cdef inline bint man_goes_on(geo_t* g, Ctx* c, u64 sq, u64 capt, int stm, int di
     direction at once, with literal directions (on the orthogonal board: True,
     man_dfs looks)."""
     cdef const Rules* r = c.r
-    cdef u64 empty = c.empty | capt if r.at_once else c.empty
+    cdef u64 empty = c.empty | capt if r.remove_at_once else c.empty
     cdef u64 targets = c.man_targets & ~capt
     cdef int back = 3 - din if r.no_turn_back and din >= 0 else -1
     if geo_t is G64:
         return True
     else:
-        if r.men_back or stm == 0:
+        if r.men_capture_backwards or stm == 0:
             if back != 0 and (step(g, step(g, sq, 0) & targets, 0) & empty):
                 return True
             if back != 1 and (step(g, step(g, sq, 1) & targets, 1) & empty):
                 return True
-        if r.men_back or stm != 0:
+        if r.men_capture_backwards or stm != 0:
             if back != 2 and (step(g, step(g, sq, 2) & targets, 2) & empty):
                 return True
             if back != 3 and (step(g, step(g, sq, 3) & targets, 3) & empty):
@@ -251,7 +251,7 @@ cdef bint man_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, uint32_t korder, in
     """Captures of a man on sq (one-hot), having arrived moving in direction
     din (-1 at the start); see king_dfs."""
     cdef const Rules* r = c.r
-    cdef u64 empty = c.empty | capt if r.at_once else c.empty
+    cdef u64 empty = c.empty | capt if r.remove_at_once else c.empty
     cdef u64 targets = c.man_targets & ~capt
     cdef u64 v, land, ncapt
     cdef int d, d0, d1, found = 0, more, promo
@@ -276,9 +276,9 @@ cdef bint man_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, uint32_t korder, in
         c.plen += 1
         if land & c.promo_row:
             promo = 1
-            if r.crown == CROWN_STOP:
+            if r.crown_during_capture == CROWN_STOP:
                 more = 0
-            elif r.crown == CROWN_CONTINUE:
+            elif r.crown_during_capture == CROWN_CONTINUE:
                 more = king_dfs(g, c, land, ncapt, n + 1, nk, d, 1)
             else:
                 more = man_goes_on(g, c, land, ncapt, stm, d) and man_dfs(g, c, land, ncapt, n + 1, nk, stm, d)
@@ -302,10 +302,10 @@ cdef inline void add_capture_fr(Ctx* c, u64 to, u64 capt, int n, int promo) noex
     cdef const Rules* r = c.r
     cdef u64 key = 0
     cdef int k
-    if r.value_majority:
+    if r.capture_value:
         k = popcount(capt & c.enemy_kings)
         key = (<u64>((n + k) * 64 - k)) << 24
-    elif r.majority:
+    elif r.majority_capture:
         key = (<u64>n) << 24
     if r.prefer_king_mover and c.king_mover:
         key |= (<u64>1) << 23
@@ -329,7 +329,7 @@ cdef bint fr_king_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, int din) noexce
             if d == din and (step8(g, sq, d) & empty):
                 continue        # straight on is tried once, from the end of the run
         v = step8(g, sq, d)
-        if r.flying:
+        if r.flying_kings:
             while v & empty:
                 v = step8(g, v, d)
         if not (v & targets):
@@ -347,7 +347,7 @@ cdef bint fr_king_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, int din) noexce
             if fr_king_dfs(g, c, t, ncapt, n + 1, d):
                 cont = 1
             c.plen -= 1
-            if not r.flying:
+            if not r.flying_kings:
                 break
             t = step8(g, t, d)
             if not (t & empty):
@@ -356,7 +356,7 @@ cdef bint fr_king_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, int din) noexce
             t = land
             while True:
                 add_capture_fr(c, t, ncapt, n + 1, 0)
-                if not r.flying:
+                if not r.flying_kings:
                     break
                 t = step8(g, t, d)
                 if not (t & empty):
@@ -373,7 +373,7 @@ cdef bint fr_man_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, int stm) noexcep
     if c.plen >= MAX_PATH - 1:
         return 0
     for d in range(8):
-        if d < 4 and not r.men_back and (d < 2) != (stm == 0):
+        if d < 4 and not r.men_capture_backwards and (d < 2) != (stm == 0):
             continue
         v = step8(g, sq, d)
         if not (v & targets):
@@ -387,9 +387,9 @@ cdef bint fr_man_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, int stm) noexcep
         c.plen += 1
         if land & c.promo_row:
             promo = 1
-            if r.crown == CROWN_STOP:
+            if r.crown_during_capture == CROWN_STOP:
                 more = 0
-            elif r.crown == CROWN_CONTINUE:
+            elif r.crown_during_capture == CROWN_CONTINUE:
                 more = fr_king_dfs(g, c, land, ncapt, n + 1, d)
             else:
                 more = fr_man_dfs(g, c, land, ncapt, n + 1, stm)
@@ -411,17 +411,17 @@ cdef inline void fr_capture_sources(geo_t* g, const Rules* r, const Pos* p,
     cdef u64 empty = ~(me | opp) & board_mask(g)
     cdef u64 men = me & ~p.kings
     cdef u64 kings = me & p.kings
-    cdef u64 mt = opp if r.men_take_kings else opp & ~p.kings
+    cdef u64 mt = opp if r.men_capture_kings else opp & ~p.kings
     cdef u64 mres = 0, kres = 0, x, y
     cdef int d, b
     for d in range(8):
         b = opposite8(d)
         x = step8(g, mt & step8(g, empty, b), b)
-        if d >= 4 or r.men_back or (d < 2) == (stm == 0):
+        if d >= 4 or r.men_capture_backwards or (d < 2) == (stm == 0):
             mres |= men & x
         if kings:
             x = step8(g, opp & step8(g, empty, b), b)
-            if r.flying:
+            if r.flying_kings:
                 y = x & empty
                 while y:
                     y = step8(g, y, b)
@@ -480,21 +480,21 @@ cdef inline void capture_sources(geo_t* g, const Rules* r, const Pos* p,
     cdef u64 empty = ~(me | opp) & board_mask(g)
     cdef u64 men = me & ~p.kings
     cdef u64 kings = me & p.kings
-    cdef u64 mt = opp if r.men_take_kings else opp & ~p.kings
+    cdef u64 mt = opp if r.men_capture_kings else opp & ~p.kings
     cdef u64 mres = 0, kres = 0
     if geo_t is G64:
         capture_sources_loop(g, r, p, men_out, kings_out)
     else:
         # the directions written out one by one, so that every step is a constant shift
         if men:
-            if r.men_back:
+            if r.men_capture_backwards:
                 mres = jumps(g, mt, empty, 0) | jumps(g, mt, empty, 1) | jumps(g, mt, empty, 2) | jumps(g, mt, empty, 3)
             elif stm == 0:
                 mres = jumps(g, mt, empty, 0) | jumps(g, mt, empty, 1)
             else:
                 mres = jumps(g, mt, empty, 2) | jumps(g, mt, empty, 3)
         if kings:
-            if r.flying:
+            if r.flying_kings:
                 kres = (flying_jumps(g, opp, empty, 0) | flying_jumps(g, opp, empty, 1)
                         | flying_jumps(g, opp, empty, 2) | flying_jumps(g, opp, empty, 3))
             else:
@@ -513,7 +513,7 @@ cdef inline void capture_sources_loop(geo_t* g, const Rules* r, const Pos* p,
     cdef u64 empty = ~(me | opp) & board_mask(g)
     cdef u64 men = me & ~p.kings
     cdef u64 kings = me & p.kings
-    cdef u64 mt = opp if r.men_take_kings else opp & ~p.kings
+    cdef u64 mt = opp if r.men_capture_kings else opp & ~p.kings
     cdef u64 mres = 0, kres = 0, x, y
     cdef int d, b, d0, d1
     man_dirs(g, r, stm, &d0, &d1)
@@ -526,7 +526,7 @@ cdef inline void capture_sources_loop(geo_t* g, const Rules* r, const Pos* p,
         if kings:
             # one square before a target with an empty square behind it ...
             x = step(g, opp & step(g, empty, b), b)
-            if r.flying:
+            if r.flying_kings:
                 # ... or any square that sees such a square across empty ones
                 y = x & empty
                 while y:
@@ -550,11 +550,11 @@ cdef void gen_captures(geo_t* g, ext_t* x, const Rules* r, const Pos* p, MoveLis
     c.paths = paths
     c.enemy_kings = opp & p.kings
     c.king_targets = opp
-    c.man_targets = opp if r.men_take_kings else opp & ~p.kings
+    c.man_targets = opp if r.men_capture_kings else opp & ~p.kings
     c.promo_row = top_row(g) if stm == 0 else bottom_row(g)
     c.best = 0
     c.keep = keep
-    c.twin_min = 2 if r.at_once and r.flying and not r.no_turn_back and not r.land_behind else 3
+    c.twin_min = 2 if r.remove_at_once and r.flying_kings and not r.no_turn_back and not r.king_lands_behind else 3
     out.n = 0
     while kings:
         b = lsb(kings)
@@ -564,7 +564,7 @@ cdef void gen_captures(geo_t* g, ext_t* x, const Rules* r, const Pos* p, MoveLis
         c.empty = (~(me | opp) & board_mask(g)) | b
         c.path[0] = b
         c.plen = 1
-        if ext_t is XExt and r.orthogonal:
+        if ext_t is XExt and r.orthogonal_captures:
             fr_king_dfs(g, &c, b, 0, 0, -1)
         else:
             king_dfs(g, &c, b, 0, 0, 0, -1, 0)
@@ -576,7 +576,7 @@ cdef void gen_captures(geo_t* g, ext_t* x, const Rules* r, const Pos* p, MoveLis
         c.empty = (~(me | opp) & board_mask(g)) | b
         c.path[0] = b
         c.plen = 1
-        if ext_t is XExt and r.orthogonal:
+        if ext_t is XExt and r.orthogonal_captures:
             fr_man_dfs(g, &c, b, 0, 0, stm)
         else:
             man_dfs(g, &c, b, 0, 0, 0, stm, -1)
@@ -621,7 +621,7 @@ cdef void gen_quiet(geo_t* g, ext_t* x, const Rules* r, const Pos* p, MoveList* 
             t = step(g, k, d) & empty
             while t:
                 push_quiet(out, paths, k, t, 0)
-                if not r.flying:
+                if not r.flying_kings:
                     break
                 t = step(g, t, d) & empty
     if geo_t is G64:
@@ -674,7 +674,7 @@ cdef inline u64 count_quiet(geo_t* g, ext_t* x, const Rules* r, const Pos* p) no
         n = popcount(step(g, men, 2) & empty) + popcount(step(g, men, 3) & empty)
     if kings:
         for d in range(4):
-            if r.flying:
+            if r.flying_kings:
                 # rays of two kings along one direction never overlap
                 n += popcount(flying_reach(g, kings, empty, d))
             else:
@@ -683,7 +683,7 @@ cdef inline u64 count_quiet(geo_t* g, ext_t* x, const Rules* r, const Pos* p) no
 
 
 cdef inline void sources(geo_t* g, ext_t* x, const Rules* r, const Pos* p, u64* men, u64* kings) noexcept nogil:
-    if ext_t is XExt and r.orthogonal:
+    if ext_t is XExt and r.orthogonal_captures:
         fr_capture_sources(g, r, p, men, kings)
     else:
         capture_sources(g, r, p, men, kings)
@@ -700,7 +700,7 @@ cdef int gen_moves_g(geo_t* g, ext_t* x, const Rules* r, const Pos* p, MoveList*
     sources(g, x, r, p, &men, &kings)
     if men | kings:
         gen_captures(g, x, r, p, out, keep, paths, men, kings)
-        if r.mandatory:
+        if r.mandatory_capture:
             return out.n
     gen_quiet(g, x, r, p, out, paths)
     return out.n
@@ -717,7 +717,7 @@ cdef u64 count_moves_g(geo_t* g, ext_t* x, const Rules* r, const Pos* p, bint ke
         scratch.n = 0
         scratch.overflow = 0
         gen_captures(g, x, r, p, scratch, keep, NULL, men, kings)
-        if r.mandatory:
+        if r.mandatory_capture:
             return scratch.n
         return scratch.n + count_quiet(g, x, r, p)
     return count_quiet(g, x, r, p)
@@ -735,7 +735,7 @@ cdef int gen_horizon_g(geo_t* g, ext_t* x, const Rules* r, const Pos* p, MoveLis
     sources(g, x, r, p, &men, &kings)
     if men | kings:
         gen_captures(g, x, r, p, out, False, NULL, men, kings)
-        if r.mandatory:
+        if r.mandatory_capture:
             return out.n
         gen_quiet(g, x, r, p, out, NULL)
         return out.n

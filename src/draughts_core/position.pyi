@@ -1,6 +1,6 @@
 """Type stubs: the Python face of the core (rules and positions)."""
 
-from typing import Any, List, Optional, Sequence, Tuple, overload
+from typing import Any, Dict, List, Optional, Sequence, Tuple, overload
 
 from draughts_core.perft import PerftTable, StopFlag
 
@@ -18,18 +18,14 @@ def check_perft_depth(depth: object) -> int: ...
 def endgame_limit(cls: int) -> int: ...
 
 class CoreRules:
-    def __init__(self, size: int, men_back: bool, flying: bool, men_take_kings: bool,
-                 majority: bool, prefer_king_mover: bool, prefer_more_kings: bool,
-                 prefer_early_kings: bool, crown: int, at_once: bool, mandatory: bool,
-                 quiet_plies: int = 0, capture_promo_plies: int = 0, endgame: int = 0,
-                 orthogonal: bool = False, value_majority: bool = False, king_move_limit: int = 0,
-                 halt_behind_king: bool = False, goal: int = 0,
-                 land_behind: bool = False, geometry: int = 0, no_turn_back: bool = False) -> None: ...
+    # one keyword a rule of draughts_core.rule_fields.RULES, by name, as ints
+    def __init__(self, **rules: int) -> None: ...
     @property
     def size(self) -> int: ...
-    def move_rules(self) -> Tuple[int, ...]: ...
     @property
     def king_move_limit(self) -> int: ...
+    def as_dict(self) -> Dict[str, int]: ...
+    def move_rules(self) -> Dict[str, int]: ...
 
 class Position:
     def __init__(self, rules: CoreRules, white: Sequence[int] = ..., black: Sequence[int] = ...,

@@ -7,6 +7,7 @@ layer in `draughts` maps them to each variant's own numbering.
 """
 
 from libc.stdlib cimport malloc, free
+from libc.string cimport memset
 from draughts_core.bitboard cimport u64, G8, G10, G64, step, step8, bit_of_square, square_of_bit, layout, ctz, popcount
 from draughts_core.rules cimport Rules
 from draughts_core.movegen cimport (Pos, CMove, MoveList, PathList, gen_moves,
@@ -15,18 +16,31 @@ from draughts_core.perft cimport perft as c_perft, perft_hashed, PEntry, PerftTa
 from draughts_core.zobrist cimport full_key
 from draughts_core.draw cimport endgame_class as c_endgame_class, endgame_limit as c_endgame_limit
 
-# the move rules (what the moves and so perft and the endgame databases depend on:
-# the first eleven, then the five of frisian, killer and the goals, then the three of thai
-# and turkish), then the draw rules
-MOVE_RULE_FIELDS = ("size", "men_back", "flying", "men_take_kings", "majority",
-                    "prefer_king_mover", "prefer_more_kings", "prefer_early_kings",
-                    "crown", "at_once", "mandatory", "orthogonal", "value_majority",
-                    "king_move_limit", "halt_behind_king", "goal",
-                    "land_behind", "geometry", "no_turn_back")
-DRAW_RULE_FIELDS = ("quiet_plies", "capture_promo_plies", "endgame")
-# in the order of CoreRules' arguments
-RULE_FIELDS = MOVE_RULE_FIELDS[:11] + DRAW_RULE_FIELDS + MOVE_RULE_FIELDS[11:]
+# every rule by name (rule_fields.RULES): the move rules (what the moves and so perft, the
+# endgame tables and the opening books depend on) and the draw rules
+from draughts_core.rule_fields import RULES, RULE_FIELDS, MOVE_RULE_FIELDS, DRAW_RULE_FIELDS, BY_NAME
 
+# the fields of the C struct: the declared rules and `extended` (derived from them)
+cdef dict _struct_dict(Rules r):
+    """The struct's fields by name (Cython converts a struct to a dict)."""
+    return r
+
+
+cdef Rules _zero_rules
+memset(&_zero_rules, 0, sizeof(Rules))
+_STRUCT_FIELDS = tuple(_struct_dict(_zero_rules))
+
+
+def _check_struct(declared):
+    """ImportError unless the struct's fields are the declared rules and `extended`."""
+    only_struct = sorted(set(_STRUCT_FIELDS) - set(declared) - {"extended"})
+    only_declared = sorted(set(declared) - set(_STRUCT_FIELDS))
+    if only_struct or only_declared:
+        raise ImportError("the core's Rules struct (rules.pxd) and rule_fields.RULES disagree: "
+                          f"only in the struct {only_struct}, only declared {only_declared}")
+
+
+_check_struct(RULE_FIELDS)
 
 _IDENTITY = {8: list(range(32)), 10: list(range(50)), 64: list(range(64))}
 
@@ -43,54 +57,33 @@ def check_perft_depth(depth):
 
 
 cdef class CoreRules:
-    """A Variant's move rules packed into the C struct the core reads."""
+    """A Variant's rules packed into the C struct the core reads.
 
-    def __init__(self, int size, bint men_back, bint flying, bint men_take_kings,
-                 bint majority, bint prefer_king_mover, bint prefer_more_kings,
-                 bint prefer_early_kings, int crown, bint at_once, bint mandatory,
-                 int quiet_plies=0, int capture_promo_plies=0, int endgame=0,
-                 bint orthogonal=False, bint value_majority=False, int king_move_limit=0,
-                 bint halt_behind_king=False, int goal=0,
-                 bint land_behind=False, int geometry=0, bint no_turn_back=False):
-        if size not in (8, 10):
-            raise ValueError(f"board size must be 8 or 10, not {size}")
-        if geometry not in (0, 1) or (geometry == 1 and size != 8):
-            raise ValueError(f"geometry must be 0 (diagonal) or 1 (orthogonal, 8x8), not {geometry}")
-        if crown not in (0, 1, 2):
-            raise ValueError(f"crown must be 0, 1 or 2, not {crown}")
-        if endgame not in (0, 1, 2, 3, 4):
-            raise ValueError(f"endgame must be 0 to 4, not {endgame}")
-        if quiet_plies < 0 or capture_promo_plies < 0:
-            raise ValueError("draw-rule ply counts must be >= 0")
-        if not 0 <= king_move_limit <= 3:
-            raise ValueError(f"king_move_limit must be 0 to 3, not {king_move_limit}")
-        if goal not in (0, 1, 2):
-            raise ValueError(f"goal must be 0, 1 or 2, not {goal}")
-        if orthogonal and at_once:
+    Built by keyword only, one keyword a rule (rule_fields.RULES names them
+    and their values, as ints); `as_dict()` gives them back by name."""
+
+    def __init__(self, **rules):
+        unknown = [name for name in rules if name not in BY_NAME]
+        if unknown:
+            raise TypeError(f"CoreRules: unknown rule {', '.join(unknown)}")
+        values = {}
+        for field in RULES:
+            value = rules.get(field.name, field.default)
+            if value is None:
+                raise TypeError(f"CoreRules: the rule {field.name} has no default and must be given")
+            value = int(value)
+            field.check(value)
+            values[field.name] = value
+        if values["size"] not in (8, 10):
+            raise ValueError(f"board size must be 8 or 10, not {values['size']}")
+        if values["geometry"] == 1 and values["size"] != 8:
+            raise ValueError("the orthogonal geometry (1) is an 8x8 board")
+        if values["orthogonal_captures"] and values["remove_at_once"]:
             raise ValueError("orthogonal captures need removal at the end of the move")
-        self.r.size = size
-        self.r.men_back = men_back
-        self.r.flying = flying
-        self.r.men_take_kings = men_take_kings
-        self.r.majority = majority
-        self.r.prefer_king_mover = prefer_king_mover
-        self.r.prefer_more_kings = prefer_more_kings
-        self.r.prefer_early_kings = prefer_early_kings
-        self.r.crown = crown
-        self.r.at_once = at_once
-        self.r.mandatory = mandatory
-        self.r.quiet_plies = quiet_plies
-        self.r.capture_promo_plies = capture_promo_plies
-        self.r.endgame = endgame
-        self.r.orthogonal = orthogonal
-        self.r.value_majority = value_majority
-        self.r.king_move_limit = king_move_limit
-        self.r.halt_behind_king = halt_behind_king
-        self.r.goal = goal
-        self.r.extended = orthogonal or king_move_limit != 0 or goal == 2
-        self.r.land_behind = land_behind
-        self.r.geometry = geometry
-        self.r.no_turn_back = no_turn_back
+        # the move generator's extended specialisation
+        values["extended"] = int(values["orthogonal_captures"] != 0 or values["king_move_limit"] != 0
+                                 or values["goal"] == 2)
+        self.r = values
 
     @property
     def size(self):
@@ -101,24 +94,25 @@ cdef class CoreRules:
         return self.r.king_move_limit
 
     def __reduce__(self):
-        return (CoreRules, self._values())
+        return (_core_rules, (self.as_dict(),))
 
-    def _values(self):
-        return (self.r.size, self.r.men_back, self.r.flying, self.r.men_take_kings,
-                self.r.majority, self.r.prefer_king_mover, self.r.prefer_more_kings,
-                self.r.prefer_early_kings, self.r.crown, self.r.at_once, self.r.mandatory,
-                self.r.quiet_plies, self.r.capture_promo_plies, self.r.endgame,
-                self.r.orthogonal, self.r.value_majority, self.r.king_move_limit,
-                self.r.halt_behind_king, self.r.goal,
-                self.r.land_behind, self.r.geometry, self.r.no_turn_back)
+    def as_dict(self):
+        """Every rule's value by name (ints, in the order of RULE_FIELDS), read from the struct."""
+        cdef dict r = _struct_dict(self.r)
+        return {name: int(r[name]) for name in RULE_FIELDS}
 
     def move_rules(self):
-        """The values of MOVE_RULE_FIELDS, as ints."""
-        values = self._values()
-        return tuple(int(x) for x in values[:11] + values[11 + len(DRAW_RULE_FIELDS):])
+        """The move rules' values by name (MOVE_RULE_FIELDS): what the moves depend on."""
+        cdef dict r = _struct_dict(self.r)
+        return {name: int(r[name]) for name in MOVE_RULE_FIELDS}
 
     def __repr__(self):
-        return "CoreRules(" + ", ".join(f"{k}={v}" for k, v in zip(RULE_FIELDS, self._values())) + ")"
+        return "CoreRules(" + ", ".join(f"{k}={v}" for k, v in self.as_dict().items()) + ")"
+
+
+def _core_rules(rules):
+    """CoreRules from its rules by name (unpickling)."""
+    return CoreRules(**rules)
 
 
 def endgame_limit(int cls):
@@ -339,7 +333,7 @@ cdef class Position:
                     for k in range(pl.npath[i] - 1):
                         a = (<u64>1) << pl.path[i][k]
                         b = (<u64>1) << pl.path[i][k + 1]
-                        d = direction_between(size, a, b, 8 if self.rules.r.orthogonal else 4)
+                        d = direction_between(size, a, b, 8 if self.rules.r.orthogonal_captures else 4)
                         x = a
                         while x != b:
                             x = step_any(size, x, d)

@@ -677,7 +677,7 @@ cdef class Searcher:
                     n = gen_moves(&self.r, p, ml, False, NULL)
             elif counted or ml.moves[0].ncapt == 0:
                 return self.static_eval(p, key)  # quiet: score statically
-            elif not self.r.mandatory:
+            elif not self.r.mandatory_capture:
                 # house rule: the side may decline captures
                 stand = self.static_eval(p, key)
                 if stand >= beta:

@@ -11,16 +11,16 @@ import os
 import struct
 import zlib
 from dataclasses import dataclass
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from draughts.errors import EgdbError
 from draughts.variants import VARIANTS, Variant, variant as get_variant
 from draughts_core.egdb import DRAW, LOSS, WIN, table_size
-from draughts_core.position import MOVE_RULE_FIELDS
+from draughts_core.rule_fields import BY_NAME
 
 FORMAT_VERSION = 1
 MAGIC = b"DRWDL\n"
-#  magic, version, 11 rule fields, material (4), positions, wins, draws, losses, data length, crc32
+#  magic, version, 11 rule fields (KEY_FIELDS), material (4), positions, wins, draws, losses, data length, crc32
 _HEADER = struct.Struct("<6sH11B4BQQQQQI")
 SUFFIX = ".wdl"
 RESULTS = {WIN: "win", DRAW: "draw", LOSS: "loss"}
@@ -30,43 +30,63 @@ Material = Tuple[int, int, int, int]
 
 # --- names and places ------------------------------------------------------------
 
-#: the move rules a database is built for (the header's 11 fields); the draw
-#: rules do not change a table
-N_RULE_FIELDS = 11
-#: rule fields that must be off (orthogonal captures, capture value, the
-#: king-move limit, the killer halt, another goal, thai's landing rule, the
-#: orthogonal board, turkish's no-turning-back: their positions need state,
-#: results or an index the tables do not hold)
-UNSUPPORTED_FIELDS = ("orthogonal", "value_majority", "king_move_limit", "halt_behind_king", "goal",
-                      "land_behind", "geometry", "no_turn_back")
+#: the move rules a database is built for, by name, in the order of the table
+#: header's rule bytes (the draw rules do not change a table).  The directory
+#: name hashes these values in this order: the order is part of the format and
+#: does not follow the order of the rules' declaration (RULES).
+KEY_FIELDS = ("size", "men_capture_backwards", "flying_kings", "men_capture_kings", "majority_capture",
+              "prefer_king_mover", "prefer_more_kings", "prefer_early_kings", "crown_during_capture",
+              "remove_at_once", "mandatory_capture")
+N_RULE_FIELDS = len(KEY_FIELDS)
+
+
+def unsupported_rules(move_rules: Dict[str, int]) -> List[str]:
+    """The move rules (by name, as `CoreRules.move_rules()` gives them) that are
+    on and that the tables do not hold: every move rule outside KEY_FIELDS
+    (orthogonal captures, capture value, the king-move limit, the killer halt,
+    another goal, thai's landing rule, the orthogonal board, turkish's
+    no-turning-back, and any rule added later: their positions need state,
+    results or an index the tables do not hold)."""
+    return [name for name, value in move_rules.items()
+            if name not in KEY_FIELDS and value != BY_NAME[name].default]
 
 
 def supported(v: Variant) -> bool:
     """Whether endgame databases can be built for the variant's rules."""
-    fields = dict(zip(MOVE_RULE_FIELDS, v.core_rules.move_rules()))
-    return not any(fields[name] for name in UNSUPPORTED_FIELDS)
+    return not unsupported_rules(v.core_rules.move_rules())
+
+
+def table_key(move_rules: Dict[str, int]) -> Tuple[int, ...]:
+    """The values of KEY_FIELDS, in that order, of move rules by name."""
+    return tuple(move_rules[name] for name in KEY_FIELDS)
 
 
 def rule_fields(v: Variant) -> Tuple[int, ...]:
-    """The move rules of a variant as the core packs them: the database's key."""
-    if not supported(v):
-        fields = dict(zip(MOVE_RULE_FIELDS, v.core_rules.move_rules()))
-        extra = [name for name in UNSUPPORTED_FIELDS if fields[name]]
+    """The move rules of a variant that key its database (KEY_FIELDS' values)."""
+    move_rules = v.core_rules.move_rules()
+    extra = unsupported_rules(move_rules)
+    if extra:
         raise EgdbError(f"endgame databases are not available for {v.name} "
                         f"(its rules use {', '.join(extra)}, which the table format does not hold)")
-    return v.core_rules.move_rules()[:N_RULE_FIELDS]
+    return table_key(move_rules)
+
+
+def key_digest(fields: Tuple[int, ...]) -> str:
+    """The short hash of a table key in a directory name."""
+    return hashlib.blake2b(bytes(fields), digest_size=4).hexdigest()
 
 
 def rules_name(v: Variant) -> str:
     """The directory name of a rule set: a variant's name (when the rules are a
     registered variant's) and a short hash of the rules."""
     fields = rule_fields(v)
-    digest = hashlib.blake2b(bytes(fields), digest_size=4).hexdigest()
     name = next((n for n, reg in VARIANTS.items() if supported(reg) and rule_fields(reg) == fields), None)
     if name is None:
         base = rule_fields(get_variant(v.name, mandatory_capture=True))
-        name = v.name + ("-optional-capture" if base[:-1] == fields[:-1] else "-custom")
-    return f"{name}-{digest}"
+        mandatory = KEY_FIELDS.index("mandatory_capture")
+        optional = all(a == b for i, (a, b) in enumerate(zip(base, fields)) if i != mandatory)
+        name = v.name + ("-optional-capture" if optional else "-custom")
+    return f"{name}-{key_digest(fields)}"
 
 
 def default_dir() -> str:
