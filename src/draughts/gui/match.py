@@ -229,11 +229,11 @@ class GuiMatch:
                 record = play_game(job, players, configs, self.variant, s.rules)
                 if self.stopped:
                     break
-                self.match._finished(job, record)
+                self.match.game_finished(job, record)
                 self.publish()
             if not self.stopped and self.status == "running":
                 self.status = "finished"
-                self.match._report()
+                self.match.report()
         except Exception as e:                     # a match that cannot go on is shown, not raised
             self.status = f"stopped: {e}"
         finally:
