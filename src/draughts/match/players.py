@@ -1,8 +1,9 @@
 """The players the referee talks to: thin runner-side wrappers over engines
 of the engine protocol (`draughts.engine_api`), one for each `proto=`.
 
-A player has `name`, `config`, `alive`, `new_game(variant)`, `play(board,
-limit, grace) -> PlayResult` and `close()`; `limit` is a `draughts.Limit`,
+Every player satisfies `draughts.engine_api.Player`: it has `name`,
+`alive`, `new_game(variant)`, `play(board, limit, grace) -> PlayResult` and
+`close()` (and `config`, its settings); `limit` is a `draughts.Limit`,
 `grace` is how long to wait past the time the limit grants (with no time in
 the limit: for each line) before the engine counts as stalled.  What the
 runner needs beyond the protocol lives here: the grace, the start-up
@@ -34,7 +35,7 @@ from draughts import hub
 from draughts.board import Board
 from draughts.dxp.engine import DEFAULT_PORT, DxpEngine
 from draughts.engine import Engine
-from draughts.engine_api import Info, PlayResult
+from draughts.engine_api import Info, PlayResult, Player
 from draughts.errors import DraughtsError, EngineError, EngineOvertimeError, EngineProtocolError, InvalidInputError
 from draughts.hub.hub1 import Hub1Engine
 from draughts.hub.protocol import engine_variant_name
@@ -240,7 +241,7 @@ def _defaults(config: EngineConfig, threads: Optional[int]) -> Optional[Dict[str
     return out or None
 
 
-def make_player(config: EngineConfig, variant: Variant, threads: Optional[int] = None):
+def make_player(config: EngineConfig, variant: Variant, threads: Optional[int] = None) -> Player:
     """A player for the engine; `threads` is how many processors it may
     search on (None: the engine's own default), set unless its options say.
     An engine without a clock or a move time (depth= or nodes= only) keeps its
