@@ -16,7 +16,7 @@ import pytest
 import draughts
 from draughts import pdn
 from draughts.engine_api import Info
-from draughts.errors import EngineError, EngineNoMoveError, EngineProtocolError
+from draughts.errors import EngineCommandError, EngineError, EngineNoMoveError, EngineProtocolError
 from draughts.hub.hub1 import Hub1Engine, position_lines, read_info, search_lines
 from draughts.hub.protocol import format_position
 from draughts.hub.testing import MockTransport
@@ -87,6 +87,34 @@ def test_handshake_sends_the_params_with_set_before_init():
     mock.expect("new")
     mock.expect("ping", ["pong"])
     engine.new_game()
+    mock.expect("quit")
+    engine.quit()
+    mock.assert_done()
+
+
+def test_the_two_dialects_clients_are_siblings_over_one_base():
+    from draughts.hub import AsyncHubEngine, HubEngine
+    from draughts.hub.async_client import AsyncHubClient
+    from draughts.hub.client import HubClient
+    from draughts.hub.hub1 import AsyncHub1Engine
+    for base, v2, v1 in ((AsyncHubClient, AsyncHubEngine, AsyncHub1Engine), (HubClient, HubEngine, Hub1Engine)):
+        assert v2.__bases__ == (base,) and v1.__bases__ == (base,)
+        assert not issubclass(v1, v2) and not issubclass(v2, v1)
+    # what each dialect does its own way, over the shared transport and ping
+    for name in ("start", "configure", "new_game", "play", "analyse", "_next", "_error_text"):
+        assert name in vars(AsyncHub1Engine) and name in vars(AsyncHubEngine), name
+    for name in ("ping", "stop", "quit", "_read", "_sync", "_resync"):
+        assert name not in vars(AsyncHub1Engine), name
+
+
+def test_an_error_before_the_pong_is_the_engines_words():
+    mock = MockTransport()
+    handshake(mock)
+    engine = Hub1Engine.from_transport(mock)
+    mock.expect("set hash 9")
+    mock.expect("ping", ["error no such setting", "pong"])
+    with pytest.raises(EngineCommandError, match=r"rejected set hash: no such setting\Z"):
+        engine.configure({"hash": 9})
     mock.expect("quit")
     engine.quit()
     mock.assert_done()

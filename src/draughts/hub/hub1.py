@@ -36,6 +36,11 @@ the margin, has gone; then it takes the `move` that follows.  The `stop`
 goes earlier by the time the move recently took to come after the planned
 stop (`lag`: a loaded machine's delays on either side), so that it still
 comes in time.
+
+`AsyncHub1Engine` and the version-2 `draughts.hub.AsyncHubEngine` are
+siblings over `draughts.hub.async_client.AsyncHubClient` (the transport,
+the timeouts, ping, stop and quit), as `Hub1Engine` and `HubEngine` are
+over `draughts.hub.client.HubClient`; each speaks its own dialect.
 A depth is sent as `depth`; version 1 has no node limit.
 """
 
@@ -48,8 +53,8 @@ from draughts._args import parse_real
 from draughts.board import Board
 from draughts.errors import (EngineCommandError, EngineError, EngineNoMoveError, EngineOvertimeError,
                              EngineProtocolError, EngineTimeoutError, InvalidInputError)
-from draughts.hub.async_client import LOG, AsyncHubEngine
-from draughts.hub.client import HubEngine
+from draughts.hub.async_client import LOG, AsyncHubClient
+from draughts.hub.client import HubClient
 from draughts.engine_api import Info, PlayResult
 from draughts.hub.protocol import format_position, format_value, match_move, parse_info
 from draughts.limits import Limit
@@ -148,7 +153,7 @@ def _word(name: str, value: Any) -> str:
     return text
 
 
-class AsyncHub1Engine(AsyncHubEngine):
+class AsyncHub1Engine(AsyncHubClient):
     """The asyncio client of one Hub version 1 engine; `await
     AsyncHub1Engine.popen(...)` as for version 2.  `params` are sent with
     `set` before `init`, as they are written (`defaults` are not sent: a
@@ -176,18 +181,8 @@ class AsyncHub1Engine(AsyncHubEngine):
             if words:
                 return words[0], words[1:], item
 
-    async def _sync(self, doing: str, timeout: Optional[float] = None) -> None:
-        """`ping` and wait for `pong`; an `error` before it raises EngineCommandError."""
-        self._send("ping")
-        error = None
-        while True:
-            command, words, line = await self._read(f"{doing} (waiting for pong)", timeout=timeout)
-            if command == "pong":
-                break
-            if command == "error" and error is None:
-                error = line
-        if error is not None:
-            raise EngineCommandError(f"the engine rejected {doing}: {error.strip()[6:]}", error)
+    def _error_text(self, line: str) -> str:
+        return line.strip()[6:]              # the words after `error`
 
     async def start(self, *, params: Optional[Mapping[str, Any]] = None, timeout: float = 10.0,
                     defaults: Optional[Mapping[str, Any]] = None) -> None:
@@ -365,7 +360,7 @@ def _read_move(board: Board, words: Sequence[str], line: str):
     return move, ponder
 
 
-class Hub1Engine(HubEngine):
+class Hub1Engine(HubClient):
     """A Hub version 1 engine driven synchronously, as `HubEngine` drives a
     version-2 one (the same arguments; `defaults` are not sent):
 
