@@ -59,7 +59,8 @@ from draughts.engine_api import Info, PlayResult
 from draughts.hub.protocol import format_position, format_value, match_move, parse_info
 from draughts.limits import Limit
 
-__all__ = ["AsyncHub1Engine", "Hub1Engine", "STOP_MARGIN", "search_lines", "read_info", "position_lines"]
+__all__ = ["AsyncHub1Engine", "Hub1Engine", "STOP_MARGIN", "search_lines", "read_info", "position_lines",
+           "planned_stop", "next_lag"]
 
 #: seconds before the end of a move's time at which the client sends `stop`
 STOP_MARGIN = 0.03
@@ -109,6 +110,28 @@ def search_lines(limit: Limit, stop_margin: float = STOP_MARGIN) -> Tuple[List[s
     if stop_after is not None:
         stop_after = round(stop_after, 6)
     return lines, stop_after
+
+
+def planned_stop(stop_after: float, lag: float) -> float:
+    """Seconds after `go` at which the client sends `stop`: `stop_after`
+    (search_lines') earlier by the engine's recent `lag`, by at most a
+    quarter of it.
+
+    >>> planned_stop(0.27, 0.0), planned_stop(0.27, 0.01), round(planned_stop(0.27, 0.1), 4)
+    (0.27, 0.26, 0.2025)
+    """
+    return max(0.001, stop_after - min(lag, 0.25 * stop_after))
+
+
+def next_lag(lag: float, measured: float) -> float:
+    """The lag after a stopped search whose move came `measured` seconds after
+    the planned stop: that delay, or the last lag decayed by LAG_DECAY if it
+    was more, at most LAG_MAX.
+
+    >>> next_lag(0.0, 0.004), round(next_lag(0.1, 0.004), 6), next_lag(0.1, 0.2), next_lag(0.0, 3.0)
+    (0.004, 0.09, 0.2, 0.5)
+    """
+    return min(LAG_MAX, max(measured, lag * LAG_DECAY))
 
 
 def position_lines(board: Board) -> List[str]:
@@ -266,7 +289,7 @@ class AsyncHub1Engine(AsyncHubClient):
         deadline = t0 + budget + timeout if budget is not None else None
         stop_at = None
         if stop_after is not None:                 # earlier by the engine's recent lag
-            stop_at = t0 + max(0.001, stop_after - min(self.lag, 0.25 * stop_after))
+            stop_at = t0 + planned_stop(stop_after, self.lag)
         stopped = asked = False
         stop_sent = 0.0
         info_words: Optional[List[str]] = None      # read once the move is in
@@ -319,7 +342,7 @@ class AsyncHub1Engine(AsyncHubClient):
             # the delay from the planned stop to the move: this side's (a late
             # wake-up on a loaded machine) and the engine's
             lag = max(0.0, loop.time() - stop_at)
-            self.lag = min(LAG_MAX, max(lag, self.lag * LAG_DECAY))
+            self.lag = next_lag(self.lag, lag)
             LOG.debug("stopped the search %.3f s after go (planned: %.3f s); the move came %.3f s after "
                       "the planned stop", stop_sent - t0, stop_at - t0, lag)
         return PlayResult(move, ponder, info, elapsed, late)
