@@ -56,7 +56,7 @@ def EngineSpec(name: str, proto: str = "builtin", command: Sequence[str] = (), d
     opening book (`book=on`), as the page's engines always have."""
     argv = tuple(command)
     return EngineConfig(name=name, cmd=argv[0] if argv else "", args=argv[1:], dir=dir, proto=proto,
-                        host=host, port=port, book=proto != "builtin")
+                        host=host, port=port, book=proto == "hub")
 
 
 BUILTIN = EngineSpec("draughts", "builtin")
