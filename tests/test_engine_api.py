@@ -53,6 +53,50 @@ def test_every_engine_class_has_the_protocol():
     assert not isinstance(object(), EngineProtocol)
 
 
+def test_every_player_kind_is_a_player_and_plays_a_move():
+    import threading
+    from pathlib import Path
+    from draughts.dxp import session as dxp_session
+    from draughts.engine_api import Player
+    from draughts.match.engines import parse_engine
+    from draughts.match.players import DxpPlayer, Hub1Player, HubPlayer, InProcessPlayer, make_player
+    server = dxp_session.listen("127.0.0.1", 0)
+
+    def serve():
+        try:
+            dxp_session.serve(server, dxp_session.EngineMover(tt_mb=4, depth=1), log=lambda line: None)
+        except OSError:
+            pass
+    threading.Thread(target=serve, daemon=True).start()
+    hub1_script = str(Path(__file__).parent / "hub_scripts" / "hub1_engine.py")
+    kinds = {InProcessPlayer: ["proto=builtin"],
+             HubPlayer: [f"cmd={sys.executable}", "arg=-m", "arg=draughts.hub.testing", "arg=ok"],
+             Hub1Player: ["proto=hub1", f"cmd={sys.executable}", f"arg={hub1_script}"],
+             DxpPlayer: ["proto=dxp", "host=127.0.0.1", f"port={server.getsockname()[1]}"]}
+    variant = draughts.variant("international")
+    try:
+        for cls, tokens in kinds.items():
+            player = make_player(parse_engine(tokens + ["depth=1"]), variant)
+            try:
+                assert type(player) is cls and isinstance(player, Player), cls
+                assert player.alive and player.name
+                player.new_game(variant)
+                board = draughts.Board()
+                assert player.play(board, Limit(depth=1), 10.0).move in board.legal_moves
+            finally:
+                player.close()
+    finally:
+        server.close()
+
+    class NoClose:
+        name, alive = "x", True
+
+        def new_game(self, variant): ...
+
+        def play(self, board, limit, grace): ...
+    assert not isinstance(NoClose(), Player) and not isinstance(Engine("american", tt_mb=1), Player)
+
+
 def test_play_gives_the_move_the_reply_and_the_last_iteration():
     board = shot_board()
     result = Engine("american", tt_mb=4).play(board, Limit(depth=6))

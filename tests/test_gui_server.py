@@ -27,6 +27,7 @@ import draughts  # noqa: E402
 from draughts import Board  # noqa: E402
 from draughts.errors import DraughtsError  # noqa: E402
 from draughts.gui import engines as ge  # noqa: E402
+from draughts.match.engines import EngineConfig  # noqa: E402
 from draughts.gui.server import create_app, host_allowed, origin_allowed, split_host  # noqa: E402
 from draughts.gui.session import MAX_PDN  # noqa: E402
 
@@ -479,7 +480,9 @@ def test_engine_arguments_and_config():
             ge.parse_engine_arg(bad)
     specs = ge.specs_from_config({"engines": [{"name": "a", "cmd": ["x", "hub"], "dir": "/tmp"},
                                               {"name": "b", "cmd": "y hub"}]})
-    assert specs[0].command == ("x", "hub") and specs[0].dir == "/tmp" and specs[1].command == ("y", "hub")
+    assert specs[0].command() == ["x", "hub"] and specs[0].dir == "/tmp" and specs[1].command() == ["y", "hub"]
+    # the page's engines are the match runner's engine settings, a Hub engine with its own book
+    assert specs[0] == EngineConfig("a", "x", ("hub",), "/tmp", "hub", book=True)
     for bad in ([], {"engines": [{"name": "a"}]}, {"engines": [{"name": "a", "cmd": "x", "proto": "uci"}]}):
         with pytest.raises(DraughtsError):
             ge.specs_from_config(bad)
@@ -624,6 +627,27 @@ def test_a_match_from_the_page_and_its_bad_options(ws):
     assert len(s["moves"]) == m["games"][0]["plies"] + 3      # the 3-move ballot's three plies first
     assert "index" in error(ws, {"type": "match_open", "index": -1})
     assert "not finished" in error(ws, {"type": "match_open", "index": 5})
+
+
+def test_a_page_match_plays_with_the_match_runners_players():
+    from draughts.engine_api import Player
+    from draughts.gui.match import GuiMatch, match_argv
+    from draughts.match.players import HubPlayer, InProcessPlayer
+    variant = draughts.variant("international")
+    options = {"engines": [{"name": "draughts", "level": 5}, {"name": "hub-ours"}], "limit": "depth=1", "games": 2}
+    argv = match_argv([ge.BUILTIN, HUB], options, variant)
+    second = argv.index("-engine", 1)
+    assert argv[1:second] == ["name=draughts-level5", "proto=builtin", "option.level=5", "depth=1"]
+    assert "book=on" in argv[second:]                   # a Hub engine of the page keeps its own book
+    match = GuiMatch([ge.BUILTIN, HUB], options, variant, emit=lambda message: None)
+    try:
+        players = [match._player(0), match._player(1)]
+        assert [type(p) for p in players] == [InProcessPlayer, HubPlayer]
+        assert players[1].config.book and not players[0].config.book
+        assert all(isinstance(GuiMatch._Watched(match, p), Player) for p in players)
+    finally:
+        match.stop()
+    assert not any(p.alive for p in players)
 
 
 def test_a_running_match_stops_and_its_engines_end(ws):

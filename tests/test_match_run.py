@@ -125,6 +125,37 @@ def test_more_engines_print_a_ranking():
     assert sum(int(l.split()[4]) for l in lines[head + 1:head + 4]) == 12
 
 
+def test_a_caller_that_plays_the_games_itself_records_them_with_the_public_methods(tmp_path):
+    # as the GUI does: the schedule's games played by play_game, each handed to
+    # game_finished, then report() prints what run() prints at the end
+    from draughts.match.game import play_game
+    from draughts.match.players import make_player
+    out = io.StringIO()
+    pdn_path = tmp_path / "games.pdn"
+    settings = cli.settings_from_options(cli.split_options(
+        ["-variant", "american", "-games", "2", "-repeat", "-ratinginterval", "0", "-pdnout", str(pdn_path),
+         "-engine", "name=a", "proto=builtin", "depth=2", "-engine", "name=b", "proto=builtin", "depth=1"]))
+    match = Match(settings, console=Console(out, io.StringIO(), progress=False))
+    players = [make_player(c, match.variant) for c in settings.engines]
+    try:
+        for job in match.schedule:
+            pair = [players[job.first], players[job.second]]
+            configs = [settings.engines[job.first], settings.engines[job.second]]
+            record = play_game(job, pair, configs, match.variant, settings.rules)
+            assert match.game_finished(job, record) is None          # nothing stops the match
+    finally:
+        for p in players:
+            p.close()
+    assert sorted(match.records) == [0, 1] and match.complete
+    assert len(list(pdn.read_games(pdn_path.read_text()))) == 2
+    lines = out.getvalue().splitlines()
+    assert [FINISHED.match(l) is not None for l in lines if l.startswith("Finished game")] == [True, True]
+    assert lines[-1].startswith("Score of a vs b: ") and lines[-1].endswith("] 2")
+    match.report()
+    after = out.getvalue().splitlines()[len(lines):]
+    assert after[0].startswith("Elo difference: ") and after[-1].startswith("Ptnml(0-2): [")
+
+
 def test_progress_bar_shows_games_score_and_eta():
     text = progress_text(3.5, 5)
     assert text == "score 3.5/5 (70.0%)"

@@ -17,6 +17,12 @@ The engine in this process (`draughts.Engine`), a Hub program
     >>> result = engine.play(draughts.Board(variant="american"), draughts.Limit(depth=4))
     >>> result.info.depth, result.move == result.info.pv[0]
     (4, True)
+
+A match's referee (`draughts.match.game.play_game`) talks to players, not to
+engines: a `Player` is an engine with what a referee needs around it (the
+grace a move is given past its time, whether the engine is fit for another
+game).  Every player of `draughts.match.players` satisfies it, and so does
+the GUI's watched player.
 """
 
 from __future__ import annotations
@@ -26,8 +32,9 @@ from typing import Any, Dict, List, Mapping, Optional, Protocol, runtime_checkab
 
 from draughts.board import Board, Move
 from draughts.limits import Limit
+from draughts.variants import Variant
 
-__all__ = ["Info", "PlayResult", "EngineProtocol"]
+__all__ = ["Info", "PlayResult", "EngineProtocol", "Player"]
 
 
 @dataclass
@@ -91,3 +98,36 @@ class EngineProtocol(Protocol):
     def configure(self, options: Mapping[str, Any]) -> None: ...
 
     def quit(self) -> object: ...
+
+
+@runtime_checkable
+class Player(Protocol):
+    """What the referee of a match talks to (see the module's text):
+
+      * `name`: the engine's name in the match;
+      * `alive`: whether it is fit for another game (False once it ended,
+        stalled or was closed);
+      * `new_game(variant)`: the next moves are of a new game;
+      * `play(board, limit, grace) -> PlayResult`: its move, awaited `grace`
+        seconds past the time `limit` grants (without a time in the limit:
+        for each line) before it counts as stalled; raises the engine
+        errors of `draughts.errors`;
+      * `close()`: let the engine go (it may be playing on another thread).
+
+    A player may also have `on_info` (set to a callable that hears what the
+    search reports while it thinks), `start_at(plies)` (a DXP engine: the
+    game starts after an opening's plies), `running()` (its process is still
+    there) and `pid`; the referee and the runner look for them.
+    """
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def alive(self) -> bool: ...
+
+    def new_game(self, variant: Variant) -> None: ...
+
+    def play(self, board: Board, limit: Limit, grace: float) -> PlayResult: ...
+
+    def close(self) -> None: ...

@@ -1,12 +1,14 @@
 """The GUI's one door to the engines: every engine call of `draughts gui` is
 made here, so that a change of the engine API is a change of this module.
 
-An `EngineSpec` names an engine the page may pick: our own engine in this
-process (`builtin`), a Hub program or a DXP engine (international draughts
-only; DXP has no analysis) named on the command line or in the config file.
-`GuiEngine` plays moves and analyses positions with either,
-blocking (the server calls it on a worker thread) and reporting what the
-search finds through a callback as it goes.
+The engines the page may pick are engine settings of the match runner
+(`draughts.match.engines.EngineConfig`): our own engine in this process
+(`builtin`), a Hub program or a DXP engine (international draughts only;
+DXP has no analysis) named on the command line or in the config file.
+They are started by `draughts.match.engines.open_engine`, as the match
+runner starts its engines.  `GuiEngine` plays moves and analyses positions
+with any of them, blocking (the server calls it on a worker thread) and
+reporting what the search finds through a callback as it goes.
 
 Every engine is driven through the engine protocol (`draughts.engine_api`):
 `play` for moves, `analyse(..., multipv=N)` for the best lines (our engine's
@@ -17,50 +19,55 @@ that declares no `multipv` parameter analyses one line.
 
 from __future__ import annotations
 
-import math
 import shlex
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from draughts._args import is_int, parse_int
 from draughts.board import Board, Move
+from draughts.dxp.engine import DxpEngine
 from draughts.engine import LEVEL_MAX, Engine
 from draughts.engine_api import Info, PlayResult
-from draughts.errors import EngineError, EngineTerminatedError, InvalidInputError
+from draughts.errors import EngineError, InvalidInputError
+from draughts.hub.client import HubEngine
 from draughts.limits import Limit
+from draughts.match.engines import BUILTIN_TT_MB, EngineConfig, open_engine
+from draughts.match.timecontrol import TimeControl
 from draughts_core.search import MULTIPV_LINES
 from draughts.variants import Variant
 
 #: the deepest an analysis goes before it ends by itself
 ANALYSIS_DEPTH_MAX = 40
-#: MiB of transposition table of an in-process engine
-TT_MB = 16
+#: MiB of transposition table of an in-process engine (the match runner's)
+TT_MB = BUILTIN_TT_MB
 PROTOS = ("builtin", "hub", "dxp")
 #: seconds of a DXP game's clock per second a move (DXP has no time a move)
 DXP_MOVES = 75
+#: seconds a Hub engine of the page may take to start
+STARTUP_TIMEOUT = 10.0
 
 
-@dataclass(frozen=True)
-class EngineSpec:
-    """An engine the page may pick."""
-
-    name: str
-    proto: str = "builtin"
-    command: Tuple[str, ...] = ()
-    dir: Optional[str] = None
-    #: a DXP engine's address (proto "dxp"); `command`, if any, starts it
-    host: str = ""
-    port: int = 0
-
-    def to_json(self) -> dict:
-        return {"name": self.name, "proto": self.proto}
+def EngineSpec(name: str, proto: str = "builtin", command: Sequence[str] = (), dir: Optional[str] = None,
+               host: str = "", port: int = 0) -> EngineConfig:
+    """An engine the page may pick, as the match runner's settings: `command`
+    is the program and its arguments (a DXP engine's, if any, starts it),
+    `host` and `port` a DXP engine's address.  A Hub engine keeps its own
+    opening book (`book=on`), as the page's engines always have."""
+    argv = tuple(command)
+    return EngineConfig(name=name, cmd=argv[0] if argv else "", args=argv[1:], dir=dir, proto=proto,
+                        host=host, port=port, book=proto == "hub")
 
 
 BUILTIN = EngineSpec("draughts", "builtin")
 
 
-def parse_engine_arg(text: str) -> EngineSpec:
+def engine_json(spec: EngineConfig) -> dict:
+    """What the page is told of an engine: its name and protocol (not its command)."""
+    return {"name": spec.name, "proto": spec.proto}
+
+
+def parse_engine_arg(text: str) -> EngineConfig:
     """`NAME=CMD` of the command line (CMD split like a shell): a Hub engine;
     `NAME=dxp://HOST:PORT`: a DXP engine listening there."""
     if "=" not in text:
@@ -81,7 +88,7 @@ def parse_engine_arg(text: str) -> EngineSpec:
     return EngineSpec(name, "hub", argv)
 
 
-def specs_from_config(data) -> List[EngineSpec]:
+def specs_from_config(data) -> List[EngineConfig]:
     """The engines of a config file: {"engines": [{"name", "cmd", "dir"?, "proto"?}]}
     where cmd is a list of arguments or a string split like a shell would."""
     if not isinstance(data, dict) or not isinstance(data.get("engines", []), list):
@@ -136,7 +143,7 @@ class GuiEngine:
     """One engine for one page: our own in-process engine, a Hub program or
     a DXP engine.  Calls block; `stop()` may be called from another thread."""
 
-    def __init__(self, spec: EngineSpec, variant: Variant, *, level: int = LEVEL_MAX):
+    def __init__(self, spec: EngineConfig, variant: Variant, *, level: int = LEVEL_MAX):
         self.spec = spec
         self.level = level
         self._stopped = threading.Event()
@@ -145,15 +152,19 @@ class GuiEngine:
         self._hub: Any = None
         self._analysis: Any = None
         self._engine: Optional[Engine] = None
-        self._dxp: Any = None
+        self._dxp: Optional[DxpEngine] = None
         #: the start position and moves a DXP engine knows of its game
         self._dxp_line: Tuple[str, List[Move]] = ("", [])
         self._dxp_movetime = 0.0
         if spec.proto == "builtin":
-            self._engine = Engine(variant, tt_mb=TT_MB, level=level)
+            engine = open_engine(replace(spec, options=spec.options + (("level", str(level)),)), variant)
+            assert isinstance(engine, Engine)
+            self._engine = engine
         elif spec.proto == "hub":
-            from draughts.hub import HubEngine
-            self._hub = HubEngine(list(spec.command), cwd=spec.dir)
+            # the variant is the page's to change: the engine is told it at each move
+            hub = open_engine(spec, None, startup_timeout=STARTUP_TIMEOUT)
+            assert isinstance(hub, HubEngine)
+            self._hub = hub
         elif spec.proto != "dxp":
             raise InvalidInputError(f"unknown engine kind {spec.proto!r}")
 
@@ -182,7 +193,6 @@ class GuiEngine:
         """A DXP engine's move: a game (GAMEREQ) from the board's start, its
         moves sent as they come; a new game whenever the board does not go
         on from the moves the engine knows (a take-back, a new position)."""
-        from draughts.dxp.engine import DxpEngine
         if board.variant.name != "international" or not board.variant.mandatory_capture:
             raise InvalidInputError(f"engine {self.spec.name}: DXP plays international draughts only")
         movetime = limit.movetime or 1.0
@@ -190,9 +200,10 @@ class GuiEngine:
             self._dxp.quit()
             self._dxp = None
         if self._dxp is None:
-            self._dxp = DxpEngine(self.spec.host or "127.0.0.1", self.spec.port,
-                                  command=self.spec.command or None, cwd=self.spec.dir, name=self.spec.name,
-                                  minutes=max(1, math.ceil(movetime * DXP_MOVES / 60.0)))
+            # a game's clock of DXP_MOVES moves at the move time (whole minutes, at least one)
+            dxp = open_engine(replace(self.spec, tc=TimeControl(time=movetime * DXP_MOVES)), board.variant)
+            assert isinstance(dxp, DxpEngine)
+            self._dxp = dxp
             self._dxp_movetime = movetime
             self._dxp_line = ("", [])
         root = board.root().fen()
@@ -365,45 +376,8 @@ def _report(lines: List[Info]) -> Report:
                    for rank, i in enumerate(lines, start=1)])
 
 
-def start_engine(spec: EngineSpec, variant: Variant, level: int = LEVEL_MAX) -> GuiEngine:
-    return GuiEngine(spec, variant, level=level)
-
-
-def by_name(specs: Sequence[EngineSpec], name: str) -> EngineSpec:
+def by_name(specs: Sequence[EngineConfig], name: str) -> EngineConfig:
     for s in specs:
         if s.name == name:
             return s
     raise InvalidInputError(f"no engine named {name!r} (known: {', '.join(s.name for s in specs)})")
-
-
-class MatchPlayer:
-    """A player of the match runner's referee (`draughts.match.game.play_game`:
-    name, alive, new_game, play -> PlayResult, close) that is a GuiEngine, so
-    that the page sees its lines as it thinks (`on_report(name, report)`)."""
-
-    def __init__(self, spec: EngineSpec, name: str, variant: Variant, level: int,
-                 on_report: Callable[[str, Report], None]):
-        self.name = name
-        try:
-            self._engine = GuiEngine(spec, variant, level=level)
-        except (InvalidInputError, EngineError):
-            raise
-        except Exception as e:
-            raise EngineTerminatedError(f"cannot start {name}: {e}") from None
-        self._on_report = on_report
-        self.alive = True
-
-    def new_game(self, variant: Variant) -> None:
-        self._engine.new_game()
-
-    def play(self, board: Board, limit: Limit, grace: float) -> PlayResult:
-        if not self.alive:
-            raise EngineTerminatedError(f"engine {self.name} was closed (the match is stopping)")
-        result = self._engine.play(board, limit, lambda r: self._on_report(self.name, r), timeout=grace)
-        if not self.alive:
-            raise EngineTerminatedError(f"engine {self.name} was closed (the match is stopping)")
-        return result
-
-    def close(self) -> None:
-        self.alive = False
-        self._engine.close()

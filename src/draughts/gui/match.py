@@ -3,9 +3,11 @@ match runner's own parts (its options, schedule, opening book, referee and
 statistics: `draughts.match`), or one that `draughts match` runs, followed
 through its state file (`-state FILE`) and its live file (`-live FILE`).
 
-A started match plays on a worker thread.  Its players are the adapter's
-(`draughts.gui.engines.MatchPlayer`), so that the page sees each engine's
-lines as it thinks and both clocks as they run.
+A started match plays on a worker thread.  Its players are the runner's
+(`draughts.match.players.make_player`), each watched (`GuiMatch._Watched`, a
+`draughts.engine_api.Player` itself) so that the page sees each engine's
+lines as it thinks and both clocks as they run; the finished games are the
+match's (`Match.game_finished`, `Match.report`).
 """
 
 from __future__ import annotations
@@ -19,15 +21,18 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from draughts.board import Board
 from draughts.engine import LEVEL_MAX
-from draughts.errors import InvalidInputError
-from draughts.gui.engines import EngineSpec, MatchPlayer, Report, by_name
+from draughts.engine_api import Info, PlayResult, Player
+from draughts.errors import EngineTerminatedError, InvalidInputError
+from draughts.gui.engines import by_name
 from draughts.gui.boards import variant_info
 from draughts.match import stats
 from draughts.match.cli import settings_from_options, split_options
 from draughts.match.console import Console
+from draughts.match.engines import EngineConfig
 from draughts.match.game import GameRecord, play_game, record_board, record_to_game
 from draughts.match.live import LIVE_KIND, read_live
 from draughts.match.openings import DECKS
+from draughts.match.players import make_player
 from draughts.match.runner import Match, load_state
 from draughts.match.settings import MatchSettings
 from draughts.variants import WHITE, Variant, variant as get_variant
@@ -70,7 +75,7 @@ def _pieces(board: Board) -> Dict[str, str]:
     return {str(n): p.symbol() for n, p in board.pieces().items()}
 
 
-def match_argv(specs: Sequence[EngineSpec], options: Dict[str, Any], variant: Variant) -> List[str]:
+def match_argv(specs: Sequence[EngineConfig], options: Dict[str, Any], variant: Variant) -> List[str]:
     """The `draughts match` options of the page's choices (checked by the runner's parser)."""
     engines = options.get("engines")
     if not isinstance(engines, list) or len(engines) != 2:
@@ -101,9 +106,11 @@ def match_argv(specs: Sequence[EngineSpec], options: Dict[str, Any], variant: Va
         elif spec.proto == "dxp":
             argv += ["proto=dxp", f"host={spec.host}", f"port={spec.port}"]
         else:
-            argv += [f"cmd={spec.command[0]}"] + [f"arg={a}" for a in spec.command[1:]]
+            argv += [f"cmd={spec.cmd}"] + [f"arg={a}" for a in spec.args]
             if spec.dir:
                 argv.append(f"dir={spec.dir}")
+        if spec.book:
+            argv.append("book=on")          # the page's engines keep their own books
         argv += tokens
     games = options.get("games", 2)
     if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
@@ -157,7 +164,7 @@ def games_json(records: Sequence[GameRecord], engines) -> List[Dict[str, Any]]:
 class GuiMatch:
     """A match started from the page, run on a thread; `emit` gets its messages."""
 
-    def __init__(self, specs: Sequence[EngineSpec], options: Dict[str, Any], variant: Variant, emit: Emit):
+    def __init__(self, specs: Sequence[EngineConfig], options: Dict[str, Any], variant: Variant, emit: Emit):
         argv = match_argv(specs, options, variant)
         self.specs = list(specs)
         self.settings: MatchSettings = settings_from_options(split_options(argv))
@@ -166,42 +173,49 @@ class GuiMatch:
         self.match = Match(self.settings, console=Console(self.out, io.StringIO(), False), argv=argv)
         self.variant = self.match.variant
         self.emit = emit
-        self.levels = [e.get("level", 20) for e in options["engines"]]
-        self.spec_of = [by_name(specs, e["name"]) for e in options["engines"]]
         self.stopped = False
         self.status = "running"
         self.current: Optional[Dict[str, Any]] = None
-        self._players: Dict[int, MatchPlayer] = {}
+        self._players: Dict[int, Player] = {}
         self._lock = threading.Lock()
         self.thread = threading.Thread(target=self._run, name="gui-match", daemon=True)
 
     def start(self) -> None:
         self.thread.start()
 
-    def _player(self, i: int) -> MatchPlayer:
+    def _player(self, i: int) -> Player:
+        """The runner's player of engine i (its settings are match_argv's),
+        started at its first game, telling the page of its lines."""
         with self._lock:
             if self.stopped:
-                from draughts.errors import EngineTerminatedError
                 raise EngineTerminatedError("the match is stopping")
             if i not in self._players:
-                name = self.settings.engines[i].name
-                self._players[i] = MatchPlayer(self.spec_of[i], name, self.variant, self.levels[i], self._lines)
+                config = self.settings.engines[i]
+                player: Any = make_player(config, self.variant)     # on_info is beyond the Player protocol
+                name = config.name
+
+                def lines(info: Info) -> None:
+                    if info.score is not None and info.pv:
+                        self._lines(name, info)
+                player.on_info = lines
+                self._players[i] = player
             return self._players[i]
 
-    def _lines(self, name: str, r: Report) -> None:
+    def _lines(self, name: str, info: Info) -> None:
+        """The best line an engine has reported so far (score and moves)."""
         cur = self.current
-        if cur is None or not r.lines:
+        if cur is None:
             return
         side = "white" if cur["white"] == name else "black"
         board = Board(cur["fen"], variant=self.variant)
-        line = r.lines[0]
         pv = []
-        for m in line.pv:
+        for m in info.pv:
             if m not in board.legal_moves:
                 break
             pv.append(board.move_text(m))
             board.push(m)
-        cur["lines"][side] = {"depth": r.depth, "score": line.score, "nps": round(r.nps), "pv": pv}
+        cur["lines"][side] = {"depth": info.depth, "score": float(info.score or 0.0), "nps": round(info.nps),
+                              "pv": pv}
         self.emit({"type": "match_lines", "game": cur["game"], "side": side, **cur["lines"][side]})
 
     def _run(self) -> None:
@@ -229,11 +243,11 @@ class GuiMatch:
                 record = play_game(job, players, configs, self.variant, s.rules)
                 if self.stopped:
                     break
-                self.match._finished(job, record)
+                self.match.game_finished(job, record)
                 self.publish()
             if not self.stopped and self.status == "running":
                 self.status = "finished"
-                self.match._report()
+                self.match.report()
         except Exception as e:                     # a match that cannot go on is shown, not raised
             self.status = f"stopped: {e}"
         finally:
@@ -243,19 +257,23 @@ class GuiMatch:
             self.publish()
 
     class _Watched:
-        """Forwards to a player; tells the page of each turn and move."""
+        """A player that forwards to another and tells the page of each turn
+        and move (a DXP player's `start_at` is forwarded too)."""
 
-        def __init__(self, owner: "GuiMatch", player: MatchPlayer):
+        def __init__(self, owner: "GuiMatch", player: Player):
             self.owner, self.player, self.name = owner, player, player.name
+            start_at = getattr(player, "start_at", None)
+            if start_at is not None:
+                self.start_at = start_at
 
         @property
-        def alive(self):
+        def alive(self) -> bool:
             return self.player.alive
 
-        def new_game(self, variant):
+        def new_game(self, variant: Variant) -> None:
             self.player.new_game(variant)
 
-        def play(self, board, limit, grace):
+        def play(self, board: Board, limit, grace: float) -> PlayResult:
             cur = self.owner.current
             side = _colour(board.turn)
             remaining = limit.time if limit.time is not None else limit.movetime
@@ -265,6 +283,12 @@ class GuiMatch:
                 cur["lines"][side] = None
                 self.owner.publish()
             reply = self.player.play(board, limit, grace)
+            config: Optional[EngineConfig] = getattr(self.player, "config", None)
+            if config is not None and config.proto == "hub" and reply.info.score is not None:
+                # a Hub engine's last word: its search as the move came (the line, if none, the move)
+                if not reply.info.pv:
+                    reply.info.pv = [reply.move]
+                self.owner._lines(self.name, reply.info)
             if cur is not None and reply.move in board.legal_moves:
                 after = board.copy()
                 after.push(reply.move)
@@ -275,7 +299,7 @@ class GuiMatch:
                 self.owner.publish()
             return reply
 
-        def close(self):
+        def close(self) -> None:
             self.player.close()
 
     def _close_players(self) -> None:

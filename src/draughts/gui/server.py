@@ -22,7 +22,8 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from draughts.gui.engines import BUILTIN, EngineSpec
+from draughts.gui.engines import BUILTIN, engine_json
+from draughts.match.engines import EngineConfig
 from draughts.gui.session import MAX_PDN, Session
 
 LOG = logging.getLogger("draughts.gui")
@@ -130,7 +131,7 @@ class HostCheck:
         await self.app(scope, receive, send)
 
 
-def create_app(engines: Sequence[EngineSpec] = (), *, max_message: int = MAX_MESSAGE,
+def create_app(engines: Sequence[EngineConfig] = (), *, max_message: int = MAX_MESSAGE,
                watch: Optional[str] = None, hosts: Collection[str] = LOOPBACK_NAMES,
                port: Optional[int] = None, any_address: bool = False) -> Starlette:
     """The application; `engines` are the engines the page may pick besides
@@ -138,14 +139,14 @@ def create_app(engines: Sequence[EngineSpec] = (), *, max_message: int = MAX_MES
     `draughts match` the page may follow.  Requests are answered only when
     their Host header is one of `hosts` (by default the loopback names), at
     `port` where given, or with `any_address` any IP address."""
-    specs: List[EngineSpec] = [BUILTIN] + [e for e in engines if e.name != BUILTIN.name]
+    specs: List[EngineConfig] = [BUILTIN] + [e for e in engines if e.name != BUILTIN.name]
     sessions: set = set()
 
     async def index(request):
         return FileResponse(os.path.join(STATIC, "index.html"), headers={"Cache-Control": "no-cache"})
 
     async def engine_list(request):
-        return JSONResponse([s.to_json() for s in specs])
+        return JSONResponse([engine_json(s) for s in specs])
 
     async def ws_endpoint(ws: WebSocket):
         if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host")):

@@ -44,7 +44,8 @@ from draughts.board import Board, Move
 from draughts.engine import LEVEL_MAX
 from draughts.errors import DraughtsError, InvalidInputError
 from draughts.gui.boards import colour_name, variant_info
-from draughts.gui.engines import BUILTIN, EngineSpec, GuiEngine, Report, by_name, start_engine
+from draughts.gui.engines import BUILTIN, GuiEngine, Report, by_name, engine_json
+from draughts.match.engines import EngineConfig
 from draughts.limits import Limit
 from draughts.notation import format_fen, squares_of
 from draughts.variants import BLACK, VARIANTS, WHITE, Color, Variant, variant as get_variant
@@ -87,7 +88,7 @@ def _pieces(board: Board) -> Dict[str, str]:
 
 
 class Session:
-    def __init__(self, send: Send, specs: Sequence[EngineSpec] = (BUILTIN,),
+    def __init__(self, send: Send, specs: Sequence[EngineConfig] = (BUILTIN,),
                  watch: Optional[str] = None):
         self._send = send
         #: the live or state file of a `draughts match` the page may follow (from the command line)
@@ -172,7 +173,7 @@ class Session:
     async def hello(self) -> None:
         self.loop = asyncio.get_running_loop()
         from draughts.match.openings import DECKS
-        await self.send({"type": "engines", "engines": [s.to_json() for s in self.specs],
+        await self.send({"type": "engines", "engines": [engine_json(s) for s in self.specs],
                          "variants": variant_list(), "max_multipv": MAX_MULTIPV, "max_pdn": MAX_PDN,
                          "decks": [{"name": k, "variant": v} for k, (_, v) in DECKS.items()],
                          "watch": os.path.basename(self.watch) if self.watch else None})
@@ -508,7 +509,7 @@ class Session:
     # --- the engine's work ------------------------------------------------------------
     async def _ensure_engine(self) -> GuiEngine:
         if self.engine is None:
-            self.engine = await asyncio.to_thread(start_engine, self.spec, self.variant, self.level)
+            self.engine = await asyncio.to_thread(GuiEngine, self.spec, self.variant, level=self.level)
         return self.engine
 
     async def _close_engine(self) -> None:

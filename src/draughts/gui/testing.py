@@ -18,7 +18,8 @@ import threading
 import time
 from typing import Iterator, Optional, Sequence
 
-from draughts.gui.engines import EngineSpec
+from draughts.gui.engines import EngineSpec  # noqa: F401  (the page's engines, for the tests)
+from draughts.match.engines import EngineConfig
 
 
 def chromium_path() -> Optional[str]:
@@ -40,7 +41,7 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def live_server(engines: Sequence[EngineSpec] = (), port: Optional[int] = None,
+def live_server(engines: Sequence[EngineConfig] = (), port: Optional[int] = None,
                 watch: Optional[str] = None) -> Iterator[str]:
     """The GUI served on 127.0.0.1 from a thread; yields its address."""
     import uvicorn

@@ -1,6 +1,13 @@
 """The asyncio core of the Hub client: `AsyncHubEngine` drives one engine
 over a `Transport`; `AsyncAnalysis` is a running `go analyze`.
 
+Both dialects of the Hub protocol have a client, this one and
+`draughts.hub.hub1.AsyncHub1Engine`, siblings over `AsyncHubClient` (as
+python-chess's `UciProtocol` and `XBoardProtocol` are over its `Protocol`):
+the base holds what they share (the transport, reading lines with timeouts,
+the errors, `ping`, `stop`, `quit`, the bookkeeping of a move in progress),
+each dialect its handshake, settings, positions, searches and line syntax.
+
 Every read has a timeout.  An engine whose output ends (it crashed or quit)
 raises `EngineTerminatedError` with its exit code and the tail of its stderr;
 one that says nothing in time raises `EngineTimeoutError` (and one that kept
@@ -15,7 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Type, TypeVar, Union
 
 from draughts.board import Board, Move
 from draughts.engine_api import Info, PlayResult
@@ -28,7 +35,7 @@ from draughts.hub.transport import SubprocessTransport, Transport
 from draughts.limits import Limit
 from draughts.variants import variant as get_variant
 
-__all__ = ["AsyncHubEngine", "AsyncAnalysis", "QUIT_TIMEOUT"]
+__all__ = ["AsyncHubClient", "AsyncHubEngine", "AsyncAnalysis", "QUIT_TIMEOUT"]
 
 LOG = logging.getLogger("draughts.hub")
 LOG.addHandler(logging.NullHandler())      # a library logs only where its user asks
@@ -36,6 +43,7 @@ QUIT_TIMEOUT = 2.0
 
 
 _EOF = object()
+C = TypeVar("C", bound="AsyncHubClient")
 
 
 def read_done(board: Board, args: Mapping[str, str], line: str, what: str) -> Tuple[Move, Optional[Move]]:
@@ -61,9 +69,15 @@ def read_done(board: Board, args: Mapping[str, str], line: str, what: str) -> Tu
     return move, ponder
 
 
-class AsyncHubEngine:
-    """The asyncio client of one Hub engine; create it with `await AsyncHubEngine.popen(...)`
-    or `AsyncHubEngine(transport)` then `await start()` (inside the event loop)."""
+class AsyncHubClient:
+    """What the clients of both Hub dialects share (see the module's text):
+    the transport and its lines, the timeouts and errors, `ping`, `stop`,
+    `quit` and `close`.  A dialect's client (`AsyncHubEngine` for version 2,
+    `draughts.hub.hub1.AsyncHub1Engine` for version 1) reads its own line
+    syntax (`_next`), and has its own handshake (`start`), settings
+    (`configure`), `new_game`, `play`, `analyse` and `analysis`.  Create one
+    with `await Client.popen(...)`, or `Client(transport)` then `await
+    start()` (inside the event loop)."""
 
     def __init__(self, transport: Transport, *, timeout: float = 10.0, time_margin: float = 0.05):
         self.transport = transport
@@ -72,11 +86,9 @@ class AsyncHubEngine:
         #: seconds a move may come after its limit before it counts as late
         self.time_margin = time_margin
         self.id: Dict[str, str] = {}
-        self.params: Dict[str, Param] = {}
         self._queue: asyncio.Queue = asyncio.Queue()
         self._eof = False
         self._busy: Optional[str] = None
-        self._analysis: Optional[AsyncAnalysis] = None
         # a move in progress: whether its `go` is out, and whether stop() was
         # called before it was (the stop then follows the `go` at once)
         self._go_sent = False
@@ -84,25 +96,25 @@ class AsyncHubEngine:
         transport.attach(self._queue.put_nowait, lambda: self._queue.put_nowait(_EOF))
 
     @classmethod
-    async def popen(cls, command: Union[str, Sequence[str]], *, cwd=None, env=None,
+    async def popen(cls: Type[C], command: Union[str, Sequence[str]], *, cwd=None, env=None,
                     params: Optional[Mapping[str, Any]] = None, startup_timeout: float = 10.0,
                     timeout: float = 10.0, time_margin: float = 0.05,
                     stderr_path: Optional[str] = None,
-                    defaults: Optional[Mapping[str, Any]] = None) -> "AsyncHubEngine":
+                    defaults: Optional[Mapping[str, Any]] = None) -> C:
         """Start an engine program (a list of arguments, or a string split like a
-        shell would) and complete the handshake (`hub` ... `wait`, the `params`,
-        `init` ... `ready`) within `startup_timeout` seconds.  `defaults` are
-        parameters set only if the engine declares them and `params` does not
-        set them (the match runner's `threads`)."""
+        shell would) and complete the handshake (`start`) within
+        `startup_timeout` seconds.  `defaults` are parameters set only if the
+        engine declares them and `params` does not set them (the match
+        runner's `threads`; a dialect without declared parameters sends none)."""
         transport = await SubprocessTransport.start(command, cwd=cwd, env=env, stderr_path=stderr_path)
         return await cls.over(transport, params=params, startup_timeout=startup_timeout,
                               timeout=timeout, time_margin=time_margin, defaults=defaults)
 
     @classmethod
-    async def over(cls, transport: "Transport", *, params: Optional[Mapping[str, Any]] = None,
+    async def over(cls: Type[C], transport: "Transport", *, params: Optional[Mapping[str, Any]] = None,
                    startup_timeout: float = 10.0, timeout: float = 10.0,
                    time_margin: float = 0.05,
-                   defaults: Optional[Mapping[str, Any]] = None) -> "AsyncHubEngine":
+                   defaults: Optional[Mapping[str, Any]] = None) -> C:
         """A client over a started transport, handshake done (closed again if it fails)."""
         engine = cls(transport, timeout=timeout, time_margin=time_margin)
         try:
@@ -129,6 +141,44 @@ class AsyncHubEngine:
     def busy(self) -> Optional[str]:
         """What the engine is doing: None, "play" (a move) or "an analysis"."""
         return self._busy
+
+    # --- what each dialect does its own way ---------------------------------------------
+    async def start(self, *, params: Optional[Mapping[str, Any]] = None, timeout: float = 10.0,
+                    defaults: Optional[Mapping[str, Any]] = None) -> None:
+        """The handshake, `params` sent before the engine's `init`."""
+        raise NotImplementedError
+
+    async def configure(self, params: Mapping[str, Any]) -> None:
+        """Set settings by name."""
+        raise NotImplementedError
+
+    async def new_game(self, timeout: Optional[float] = None) -> None:
+        """The next search is unrelated to the last."""
+        raise NotImplementedError
+
+    async def play(self, board: Board, limit: Limit, *, timeout: Optional[float] = None,
+                   on_info: Optional[Callable[[Info], None]] = None) -> PlayResult:
+        """The engine's move in the board's position."""
+        raise NotImplementedError
+
+    async def analyse(self, board: Board, limit: Limit, multipv: int = 1, *,
+                      timeout: Optional[float] = None) -> List[Info]:
+        """The `multipv` best lines, best first."""
+        raise NotImplementedError
+
+    async def analysis(self, board: Board, limit: Optional[Limit] = None, *,
+                       timeout: Optional[float] = None, multipv: int = 1) -> "AsyncAnalysis":
+        """A running analysis."""
+        raise NotImplementedError
+
+    async def _next(self, timeout: Optional[float], doing: str) -> Optional[Tuple[str, Any, str]]:
+        """(command, arguments, line) of the next readable engine line, or None
+        after `timeout` seconds (None: no limit)."""
+        raise NotImplementedError
+
+    def _error_text(self, line: str) -> str:
+        """What an `error` line says."""
+        return line.strip()
 
     # --- reading and writing ---------------------------------------------------
     def _send(self, line: str) -> None:
@@ -162,21 +212,6 @@ class AsyncHubEngine:
         if item is _EOF:
             raise await self._eof_error(doing)
         return item
-
-    async def _next(self, timeout: Optional[float], doing: str):
-        """(command, args, line) of the next readable engine line, or None after
-        `timeout` seconds (None: no limit)."""
-        while True:
-            item = await self._next_line(timeout, doing)
-            if item is None:
-                return None
-            try:
-                command, args = parse_line(item)
-            except HubError as e:
-                LOG.warning("unreadable engine line %r: %s", item, e)
-                continue
-            if command:
-                return command, args, item
 
     async def _read(self, doing: str, *, timeout: Optional[float] = None,
                     deadline: Optional[float] = None):
@@ -217,8 +252,124 @@ class AsyncHubEngine:
             if command == "error" and error is None:
                 error = line
         if error is not None:
-            raise EngineCommandError(f"the engine rejected {doing}: {parse_line(error)[1].get('message', error)}",
-                                     error)
+            raise EngineCommandError(f"the engine rejected {doing}: {self._error_text(error)}", error)
+
+    async def ping(self, timeout: Optional[float] = None) -> float:
+        """Round-trip seconds of `ping` ... `pong`."""
+        self._check_idle()
+        self._drain_stale()
+        loop = asyncio.get_running_loop()
+        t0 = loop.time()
+        await self._sync("ping", timeout)
+        return loop.time() - t0
+
+    def _begin_move(self) -> None:
+        self._busy = "play"
+        self._go_sent = self._stop_asked = False
+
+    def _end_move(self) -> None:
+        self._busy = None
+        self._go_sent = self._stop_asked = False
+
+    def _sent_go(self, line: str) -> None:
+        """Send a move's `go` line, and at once a `stop` asked for before it."""
+        self._send(line)
+        self._go_sent = True
+        if self._stop_asked:
+            self._send("stop")
+
+    async def _resync(self) -> bool:
+        """After an unexpected answer: stop, then read up to a pong (errors
+        ignored); False when no pong came."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + min(self.timeout, 2.0)
+        try:
+            self._send("stop")
+            self._send("ping")
+        except EngineError:
+            return False
+        # lines are skipped unparsed, the queued ones without waiting: an
+        # engine that flooded may have left very many
+        while not self._eof:
+            if self._queue.empty():
+                try:
+                    item = await asyncio.wait_for(self._queue.get(), max(0.0, deadline - loop.time()))
+                except asyncio.TimeoutError:
+                    return False
+            else:
+                item = self._queue.get_nowait()
+            if item is _EOF:
+                self._eof = True
+                return False
+            if item.strip() == "pong":
+                return True
+        return False
+
+    async def stop(self) -> None:
+        """Ask the move being searched for at once (play then returns it; a
+        stop before the move's `go` is sent right after it).  Nothing when the
+        engine is idle."""
+        if self._busy == "play":
+            if not self._go_sent:
+                self._stop_asked = True
+            elif not self._stop_asked:
+                self._stop_asked = True
+                try:
+                    self._send("stop")
+                except EngineError:
+                    pass                # it has ended: play reports that
+
+    async def quit(self, timeout: float = QUIT_TIMEOUT) -> Optional[int]:
+        """`quit`; an engine that has not exited after `timeout` seconds is
+        killed.  Returns the exit code."""
+        try:
+            self._send("quit")
+            await self.transport.drain()
+        except (EngineError, ConnectionError, OSError):
+            pass
+        rc = await self.transport.wait(timeout)
+        if rc is None:
+            LOG.warning("the engine did not exit %.1f s after quit; killing it", timeout)
+            self.transport.kill()
+            rc = await self.transport.wait(5.0)
+        await self.transport.aclose()
+        return rc
+
+    async def close(self) -> None:
+        """Kill the engine at once."""
+        self.transport.kill()
+        await self.transport.aclose()
+
+
+class AsyncHubEngine(AsyncHubClient):
+    """The asyncio client of one Hub (version 2) engine; create it with `await
+    AsyncHubEngine.popen(...)` or `AsyncHubEngine(transport)` then `await
+    start()` (inside the event loop).  `params` holds the parameters the
+    engine declared, with the values sent."""
+
+    def __init__(self, transport: Transport, *, timeout: float = 10.0, time_margin: float = 0.05):
+        super().__init__(transport, timeout=timeout, time_margin=time_margin)
+        self.params: Dict[str, Param] = {}
+        self._analysis: Optional[AsyncAnalysis] = None
+
+    # --- reading ----------------------------------------------------------------------
+    def _error_text(self, line: str) -> str:
+        return parse_line(line)[1].get("message", line)
+
+    async def _next(self, timeout: Optional[float], doing: str):
+        """(command, args, line) of the next readable engine line, or None after
+        `timeout` seconds (None: no limit)."""
+        while True:
+            item = await self._next_line(timeout, doing)
+            if item is None:
+                return None
+            try:
+                command, args = parse_line(item)
+            except HubError as e:
+                LOG.warning("unreadable engine line %r: %s", item, e)
+                continue
+            if command:
+                return command, args, item
 
     # --- the handshake ---------------------------------------------------------
     async def start(self, *, params: Optional[Mapping[str, Any]] = None, timeout: float = 10.0,
@@ -278,15 +429,6 @@ class AsyncHubEngine:
         await self._sync("set-param " + ", ".join(name for name, _ in pairs))
         for name, value in pairs:
             self.params[name].value = format_value(value)
-
-    async def ping(self, timeout: Optional[float] = None) -> float:
-        """Round-trip seconds of `ping` ... `pong`."""
-        self._check_idle()
-        self._drain_stale()
-        loop = asyncio.get_running_loop()
-        t0 = loop.time()
-        await self._sync("ping", timeout)
-        return loop.time() - t0
 
     async def new_game(self, timeout: Optional[float] = None) -> None:
         """The next search is unrelated to the last (`new-game`); returns once
@@ -356,21 +498,6 @@ class AsyncHubEngine:
         finally:
             self._end_move()
 
-    def _begin_move(self) -> None:
-        self._busy = "play"
-        self._go_sent = self._stop_asked = False
-
-    def _end_move(self) -> None:
-        self._busy = None
-        self._go_sent = self._stop_asked = False
-
-    def _sent_go(self, line: str) -> None:
-        """Send a move's `go` line, and at once a `stop` asked for before it."""
-        self._send(line)
-        self._go_sent = True
-        if self._stop_asked:
-            self._send("stop")
-
     async def _play(self, board: Board, limit: Limit, level: str, timeout: float,
                     on_info: Optional[Callable[[Info], None]] = None) -> PlayResult:
         loop = asyncio.get_running_loop()
@@ -413,33 +540,6 @@ class AsyncHubEngine:
         move, ponder = read_done(board, args, line, "the engine played")
         late = budget is not None and elapsed > budget + self.time_margin
         return PlayResult(move, ponder, info, elapsed, late)
-
-    async def _resync(self) -> bool:
-        """After an unexpected answer: stop, then read up to a pong (errors
-        ignored); False when no pong came."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + min(self.timeout, 2.0)
-        try:
-            self._send("stop")
-            self._send("ping")
-        except EngineError:
-            return False
-        # lines are skipped unparsed, the queued ones without waiting: an
-        # engine that flooded may have left very many
-        while not self._eof:
-            if self._queue.empty():
-                try:
-                    item = await asyncio.wait_for(self._queue.get(), max(0.0, deadline - loop.time()))
-                except asyncio.TimeoutError:
-                    return False
-            else:
-                item = self._queue.get_nowait()
-            if item is _EOF:
-                self._eof = True
-                return False
-            if item.strip() == "pong":
-                return True
-        return False
 
     async def analyse(self, board: Board, limit: Limit, multipv: int = 1, *,
                       timeout: Optional[float] = None) -> List[Info]:
@@ -486,38 +586,15 @@ class AsyncHubEngine:
         move's `go` is sent right after it).  Nothing when the engine is idle."""
         if self._analysis is not None:
             self._analysis.stop()
-        elif self._busy == "play":
-            if not self._go_sent:
-                self._stop_asked = True
-            elif not self._stop_asked:
-                self._stop_asked = True
-                try:
-                    self._send("stop")
-                except EngineError:
-                    pass                # it has ended: play reports that
+        else:
+            await super().stop()
 
     async def quit(self, timeout: float = QUIT_TIMEOUT) -> Optional[int]:
-        """`quit`; an engine that has not exited after `timeout` seconds is
-        killed.  Returns the exit code."""
+        """`quit` (a running analysis stopped first); an engine that has not
+        exited after `timeout` seconds is killed.  Returns the exit code."""
         if self._analysis is not None:
             self._analysis.stop()
-        try:
-            self._send("quit")
-            await self.transport.drain()
-        except (EngineError, ConnectionError, OSError):
-            pass
-        rc = await self.transport.wait(timeout)
-        if rc is None:
-            LOG.warning("the engine did not exit %.1f s after quit; killing it", timeout)
-            self.transport.kill()
-            rc = await self.transport.wait(5.0)
-        await self.transport.aclose()
-        return rc
-
-    async def close(self) -> None:
-        """Kill the engine at once."""
-        self.transport.kill()
-        await self.transport.aclose()
+        return await super().quit(timeout)
 
 
 def _variant_name(text: str) -> str:

@@ -8,6 +8,10 @@ its own in a background thread.
     ...     result.move, result.ponder, result.info.score, result.late
     ...     lines = engine.analyse(draughts.Board(), Limit(depth=8), multipv=3)
 
+`HubEngine` and the version-1 client (`draughts.hub.hub1.Hub1Engine`) are
+siblings over `HubClient`, the synchronous face of any asyncio client of
+`draughts.hub.async_client.AsyncHubClient`.
+
 `HubEngine` satisfies `draughts.engine_api.EngineProtocol` (its `PlayResult`
 and `Info` are those of every engine).  The pieces live in modules of their
 own: the errors (`draughts.errors`), the values shared with the server
@@ -20,11 +24,11 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Type, TypeVar, Union
 
 from draughts.errors import EngineError
 from draughts.board import Board
-from draughts.hub.async_client import QUIT_TIMEOUT, AsyncAnalysis, AsyncHubEngine
+from draughts.hub.async_client import QUIT_TIMEOUT, AsyncAnalysis, AsyncHubClient, AsyncHubEngine
 from draughts.engine_api import Info, PlayResult
 from draughts.hub.protocol import Param, parse_info
 from draughts.hub.transport import MemoryTransport, SubprocessTransport, Transport
@@ -33,8 +37,11 @@ from draughts.limits import Limit
 __all__ = [
     "Limit", "PlayResult", "Info", "Param",
     "Transport", "SubprocessTransport", "MemoryTransport", "AsyncHubEngine", "AsyncAnalysis",
-    "HubEngine", "Analysis", "parse_info",
+    "HubClient", "HubEngine", "Analysis", "parse_info",
 ]
+
+
+S = TypeVar("S", bound="HubClient")
 
 
 class _LoopThread:
@@ -78,25 +85,15 @@ class _LoopThread:
             self.loop.close()
 
 
-class HubEngine:
-    """A Hub engine driven synchronously; use it as a context manager.
+class HubClient:
+    """A Hub engine of either dialect driven synchronously: the asyncio client
+    `_async_class` run on an event loop of its own in a background thread.
+    Use `HubEngine` (version 2) or `draughts.hub.hub1.Hub1Engine` (version 1);
+    the arguments are theirs (see HubEngine)."""
 
-        with HubEngine(["scan", "hub"], cwd="/opt/scan") as engine:
-            engine.configure({"variant": "normal"})
-            result = engine.play(board, Limit(time=60, inc=1))
-
-    `command` is a list of arguments (or a string split like a shell would),
-    `cwd` and `env` as for subprocess (`env` is the whole environment).  The
-    handshake must end within `startup_timeout` seconds; `timeout` is how long
-    any other answer is awaited (beyond the time a limit grants); a move more
-    than `time_margin` seconds after its limit is `late`.  The engine's stderr
-    is kept in `stderr` (and appended to `stderr_path`).  `defaults` are
-    parameters set only when the engine declares them and `params` does not
-    set them.
-    """
-
-    #: the asyncio client this one runs (a subclass speaks another dialect)
-    _async_class = AsyncHubEngine
+    #: the asyncio client this one runs (each dialect's own)
+    _async_class: Type[AsyncHubClient] = AsyncHubClient
+    _engine: AsyncHubClient
 
     def __init__(self, command: Union[str, Sequence[str]], *, cwd=None, env=None,
                  params: Optional[Mapping[str, Any]] = None, startup_timeout: float = 10.0,
@@ -104,7 +101,7 @@ class HubEngine:
                  defaults: Optional[Mapping[str, Any]] = None):
         self._thread = _LoopThread()
         try:
-            self._engine: AsyncHubEngine = self._thread.run(self._async_class.popen(
+            self._engine = self._thread.run(self._async_class.popen(
                 command, cwd=cwd, env=env, params=params, startup_timeout=startup_timeout,
                 timeout=timeout, time_margin=time_margin, stderr_path=stderr_path, defaults=defaults))
         except BaseException:
@@ -112,10 +109,10 @@ class HubEngine:
             raise
 
     @classmethod
-    def from_transport(cls, transport: Transport, *, params: Optional[Mapping[str, Any]] = None,
+    def from_transport(cls: Type[S], transport: Transport, *, params: Optional[Mapping[str, Any]] = None,
                        startup_timeout: float = 10.0, timeout: float = 10.0,
                        time_margin: float = 0.05,
-                       defaults: Optional[Mapping[str, Any]] = None) -> "HubEngine":
+                       defaults: Optional[Mapping[str, Any]] = None) -> S:
         """A client over any transport (MemoryTransport for an in-process engine)."""
         self = cls.__new__(cls)
         self._thread = _LoopThread()
@@ -136,10 +133,6 @@ class HubEngine:
     @property
     def name(self) -> str:
         return self._engine.name
-
-    @property
-    def params(self) -> Dict[str, Param]:
-        return self._engine.params
 
     @property
     def stderr(self) -> List[str]:
@@ -195,14 +188,6 @@ class HubEngine:
         or movetime is reached (see AsyncHubEngine.analyse)."""
         return self._thread.run(self._engine.analyse(board, limit, multipv, timeout=timeout))
 
-    def analysis(self, board: Board, limit: Optional[Limit] = None, *,
-                 timeout: Optional[float] = None) -> "Analysis":
-        """Start an analysis; iterate the returned object for `Info`s (each
-        awaited at most `timeout` seconds).  With a limit it ends by itself;
-        otherwise call stop() (leaving a `with` block stops it too)."""
-        a = self._thread.run(self._engine.analysis(board, limit, timeout=timeout))
-        return Analysis(self, a)
-
     @property
     def busy(self) -> Optional[str]:
         """What the engine is doing: None, "play" (a move) or "an analysis"."""
@@ -224,14 +209,47 @@ class HubEngine:
 
     close = quit
 
-    def __enter__(self) -> "HubEngine":
+    def __enter__(self: S) -> S:
         return self
 
     def __exit__(self, *exc) -> None:
         self.quit()
 
     def __repr__(self):
-        return f"<HubEngine {self.name or '?'} returncode={self.returncode}>"
+        return f"<{type(self).__name__} {self.name or '?'} returncode={self.returncode}>"
+
+
+class HubEngine(HubClient):
+    """A Hub engine driven synchronously; use it as a context manager.
+
+        with HubEngine(["scan", "hub"], cwd="/opt/scan") as engine:
+            engine.configure({"variant": "normal"})
+            result = engine.play(board, Limit(time=60, inc=1))
+
+    `command` is a list of arguments (or a string split like a shell would),
+    `cwd` and `env` as for subprocess (`env` is the whole environment).  The
+    handshake must end within `startup_timeout` seconds; `timeout` is how long
+    any other answer is awaited (beyond the time a limit grants); a move more
+    than `time_margin` seconds after its limit is `late`.  The engine's stderr
+    is kept in `stderr` (and appended to `stderr_path`).  `defaults` are
+    parameters set only when the engine declares them and `params` does not
+    set them.
+    """
+
+    _async_class = AsyncHubEngine
+    _engine: AsyncHubEngine
+
+    @property
+    def params(self) -> Dict[str, Param]:
+        return self._engine.params
+
+    def analysis(self, board: Board, limit: Optional[Limit] = None, *,
+                 timeout: Optional[float] = None) -> "Analysis":
+        """Start an analysis; iterate the returned object for `Info`s (each
+        awaited at most `timeout` seconds).  With a limit it ends by itself;
+        otherwise call stop() (leaving a `with` block stops it too)."""
+        a = self._thread.run(self._engine.analysis(board, limit, timeout=timeout))
+        return Analysis(self, a)
 
 
 class Analysis:

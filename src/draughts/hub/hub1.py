@@ -36,6 +36,11 @@ the margin, has gone; then it takes the `move` that follows.  The `stop`
 goes earlier by the time the move recently took to come after the planned
 stop (`lag`: a loaded machine's delays on either side), so that it still
 comes in time.
+
+`AsyncHub1Engine` and the version-2 `draughts.hub.AsyncHubEngine` are
+siblings over `draughts.hub.async_client.AsyncHubClient` (the transport,
+the timeouts, ping, stop and quit), as `Hub1Engine` and `HubEngine` are
+over `draughts.hub.client.HubClient`; each speaks its own dialect.
 A depth is sent as `depth`; version 1 has no node limit.
 """
 
@@ -48,13 +53,14 @@ from draughts._args import parse_real
 from draughts.board import Board
 from draughts.errors import (EngineCommandError, EngineError, EngineNoMoveError, EngineOvertimeError,
                              EngineProtocolError, EngineTimeoutError, InvalidInputError)
-from draughts.hub.async_client import LOG, AsyncHubEngine
-from draughts.hub.client import HubEngine
+from draughts.hub.async_client import LOG, AsyncHubClient
+from draughts.hub.client import HubClient
 from draughts.engine_api import Info, PlayResult
 from draughts.hub.protocol import format_position, format_value, match_move, parse_info
 from draughts.limits import Limit
 
-__all__ = ["AsyncHub1Engine", "Hub1Engine", "STOP_MARGIN", "search_lines", "read_info", "position_lines"]
+__all__ = ["AsyncHub1Engine", "Hub1Engine", "STOP_MARGIN", "search_lines", "read_info", "position_lines",
+           "planned_stop", "next_lag"]
 
 #: seconds before the end of a move's time at which the client sends `stop`
 STOP_MARGIN = 0.03
@@ -106,6 +112,28 @@ def search_lines(limit: Limit, stop_margin: float = STOP_MARGIN) -> Tuple[List[s
     return lines, stop_after
 
 
+def planned_stop(stop_after: float, lag: float) -> float:
+    """Seconds after `go` at which the client sends `stop`: `stop_after`
+    (search_lines') earlier by the engine's recent `lag`, by at most a
+    quarter of it.
+
+    >>> planned_stop(0.27, 0.0), planned_stop(0.27, 0.01), round(planned_stop(0.27, 0.1), 4)
+    (0.27, 0.26, 0.2025)
+    """
+    return max(0.001, stop_after - min(lag, 0.25 * stop_after))
+
+
+def next_lag(lag: float, measured: float) -> float:
+    """The lag after a stopped search whose move came `measured` seconds after
+    the planned stop: that delay, or the last lag decayed by LAG_DECAY if it
+    was more, at most LAG_MAX.
+
+    >>> next_lag(0.0, 0.004), round(next_lag(0.1, 0.004), 6), next_lag(0.1, 0.2), next_lag(0.0, 3.0)
+    (0.004, 0.09, 0.2, 0.5)
+    """
+    return min(LAG_MAX, max(measured, lag * LAG_DECAY))
+
+
 def position_lines(board: Board) -> List[str]:
     """`pos` of the board's root (the start of its move stack), then a `move`
     line for each move played since."""
@@ -148,7 +176,7 @@ def _word(name: str, value: Any) -> str:
     return text
 
 
-class AsyncHub1Engine(AsyncHubEngine):
+class AsyncHub1Engine(AsyncHubClient):
     """The asyncio client of one Hub version 1 engine; `await
     AsyncHub1Engine.popen(...)` as for version 2.  `params` are sent with
     `set` before `init`, as they are written (`defaults` are not sent: a
@@ -176,18 +204,8 @@ class AsyncHub1Engine(AsyncHubEngine):
             if words:
                 return words[0], words[1:], item
 
-    async def _sync(self, doing: str, timeout: Optional[float] = None) -> None:
-        """`ping` and wait for `pong`; an `error` before it raises EngineCommandError."""
-        self._send("ping")
-        error = None
-        while True:
-            command, words, line = await self._read(f"{doing} (waiting for pong)", timeout=timeout)
-            if command == "pong":
-                break
-            if command == "error" and error is None:
-                error = line
-        if error is not None:
-            raise EngineCommandError(f"the engine rejected {doing}: {error.strip()[6:]}", error)
+    def _error_text(self, line: str) -> str:
+        return line.strip()[6:]              # the words after `error`
 
     async def start(self, *, params: Optional[Mapping[str, Any]] = None, timeout: float = 10.0,
                     defaults: Optional[Mapping[str, Any]] = None) -> None:
@@ -271,7 +289,7 @@ class AsyncHub1Engine(AsyncHubEngine):
         deadline = t0 + budget + timeout if budget is not None else None
         stop_at = None
         if stop_after is not None:                 # earlier by the engine's recent lag
-            stop_at = t0 + max(0.001, stop_after - min(self.lag, 0.25 * stop_after))
+            stop_at = t0 + planned_stop(stop_after, self.lag)
         stopped = asked = False
         stop_sent = 0.0
         info_words: Optional[List[str]] = None      # read once the move is in
@@ -324,7 +342,7 @@ class AsyncHub1Engine(AsyncHubEngine):
             # the delay from the planned stop to the move: this side's (a late
             # wake-up on a loaded machine) and the engine's
             lag = max(0.0, loop.time() - stop_at)
-            self.lag = min(LAG_MAX, max(lag, self.lag * LAG_DECAY))
+            self.lag = next_lag(self.lag, lag)
             LOG.debug("stopped the search %.3f s after go (planned: %.3f s); the move came %.3f s after "
                       "the planned stop", stop_sent - t0, stop_at - t0, lag)
         return PlayResult(move, ponder, info, elapsed, late)
@@ -365,7 +383,7 @@ def _read_move(board: Board, words: Sequence[str], line: str):
     return move, ponder
 
 
-class Hub1Engine(HubEngine):
+class Hub1Engine(HubClient):
     """A Hub version 1 engine driven synchronously, as `HubEngine` drives a
     version-2 one (the same arguments; `defaults` are not sent):
 

@@ -7,19 +7,22 @@
     result = Match(settings).run()
     result.summary.elo, result.summary.los
 
+    engine = open_engine(parse_engine(["cmd=scan", "arg=hub", "depth=6"]), draughts.variant("international"))
+
 Modules: `stats` (Elo, LOS, pentanomial, SPRT), `timecontrol`, `openings`
 (books, the ACF 3-move deck, the balanced-opening generator), `engines`
-(engine settings and players), `game` (the referee), `schedule`, `runner`
+(engine settings, and `open_engine`, which starts the engine they name), `players`
+(the referee's players), `game` (the referee), `schedule`, `runner`
 (concurrency, Ray, output, state and resume), `cli`.
 """
 
-from draughts.match.engines import EngineConfig, parse_engine
+from draughts.match.engines import EngineConfig, open_engine, parse_engine
 from draughts.match.game import DrawAdjudication, GameRecord, ResignAdjudication, Rules
 from draughts.match.openings import Book, Opening
 from draughts.match.runner import Match, MatchResult, MatchSettings, OpeningSettings
 from draughts.match.stats import Sprt, summarise
 from draughts.match.timecontrol import TimeControl
 
-__all__ = ["EngineConfig", "parse_engine", "DrawAdjudication", "ResignAdjudication", "Rules",
+__all__ = ["EngineConfig", "parse_engine", "open_engine", "DrawAdjudication", "ResignAdjudication", "Rules",
            "GameRecord", "Book", "Opening", "Match", "MatchResult", "MatchSettings",
            "OpeningSettings", "Sprt", "summarise", "TimeControl"]

@@ -1,7 +1,24 @@
 """Engine settings (`-engine`/`-each` in cutechess-cli's words): `EngineConfig`,
-read by `parse_engine`; the fault names the referee uses for the engine
-protocol's errors; the grace a move is given.  The players built from the
-settings are in `draughts.match.players`.
+read by `parse_engine`; `open_engine`, which turns settings into a running
+engine; the fault names the referee uses for the engine protocol's errors;
+the grace a move is given.
+
+`open_engine` is the one place where an engine specification becomes an
+engine, for every user: the match runner's players
+(`draughts.match.players`), the GUI (`draughts.gui.engines`) and Python:
+
+    >>> import draughts
+    >>> config = parse_engine(["proto=builtin", "depth=2", "option.level=10"])
+    >>> engine = open_engine(config, draughts.variant("american"))
+    >>> engine.play(draughts.Board(variant="american"), draughts.Limit(depth=2)).move is not None
+    True
+    >>> engine.quit()
+
+What it returns satisfies `draughts.engine_api.EngineProtocol`: our engine
+in this process (`proto=builtin`: `draughts.Engine`), a Hub program
+(`proto=hub`: `draughts.hub.HubEngine`), a Hub version 1 program
+(`proto=hub1`: `draughts.hub.hub1.Hub1Engine`) or a DXP engine (`proto=dxp`:
+`draughts.dxp.engine.DxpEngine`).
 """
 
 from __future__ import annotations
@@ -10,13 +27,20 @@ import os
 import shutil
 import sys
 from dataclasses import dataclass, field, fields, replace
-from typing import Dict, List, Optional, Sequence, Tuple
+import math
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from draughts._args import parse_bool, parse_int
+from draughts.dxp.engine import DEFAULT_PORT, DxpEngine
+from draughts.engine import Engine
 # the engine errors, re-exported here for the runner's players
-from draughts.errors import (EngineError, EngineNoMoveError, EngineOvertimeError,  # noqa: F401
+from draughts.errors import (DraughtsError, EngineError, EngineNoMoveError, EngineOvertimeError,  # noqa: F401
                              EngineProtocolError, EngineTerminatedError, EngineTimeoutError, InvalidInputError)
+from draughts.hub.client import HubEngine
+from draughts.hub.hub1 import Hub1Engine
+from draughts.hub.protocol import engine_variant_name
 from draughts.match.timecontrol import TimeControl, parse_seconds, parse_tc
+from draughts.variants import Variant
 
 PROTOCOLS = ("hub", "hub1", "builtin", "dxp")
 #: seconds to wait past the time available before an engine counts as stalled
@@ -25,9 +49,11 @@ STALL_GRACE = 2.0
 UNBOUNDED_TIMEOUT = 120.0
 #: seconds an engine may take to start (`hub` ... `ready`)
 STARTUP_TIMEOUT = 30.0
+#: MiB of transposition table of an engine in this process
+BUILTIN_TT_MB = 16
 
-
-
+#: what `open_engine` returns
+AnyEngine = Union[Engine, HubEngine, Hub1Engine, DxpEngine]
 
 
 @dataclass(frozen=True)
@@ -201,3 +227,103 @@ def stall_grace(tc: TimeControl, available: Optional[float], config: EngineConfi
     if available is None:
         return config.timeout
     return tc.margin + max(STALL_GRACE, 0.5 * available)
+
+
+def _defaults(config: EngineConfig, threads: Optional[int]) -> Optional[Dict[str, Any]]:
+    """The parameters set when a Hub engine declares them and no option sets
+    them: the threads it is given, and its book off unless book=on."""
+    out: Dict[str, Any] = {}
+    if threads:
+        out["threads"] = threads
+    if not config.book:
+        out["book"] = "none"
+    return out or None
+
+
+def open_engine(config: EngineConfig, variant: Optional[Variant] = None, *, threads: Optional[int] = None,
+                startup_timeout: float = STARTUP_TIMEOUT) -> AnyEngine:
+    """The running engine of `config` (see the module's text).
+
+    `variant` is the variant it is to play, refused at once when the engine
+    does not play it (None: the engine refuses a board it does not play when
+    asked to move; our own engine then starts on international draughts).
+    `threads` is how many processors it may search on (None: the engine's
+    own default), set unless its options say.  A Hub engine is sent its
+    `option.NAME=VALUE` settings before `init` (version 2: `set-param`,
+    version 1: `set`) and must finish its start-up within `startup_timeout`
+    seconds; its book is turned off unless `book=on` (see `EngineConfig.book`).
+    A DXP engine is announced the `tc=` clock in whole minutes (rounded up)
+    and started with `cmd=` when it has one.
+
+    Errors: an engine that cannot start raises EngineTerminatedError or
+    EngineTimeoutError naming its command; settings it refuses, or a variant
+    it does not play, InvalidInputError.
+    """
+    if config.proto == "builtin":
+        return _open_builtin(config, variant, threads)
+    if config.proto == "dxp":
+        return _open_dxp(config, variant)
+    if config.proto in ("hub", "hub1"):
+        return _open_hub(config, variant, threads, startup_timeout)
+    raise InvalidInputError(f"proto={config.proto!r}: an engine speaks {', '.join(PROTOCOLS)}")
+
+
+def _open_builtin(config: EngineConfig, variant: Optional[Variant], threads: Optional[int]) -> Engine:
+    """Our engine in this process: `option.NAME=VALUE` are `Engine.configure`'s
+    options; the table is BUILTIN_TT_MB MiB and the threads `threads` (else
+    1) unless they say otherwise; its book the shipped one with book=on."""
+    options: Dict[str, Any] = {"tt-size": BUILTIN_TT_MB, "threads": threads or 1, **config.option_dict()}
+    options.setdefault("book", "auto" if config.book else "none")
+    try:
+        return Engine(variant if variant is not None else "international", tt_mb=1, options=options)
+    except DraughtsError as e:
+        raise InvalidInputError(f"engine {config.name}: {e}") from None
+
+
+def _open_hub(config: EngineConfig, variant: Optional[Variant], threads: Optional[int],
+              startup_timeout: float) -> Union[HubEngine, Hub1Engine]:
+    client = Hub1Engine if config.proto == "hub1" else HubEngine
+    command = config.command()
+    try:
+        engine = client(command, cwd=config.dir, params=config.option_dict(), startup_timeout=startup_timeout,
+                        timeout=10.0, time_margin=config.tc.margin, defaults=_defaults(config, threads))
+    except EngineTerminatedError as e:
+        raise EngineTerminatedError(f"cannot start {' '.join(command)}: {e}") from None
+    except EngineTimeoutError as e:
+        raise EngineTimeoutError(f"{' '.join(command)} did not finish its start-up: {e}") from None
+    except EngineError as e:
+        raise InvalidInputError(f"engine {config.name}: {e}") from None
+    if variant is not None:
+        refusal = _refusal(engine, variant)
+        if refusal:
+            try:
+                engine.quit(timeout=1.0)
+            except Exception:
+                pass
+            raise InvalidInputError(f"engine {config.name}{refusal}")
+    return engine
+
+
+def _refusal(engine: Union[HubEngine, Hub1Engine], variant: Variant) -> str:
+    """Why a started Hub engine cannot play `variant` ("" when it can)."""
+    if isinstance(engine, Hub1Engine):
+        if variant.name != "international":
+            return (f": a Hub version 1 engine plays international draughts only, not {variant.name}")
+        return ""
+    p = engine.params.get("variant")
+    names = p.values if p is not None else ["international"]
+    if engine_variant_name(variant, names) is None:
+        return f" does not play {variant.name} (it plays {', '.join(sorted(names))})"
+    return ""
+
+
+def _open_dxp(config: EngineConfig, variant: Optional[Variant]) -> DxpEngine:
+    if variant is not None and variant.name != "international":
+        raise InvalidInputError(f"engine {config.name}: DXP plays international draughts only, not {variant.name}")
+    if config.options:
+        raise InvalidInputError(f"engine {config.name}: a DXP engine takes no option.NAME= settings")
+    tc = config.tc
+    return DxpEngine(config.host or "127.0.0.1", config.port or DEFAULT_PORT,
+                     command=config.command() if config.cmd else None, cwd=config.dir,
+                     name=config.name, minutes=math.ceil(tc.time / 60.0) if tc.has_clock else 0,
+                     moves=tc.moves or 0, timeout=config.timeout)

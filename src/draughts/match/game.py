@@ -24,11 +24,11 @@ import functools
 import threading
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from draughts import egdb, pdn
 from draughts.board import Board
-from draughts.engine_api import PlayResult
+from draughts.engine_api import PlayResult, Player
 from draughts.errors import (EngineClaim, EngineError, EngineNoMoveError, EngineOvertimeError,
                              EngineTerminatedError, EngineTimeoutError, InvalidInputError)
 from draughts.hub.protocol import parse_line
@@ -213,7 +213,7 @@ def _comment(reply: PlayResult) -> str:
     return f"{score:+.2f}{depth} {t}"
 
 
-def play_game(job: GameJob, players: Sequence, configs: Sequence[EngineConfig], variant: Variant,
+def play_game(job: GameJob, players: Sequence[Player], configs: Sequence[EngineConfig], variant: Variant,
               rules: Rules, watch=None) -> GameRecord:
     """Play `job` between players[0] (moves first) and players[1].  A `watch`
     (draughts.match.live.LiveGame) is told of every move as it begins and ends,
@@ -308,11 +308,12 @@ def play_game(job: GameJob, players: Sequence, configs: Sequence[EngineConfig], 
             return claim(colour, None)           # a DXP engine to move there has been asked
         limit = clock.limit()
         available = clock.available()
-        watched = watch is not None and hasattr(player, "on_info")
+        # on_info is a player's own, beyond the Player protocol
+        watched: Any = player if watch is not None and hasattr(player, "on_info") else None
         if watch is not None:
             watch.thinking(colour, available)
-            if watched:
-                player.on_info = functools.partial(watch.info, colour)
+            if watched is not None:
+                watched.on_info = functools.partial(watch.info, colour)
         try:
             reply = player.play(board.copy(), limit, stall_grace(clock.tc, available, config))
         except EngineClaim as e:
@@ -320,8 +321,8 @@ def play_game(job: GameJob, players: Sequence, configs: Sequence[EngineConfig], 
         except EngineError as e:
             return fault(colour, e)
         finally:
-            if watched:
-                player.on_info = None
+            if watched is not None:
+                watched.on_info = None
         if reply.latency is not None:
             record.latency.setdefault(str(engine_of[colour]), []).append(round(reply.latency * 1000.0, 2))
         if reply.move not in board.legal_moves:

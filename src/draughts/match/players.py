@@ -1,13 +1,16 @@
 """The players the referee talks to: thin runner-side wrappers over engines
 of the engine protocol (`draughts.engine_api`), one for each `proto=`.
 
-A player has `name`, `config`, `alive`, `new_game(variant)`, `play(board,
-limit, grace) -> PlayResult` and `close()`; `limit` is a `draughts.Limit`,
+Every player satisfies `draughts.engine_api.Player`: it has `name`,
+`alive`, `new_game(variant)`, `play(board, limit, grace) -> PlayResult` and
+`close()` (and `config`, its settings); `limit` is a `draughts.Limit`,
 `grace` is how long to wait past the time the limit grants (with no time in
-the limit: for each line) before the engine counts as stalled.  What the
-runner needs beyond the protocol lives here: the grace, the start-up
-timeouts, which faults leave an engine fit for another game, the restarts
-(`running`), a DXP engine's opening (`start_at`).  `play` raises the engine
+the limit: for each line) before the engine counts as stalled.  The engine
+itself is started by `draughts.match.engines.open_engine` (its options,
+book, threads, start-up timeout and variant check); what the runner needs
+beyond the engine protocol lives here: the grace, which faults leave an
+engine fit for another game, the restarts (`running`), a DXP engine's
+opening (`start_at`).  `play` raises the engine
 protocol's errors (`draughts.errors`; named in `draughts.match.engines`
 for what they mean to the referee) or a DXP engine's `EngineClaim`.  The
 referee checks the move again on its own board whatever the player says.
@@ -27,19 +30,17 @@ Players:
 
 from __future__ import annotations
 
-import math
-from typing import Any, Callable, Dict, Optional
+from typing import Callable, Optional
 
-from draughts import hub
 from draughts.board import Board
-from draughts.dxp.engine import DEFAULT_PORT, DxpEngine
+from draughts.dxp.engine import DxpEngine
 from draughts.engine import Engine
-from draughts.engine_api import Info, PlayResult
-from draughts.errors import DraughtsError, EngineError, EngineOvertimeError, EngineProtocolError, InvalidInputError
+from draughts.engine_api import Info, PlayResult, Player
+from draughts.errors import EngineError, EngineOvertimeError, EngineProtocolError
+from draughts.hub.client import HubEngine
 from draughts.hub.hub1 import Hub1Engine
-from draughts.hub.protocol import engine_variant_name
 from draughts.limits import Limit
-from draughts.match.engines import STARTUP_TIMEOUT, EngineConfig, EngineTerminatedError, EngineTimeoutError
+from draughts.match.engines import EngineConfig, EngineTerminatedError, open_engine
 from draughts.variants import Variant
 
 __all__ = ["InProcessPlayer", "HubPlayer", "Hub1Player", "DxpPlayer", "make_player"]
@@ -61,13 +62,9 @@ class InProcessPlayer:
     def __init__(self, config: EngineConfig, variant: Variant, threads: Optional[int] = None):
         self.name = config.name
         self.config = config
-        options = {"tt-size": 16, "threads": threads or 1, **config.option_dict()}
-        # book=on: the shipped book, as `draughts hub` has by default; else none
-        options.setdefault("book", "auto" if config.book else "none")
-        try:
-            self._engine = Engine(variant, tt_mb=1, options=options)
-        except DraughtsError as e:
-            raise InvalidInputError(f"engine {config.name}: {e}") from None
+        engine = open_engine(config, variant, threads=threads)
+        assert isinstance(engine, Engine)
+        self._engine = engine
         self.alive = True
 
     def new_game(self, variant: Variant) -> None:
@@ -96,8 +93,6 @@ class HubPlayer:
     so is `threads` (the processors the runner gives each engine, see
     make_player) when the engine declares it and no option sets it."""
 
-    #: the client class that drives the engine
-    _client = hub.HubEngine
     #: called with what the engine reports while it thinks (set by the referee for -live)
     on_info: Optional[Callable[[Info], None]] = None
 
@@ -105,29 +100,10 @@ class HubPlayer:
         self.name = config.name
         self.config = config
         self.alive = False
-        command = config.command()
-        params = config.option_dict()
-        try:
-            self._engine = self._client(command, cwd=config.dir, params=params,
-                                        startup_timeout=STARTUP_TIMEOUT, timeout=10.0,
-                                        time_margin=config.tc.margin,
-                                        defaults=_defaults(config, threads))
-        except EngineTerminatedError as e:
-            raise EngineTerminatedError(f"cannot start {' '.join(command)}: {e}") from None
-        except EngineTimeoutError as e:
-            raise EngineTimeoutError(f"{' '.join(command)} did not finish its start-up: {e}") from None
-        except EngineError as e:
-            raise InvalidInputError(f"engine {config.name}: {e}") from None
+        engine = open_engine(config, variant, threads=threads)
+        assert isinstance(engine, (HubEngine, Hub1Engine))
+        self._engine = engine
         self.alive = True
-        self._check_variant(variant)
-
-    def _check_variant(self, variant: Variant) -> None:
-        p = self._engine.params.get("variant")
-        names = p.values if p is not None else ["international"]
-        if engine_variant_name(variant, names) is None:
-            self.close()
-            raise InvalidInputError(f"engine {self.name} does not play {variant.name} "
-                                f"(it plays {', '.join(sorted(names))})")
 
     def _call(self, fn, *args, **kwargs):
         """Call the client; an engine that ended, stalled or failed otherwise
@@ -179,14 +155,6 @@ class Hub1Player(HubPlayer):
     sends `stop` when the move's time is up (see `draughts.hub.hub1`).  The
     referee, the clocks and the fault labels are those of proto=hub."""
 
-    _client = Hub1Engine
-
-    def _check_variant(self, variant: Variant) -> None:
-        if variant.name != "international":
-            self.close()
-            raise InvalidInputError(f"engine {self.name}: a Hub version 1 engine plays international draughts "
-                                f"only, not {variant.name}")
-
 
 class DxpPlayer:
     """A DXP engine (`proto=dxp`), driven by `draughts.dxp.engine.DxpEngine`:
@@ -196,17 +164,11 @@ class DxpPlayer:
     opening starts at its end (`start_at`)."""
 
     def __init__(self, config: EngineConfig, variant: Variant):
-        if variant.name != "international":
-            raise InvalidInputError(f"engine {config.name}: DXP plays international draughts only, not {variant.name}")
-        if config.options:
-            raise InvalidInputError(f"engine {config.name}: a DXP engine takes no option.NAME= settings")
         self.name = config.name
         self.config = config
-        tc = config.tc
-        self._engine = DxpEngine(config.host or "127.0.0.1", config.port or DEFAULT_PORT,
-                                 command=config.command() if config.cmd else None, cwd=config.dir,
-                                 name=config.name, minutes=math.ceil(tc.time / 60.0) if tc.has_clock else 0,
-                                 moves=tc.moves or 0, timeout=config.timeout)
+        engine = open_engine(config, variant)
+        assert isinstance(engine, DxpEngine)
+        self._engine = engine
 
     @property
     def alive(self) -> bool:
@@ -229,18 +191,7 @@ class DxpPlayer:
         self._engine.quit()
 
 
-def _defaults(config: EngineConfig, threads: Optional[int]) -> Optional[Dict[str, Any]]:
-    """The parameters set when the engine declares them and no option sets
-    them: the threads it is given, and its book off unless book=on."""
-    out: Dict[str, Any] = {}
-    if threads:
-        out["threads"] = threads
-    if not config.book:
-        out["book"] = "none"
-    return out or None
-
-
-def make_player(config: EngineConfig, variant: Variant, threads: Optional[int] = None):
+def make_player(config: EngineConfig, variant: Variant, threads: Optional[int] = None) -> Player:
     """A player for the engine; `threads` is how many processors it may
     search on (None: the engine's own default), set unless its options say.
     An engine without a clock or a move time (depth= or nodes= only) keeps its

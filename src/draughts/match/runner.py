@@ -186,7 +186,9 @@ class Match:
                          f"{r['score'] * 100:>6.1f}% {r['draw_ratio'] * 100:>6.1f}%")
         return lines
 
-    def _report(self) -> None:
+    def report(self) -> None:
+        """Print the standings: with two engines the Elo, SPRT and draw-ratio
+        lines under the score line, with more the ranking table."""
         if len(self.settings.engines) == 2:
             s = self.pair_summary()
             a, b = self.settings.engines[0].name, self.settings.engines[1].name
@@ -339,7 +341,7 @@ class Match:
                     if record is None:                   # lost with its worker: play it again
                         todo.insert(0, job)
                         continue
-                    reason = self._finished(job, record)
+                    reason = self.game_finished(job, record)
                     if reason and stop_reason is None:
                         stop_reason = reason
                         if not reason.startswith("SPRT"):
@@ -368,7 +370,7 @@ class Match:
         self.save_state()
         if len(s.engines) == 2 and len(self.records) == resumed:   # no game ended in this run
             self.console.line(self._score_line())
-        self._report()
+        self.report()
         if s.show_latency:
             for line in self._latency_lines():
                 self.console.line(line)
@@ -389,8 +391,12 @@ class Match:
             points, played = 0.0, 0
         self.console.bar(done, len(self.schedule), progress_text(points, played), initial=resumed)
 
-    def _finished(self, job: GameJob, record: GameRecord) -> Optional[str]:
-        """Record a finished game; returns why the match must stop, if it must."""
+    def game_finished(self, job: GameJob, record: GameRecord) -> Optional[str]:
+        """Record a game of the schedule that has been played (by `run`, or by
+        a caller that plays the games itself, as the GUI does): it is kept,
+        written to the PDN and state files, printed with the score, and
+        checked against -recover and the SPRT.  Returns why the match must
+        stop, if it must."""
         self.records[record.index] = record
         self.order.append(record.index)
         if self._live is not None:
@@ -417,7 +423,7 @@ class Match:
                 reason = reason or f"SPRT: {s.sprt['verdict']} was accepted"
         if (self.settings.ratinginterval and n % self.settings.ratinginterval == 0
                 and not self.complete and not reason):
-            self._report()
+            self.report()
         return reason
 
 
