@@ -18,7 +18,8 @@ from draughts_core.draw cimport endgame_class as c_endgame_class, endgame_limit 
 
 # every rule by name (rule_fields.RULES): the move rules (what the moves and so perft, the
 # endgame tables and the opening books depend on) and the draw rules
-from draughts_core.rule_fields import RULES, RULE_FIELDS, MOVE_RULE_FIELDS, DRAW_RULE_FIELDS, BY_NAME
+from draughts_core.rule_fields import RULE_FIELDS, MOVE_RULE_FIELDS, DRAW_RULE_FIELDS
+from draughts_core.rule_fields import RULES as _RULES, BY_NAME as _BY_NAME
 
 # the fields of the C struct: the declared rules and `extended` (derived from them)
 cdef dict _struct_dict(Rules r):
@@ -63,11 +64,11 @@ cdef class CoreRules:
     and their values, as ints); `as_dict()` gives them back by name."""
 
     def __init__(self, **rules):
-        unknown = [name for name in rules if name not in BY_NAME]
+        unknown = [name for name in rules if name not in _BY_NAME]
         if unknown:
             raise TypeError(f"CoreRules: unknown rule {', '.join(unknown)}")
         values = {}
-        for field in RULES:
+        for field in _RULES:
             value = rules.get(field.name, field.default)
             if value is None:
                 raise TypeError(f"CoreRules: the rule {field.name} has no default and must be given")

@@ -5,7 +5,7 @@
 # The enums' values are the indices of rule_fields' GEOMETRIES, CROWN_MODES, ENDGAME_RULES and GOALS.
 cdef enum Geometry:
     GEO_DIAGONAL = 0     # the dark squares of an 8x8 or 10x10 board, diagonal steps (ghost-bit layout)
-    GEO_ORTHOGONAL = 1   # every square of an 8x8 board, orthogonal steps (turkish; movegen_ortho)
+    GEO_ORTHOGONAL = 1   # every square of an 8x8 board, orthogonal steps (turkish; movegen.pyx's G64 specialisation)
 
 cdef enum Crown:
     CROWN_STOP = 0       # a man reaching the far row during a capture is crowned; the move ends
