@@ -32,8 +32,12 @@ def _cpu() -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("builds", nargs="+", metavar="VARIANT:PIECES",
-                    help="e.g. american:5 (american-house:5 for the optional-capture rule)")
+    ap.add_argument(
+        "builds",
+        nargs="+",
+        metavar="VARIANT:PIECES",
+        help="e.g. american:5 (american-house:5 for the optional-capture rule)",
+    )
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--dir", default=None, help="keep the databases here (default: a temporary directory)")
     ap.add_argument("--pair", default=None, metavar="A,B,C,D", help="time only this table pair")
@@ -41,8 +45,9 @@ def main() -> None:
     if args.pair:
         time_pair(args)
         return
-    print(f"{'database':<20} {'pieces':>6} {'threads':>7} {'wall s':>8} {'cpu s':>8} "
-          f"{'positions':>14} {'disk bytes':>12}")
+    print(
+        f"{'database':<20} {'pieces':>6} {'threads':>7} {'wall s':>8} {'cpu s':>8} {'positions':>14} {'disk bytes':>12}"
+    )
     for spec in args.builds:
         name, pieces = spec.rsplit(":", 1)
         v = variant("american", mandatory_capture=False) if name == "american-house" else variant(name)
@@ -51,8 +56,11 @@ def main() -> None:
             t0, c0 = time.perf_counter(), _cpu()
             rep = egdb.build(v, int(pieces), where, threads=args.threads)
             wall, cpu = time.perf_counter() - t0, _cpu() - c0
-            print(f"{name:<20} {pieces:>6} {args.threads:>7} {wall:>8.1f} {cpu:>8.1f} "
-                  f"{rep.positions:>14,} {rep.disk_bytes:>12,}", flush=True)
+            print(
+                f"{name:<20} {pieces:>6} {args.threads:>7} {wall:>8.1f} {cpu:>8.1f} "
+                f"{rep.positions:>14,} {rep.disk_bytes:>12,}",
+                flush=True,
+            )
         finally:
             if args.dir is None:
                 shutil.rmtree(where, ignore_errors=True)
@@ -68,8 +76,7 @@ def time_pair(args) -> None:
     egdb.solve_pair(db.core, m, args.threads)
     wall, cpu = time.perf_counter() - t0, _cpu() - c0
     n = table_size(v.size, *m) + (0 if m == m[2:] + m[:2] else table_size(v.size, *m[2:], *m[:2]))
-    print(f"{name} pair {m}: {n:,} positions, wall {wall:.1f} s, cpu {cpu:.1f} s, "
-          f"{cpu / n * 1e6:.2f} us a position")
+    print(f"{name} pair {m}: {n:,} positions, wall {wall:.1f} s, cpu {cpu:.1f} s, {cpu / n * 1e6:.2f} us a position")
 
 
 if __name__ == "__main__":

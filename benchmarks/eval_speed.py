@@ -17,9 +17,23 @@ import time
 import draughts
 from draughts import learned
 
-DEPTHS = {"international": 12, "american": 14, "russian": 13, "brazilian": 13,
-          "spanish": 13, "italian": 14, "czech": 13, "pool": 15, "thai": 16, "killer": 14,
-          "frisian": 14, "frysk": 15, "antidraughts": 16, "breakthrough": 14, "turkish": 12}
+DEPTHS = {
+    "international": 12,
+    "american": 14,
+    "russian": 13,
+    "brazilian": 13,
+    "spanish": 13,
+    "italian": 14,
+    "czech": 13,
+    "pool": 15,
+    "thai": 16,
+    "killer": 14,
+    "frisian": 14,
+    "frysk": 15,
+    "antidraughts": 16,
+    "breakthrough": 14,
+    "turkish": 12,
+}
 
 
 def nps(variant: str, ev: str, depth: int) -> tuple:
@@ -49,16 +63,28 @@ def main() -> None:
     ap.add_argument("--json", help="write the figures as JSON too")
     args = ap.parse_args()
     rows = []
-    print(f"{'variant':14} {'depth':>5} {'classic n/s':>12} {'learned n/s':>12} {'ratio':>6} "
-          f"{'d(1s) classic':>13} {'d(1s) learned':>13}")
+    print(
+        f"{'variant':14} {'depth':>5} {'classic n/s':>12} {'learned n/s':>12} {'ratio':>6} "
+        f"{'d(1s) classic':>13} {'d(1s) learned':>13}"
+    )
     for v in args.variants.split(","):
         if not learned.has_weights(v):
             continue
         d = DEPTHS[v]
         (nc, c), (nl, lrn) = nps(v, "classic", d), nps(v, "learned", d)
         dc, dl = depth_in_a_second(v, "classic"), depth_in_a_second(v, "learned")
-        rows.append(dict(variant=v, depth=d, classic_nodes=nc, learned_nodes=nl, classic_nps=c, learned_nps=lrn,
-                         depth_1s_classic=dc, depth_1s_learned=dl))
+        rows.append(
+            dict(
+                variant=v,
+                depth=d,
+                classic_nodes=nc,
+                learned_nodes=nl,
+                classic_nps=c,
+                learned_nps=lrn,
+                depth_1s_classic=dc,
+                depth_1s_learned=dl,
+            )
+        )
         print(f"{v:14} {d:5d} {c:12,.0f} {lrn:12,.0f} {lrn / c:6.2f} {dc:13d} {dl:13d}", flush=True)
     if args.json:
         with open(args.json, "w") as f:

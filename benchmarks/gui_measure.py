@@ -45,7 +45,7 @@ def measure_page(loads: int, moves: int) -> dict:
             page = ctx.new_page()
             page.goto(url)
             page.wait_for_selector("#board g.piece")
-            t = page.evaluate("performance.now()")          # ms since navigation began
+            t = page.evaluate("performance.now()")  # ms since navigation began
             times.append(t)
             ctx.close()
         out["load_ms"] = times
@@ -72,9 +72,11 @@ def measure_page(loads: int, moves: int) -> dict:
 
 def measure_memory(games: int) -> dict:
     from websockets.sync.client import connect
+
     port = gt.free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "draughts", "gui", "--port", str(port)],
-                            stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "draughts", "gui", "--port", str(port)], stdout=subprocess.PIPE, text=True
+    )
     try:
         proc.stdout.readline()
         ws = connect(f"ws://127.0.0.1:{port}/ws", max_size=None, legacy=True)
@@ -87,7 +89,7 @@ def measure_memory(games: int) -> dict:
                 if m["type"] == "error":
                     raise RuntimeError(m["message"])
 
-        state()                                           # the page's first state
+        state()  # the page's first state
         ws.send(json.dumps({"type": "settings", "level": 1, "movetime": 0.05}))
         state()
         before = None
@@ -101,16 +103,21 @@ def measure_memory(games: int) -> dict:
                 before = rss_mib(proc.pid)
             while s["result"] == "*" and len(s["moves"]) < 40:
                 m = s["legal"][len(s["moves"]) % len(s["legal"])]
-                ws.send(json.dumps({"type": "move", "start": m["start"], "end": m["end"],
-                                    "captured": m["captured"]}))
-                s = state()              # after the engine's reply (or the game's end)
+                ws.send(json.dumps({"type": "move", "start": m["start"], "end": m["end"], "captured": m["captured"]}))
+                s = state()  # after the engine's reply (or the game's end)
             plies += len(s["moves"])
             if (g + 1) % 25 == 0:
                 marks.append((g + 1, rss_mib(proc.pid)))
         after = rss_mib(proc.pid)
         ws.close()
-        return {"games": games, "plies": plies, "seconds": time.time() - t0,
-                "rss_before_mib": before, "rss_after_mib": after, "rss_marks": marks}
+        return {
+            "games": games,
+            "plies": plies,
+            "seconds": time.time() - t0,
+            "rss_before_mib": before,
+            "rss_after_mib": after,
+            "rss_marks": marks,
+        }
     finally:
         proc.terminate()
         proc.wait(20)
@@ -125,13 +132,13 @@ def main() -> None:
     page = measure_page(args.loads, args.moves)
     loads, trips = page["load_ms"], page["round_trip_ms"]
     print(f"page load: median {statistics.median(loads):.0f} ms, max {max(loads):.0f} ms ({len(loads)} loads)")
-    print(f"move round trip: median {statistics.median(trips):.1f} ms, "
-          f"max {max(trips):.1f} ms ({len(trips)} moves)")
+    print(f"move round trip: median {statistics.median(trips):.1f} ms, max {max(trips):.1f} ms ({len(trips)} moves)")
     mem = measure_memory(args.games)
-    print(f"server memory: {mem['rss_before_mib']:.1f} MiB after the first game's start, "
-          f"{mem['rss_after_mib']:.1f} MiB after {mem['games']} games ({mem['plies']} plies, "
-          f"{mem['seconds']:.0f} s); by games: "
-          + ", ".join(f"{g}: {m:.1f}" for g, m in mem["rss_marks"]))
+    print(
+        f"server memory: {mem['rss_before_mib']:.1f} MiB after the first game's start, "
+        f"{mem['rss_after_mib']:.1f} MiB after {mem['games']} games ({mem['plies']} plies, "
+        f"{mem['seconds']:.0f} s); by games: " + ", ".join(f"{g}: {m:.1f}" for g, m in mem["rss_marks"])
+    )
     sys.stdout.flush()
     os._exit(0)
 

@@ -62,8 +62,10 @@ def main(argv=None) -> int:
     log.setLevel(logging.DEBUG)
     elapsed, late = [], 0
     board = draughts.Board()
-    print(f"{args.moves} moves at {args.st} s, margin {args.margin} s; load average "
-          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(
+        f"{args.moves} moves at {args.st} s, margin {args.margin} s; load average "
+        f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+    )
     with Hub1Engine([sys.executable, str(SCRIPT), "ok", "1000000"], time_margin=args.margin) as engine:
         for _ in range(args.moves):
             if board.outcome() is not None or len(board.move_stack) > 60:

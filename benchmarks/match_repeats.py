@@ -30,8 +30,9 @@ from draughts.variants import WHITE
 from draughts.match.stats import Sprt, report_lines, summarise
 
 
-def distinct_part(path: str, engine: Optional[str] = None, seen: Optional[set] = None
-                  ) -> Tuple[str, str, int, int, Optional[int], List[float]]:
+def distinct_part(
+    path: str, engine: Optional[str] = None, seen: Optional[set] = None
+) -> Tuple[str, str, int, int, Optional[int], List[float]]:
     """(engine, opponent, games, exact repeats, first repeat's number or None,
     the engine's points in the games before the first repeat).  `seen` holds
     the games of earlier parts (and gets this file's)."""
@@ -57,12 +58,12 @@ def distinct_part(path: str, engine: Optional[str] = None, seen: Optional[set] =
         # the variant's result tokens give the first mover's points (Black moves
         # first in american and pool, where PDN's 1-0 is Black's win)
         p = dict(zip(g.variant.result_tokens, (1.0, 0.5, 0.0))).get(g.headers.get("Result", ""))
-        if p is None:                     # an unfinished last game
+        if p is None:  # an unfinished last game
             break
         opener = g.headers.get("White" if g.variant.first == WHITE else "Black")
         points.append(p if opener == me else 1.0 - p)
     if first is not None:
-        points = points[:first - 1]
+        points = points[: first - 1]
     return me, other, len(games), repeats, first, points[: len(points) // 2 * 2]
 
 
@@ -70,8 +71,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("pdn", nargs="+", help="PDN files of matches (draughts match -pdnout)")
     ap.add_argument("--engine", help="the engine whose score is given (default: game 1's White)")
-    ap.add_argument("--combine", action="store_true",
-                    help="the files are consecutive parts of one sequential test")
+    ap.add_argument("--combine", action="store_true", help="the files are consecutive parts of one sequential test")
     args = ap.parse_args()
     if args.combine:
         combine(args.pdn, args.engine)
@@ -94,10 +94,12 @@ def combine(paths: List[str], engine: Optional[str] = None) -> None:
     me = other = "?"
     for path in paths:
         me, other, n, repeats, first, part = distinct_part(path, engine, seen)
-        engine = me                       # later parts: the first part's engine
+        engine = me  # later parts: the first part's engine
         where = f"the first is game {first}" if first else "none"
-        print(f"{path}: {n} games, {repeats} repeat a game of this or an earlier part ({where}); "
-              f"{len(part) // 2} distinct pairs")
+        print(
+            f"{path}: {n} games, {repeats} repeat a game of this or an earlier part ({where}); "
+            f"{len(part) // 2} distinct pairs"
+        )
         points += part
     sprt = Sprt(0, 10, 0.05, 0.05)
     stop = len(points)
@@ -109,8 +111,7 @@ def combine(paths: List[str], engine: Optional[str] = None) -> None:
             break
     pairs = [points[i] + points[i + 1] for i in range(0, stop, 2)]
     s = summarise(points[:stop], pairs, sprt, paired=True)
-    print(f"combined: {stop} of {len(points)} distinct games"
-          + (" (the test stops here)" if s.sprt["verdict"] else ""))
+    print(f"combined: {stop} of {len(points)} distinct games" + (" (the test stops here)" if s.sprt["verdict"] else ""))
     for line in report_lines(me, other, s, paired=True):
         print("  " + line)
 

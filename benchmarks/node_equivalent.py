@@ -24,8 +24,23 @@ import statistics
 import draughts
 from draughts import learned
 
-VARIANTS = ("american", "international", "russian", "brazilian", "spanish", "czech", "italian",
-            "pool", "thai", "frisian", "frysk", "antidraughts", "killer", "breakthrough", "turkish")
+VARIANTS = (
+    "american",
+    "international",
+    "russian",
+    "brazilian",
+    "spanish",
+    "czech",
+    "italian",
+    "pool",
+    "thai",
+    "frisian",
+    "frysk",
+    "antidraughts",
+    "killer",
+    "breakthrough",
+    "turkish",
+)
 SAMPLE_PLIES = (8, 16, 24, 32)
 
 
@@ -73,8 +88,9 @@ def main() -> None:
         for ev in evals:
             counts = nodes_at(v, ev, boards, args.movetime)
             q1, med, q3 = statistics.quantiles(counts, n=4)
-            rows.append(dict(variant=v, eval=ev, movetime=args.movetime, positions=len(counts),
-                             q1=q1, median=med, q3=q3))
+            rows.append(
+                dict(variant=v, eval=ev, movetime=args.movetime, positions=len(counts), q1=q1, median=med, q3=q3)
+            )
             print(f"{v:14} {ev:8} {len(counts):9} {q1:9.0f} {med:9.0f} {q3:9.0f}", flush=True)
     if args.json:
         with open(args.json, "w") as f:

@@ -32,8 +32,20 @@ ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "data" / "pdn-corpus"
 
 # the variants of files without GameType tags (the corpus README, by file name)
-AMERICAN = {"OCA_2.0", "Principles of Strategy", "Tricks traps and shots", "beginner", "borderclassics",
-            "bridges", "gem", "goulds", "inferno", "lpc", "tinsley", "11_man_english"}
+AMERICAN = {
+    "OCA_2.0",
+    "Principles of Strategy",
+    "Tricks traps and shots",
+    "beginner",
+    "borderclassics",
+    "bridges",
+    "gem",
+    "goulds",
+    "inferno",
+    "lpc",
+    "tinsley",
+    "11_man_english",
+}
 ITALIAN = {"Campionato Assoluto 2005", "11_man_italian"}
 RUSSIAN = {"ussr1947", "abatsiev", "alphanumeric", "russian_corpus_snippet"}
 CZECH = {"mrcd2000kval", "mrcd2006", "mrcd2007", "mrdrcd07", "mrdrcd08"}
@@ -62,12 +74,12 @@ def baseline_source(ref: str) -> Path:
     """REF's src/ in a temporary folder, with this tree's compiled core."""
     same = subprocess.run(["git", "diff", "--quiet", ref, "--", "src/draughts_core"], cwd=ROOT).returncode == 0
     if not same:
-        raise SystemExit(f"src/draughts_core differs between {ref} and this tree: build {ref} "
-                         "and pass --baseline-src")
+        raise SystemExit(f"src/draughts_core differs between {ref} and this tree: build {ref} and pass --baseline-src")
     folder = Path(tempfile.mkdtemp(prefix="pdn-baseline-"))
     archive = subprocess.run(["git", "archive", ref, "src"], cwd=ROOT, check=True, capture_output=True).stdout
     subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
     import draughts_core
+
     for built in Path(draughts_core.__file__).parent.iterdir():
         if built.suffix in (".so", ".pyd"):
             shutil.copy2(built, folder / "src" / "draughts_core" / built.name)
@@ -96,6 +108,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     import draughts
     from draughts import pdn
+
     files = corpus()
     folder = None
     if args.baseline or args.baseline_src:
@@ -109,15 +122,22 @@ def main(argv=None) -> int:
             best = result
         if folder is not None:
             env = dict(os.environ, PYTHONPATH=str(folder / "src"))
-            child = subprocess.run([sys.executable, __file__, "--rounds", "1",
-                                    "--label", args.baseline or args.baseline_src],
-                                   env=env, check=True, capture_output=True, text=True)
+            child = subprocess.run(
+                [sys.executable, __file__, "--rounds", "1", "--label", args.baseline or args.baseline_src],
+                env=env,
+                check=True,
+                capture_output=True,
+                text=True,
+            )
             seconds = float(child.stdout.split(" s CPU")[0].split()[-1])
             if base_best is None or seconds < base_best:
                 base_best, base_line = seconds, child.stdout
     games, plies, errors, seconds = best
-    print(f"{args.label:22s} {games:6d} games ({errors} rejected), {plies:6d} plies in {seconds:6.3f} s CPU: "
-          f"{games / seconds:6.0f} games/s, {plies / seconds:7.0f} plies/s", flush=True)
+    print(
+        f"{args.label:22s} {games:6d} games ({errors} rejected), {plies:6d} plies in {seconds:6.3f} s CPU: "
+        f"{games / seconds:6.0f} games/s, {plies / seconds:7.0f} plies/s",
+        flush=True,
+    )
     if folder is not None:
         print(base_line, end="")
         base_rate = float(base_line.split("games/s")[0].split()[-1])

@@ -83,6 +83,7 @@ METHODS = {
     "game": "Game legal_moves/push/pop",
 }
 
+
 # Timing, shared by this process and the peers' snippets (its source is sent to them).
 def measure(fn, repeat=3, budget=4.0, min_total=0.25, clock="cpu"):
     """(result, best seconds, runs): at least `repeat` runs and `min_total` seconds
@@ -109,7 +110,7 @@ def measure(fn, repeat=3, budget=4.0, min_total=0.25, clock="cpu"):
 
 MEASURE_SRC = "import time\n\n" + inspect.getsource(measure) + "\n"
 
-PEER_SRC = r'''
+PEER_SRC = r"""
 import importlib.metadata
 import json
 import sys
@@ -170,7 +171,7 @@ for method, variant, depth in spec["runs"]:
     out["results"].append({"method": method, "variant": variant, "depth": depth,
                            "nodes": nodes, "seconds": best, "runs": runs})
 print("PEER-RESULTS " + json.dumps(out))
-'''
+"""
 
 
 def log(msg):
@@ -184,9 +185,11 @@ def venv_python(peer: str) -> Path:
 
 
 def installed_version(python: Path, dist: str):
-    r = subprocess.run([str(python), "-I", "-c",
-                        f"import importlib.metadata as m; print(m.version({dist!r}))"],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [str(python), "-I", "-c", f"import importlib.metadata as m; print(m.version({dist!r}))"],
+        capture_output=True,
+        text=True,
+    )
     return r.stdout.strip() if r.returncode == 0 else None
 
 
@@ -215,13 +218,18 @@ def run_peer(peer: str, python: Path, runs, repeat: int, budget: float, clock: s
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
     # -I: isolated, so neither the working directory nor PYTHONPATH can put this
     # project's `draughts` in front of the peer's.
-    r = subprocess.run([str(python), "-I", "-c", MEASURE_SRC + PEER_SRC, json.dumps(spec)],
-                       capture_output=True, text=True, cwd=str(VENVS), env=env)
+    r = subprocess.run(
+        [str(python), "-I", "-c", MEASURE_SRC + PEER_SRC, json.dumps(spec)],
+        capture_output=True,
+        text=True,
+        cwd=str(VENVS),
+        env=env,
+    )
     lines = [ln for ln in r.stdout.splitlines() if ln.startswith("PEER-RESULTS ")]
     if r.returncode != 0 or not lines:
         sys.stderr.write(r.stdout + r.stderr)
         raise SystemExit(f"measuring {peer} failed")
-    return json.loads(lines[-1][len("PEER-RESULTS "):])
+    return json.loads(lines[-1][len("PEER-RESULTS ") :])
 
 
 # --- this project ---------------------------------------------------------------
@@ -267,34 +275,41 @@ def fmt_ratio(x):
 
 def table(headers, rows):
     widths = [max(len(str(h)), *(len(str(r[i])) for r in rows)) for i, h in enumerate(headers)]
-    right = [i for i, h in enumerate(headers) if h in ("depth", "nodes", "ours leaves/s",
-                                                       "peer leaves/s", "ratio")]
+    right = [i for i, h in enumerate(headers) if h in ("depth", "nodes", "ours leaves/s", "peer leaves/s", "ratio")]
 
     def line(cells):
-        return "  ".join(str(c).rjust(w) if i in right else str(c).ljust(w)
-                         for i, (c, w) in enumerate(zip(cells, widths)))
+        return "  ".join(
+            str(c).rjust(w) if i in right else str(c).ljust(w) for i, (c, w) in enumerate(zip(cells, widths))
+        )
+
     return "\n".join([line(headers), line(["-" * w for w in widths])] + [line(r) for r in rows])
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--peers", default=",".join(PEERS),
-                    help=f"comma-separated peers to measure (default: {','.join(PEERS)})")
-    ap.add_argument("--unpinned", action="store_true",
-                    help="install/upgrade to the newest release instead of the pinned versions")
+    ap.add_argument(
+        "--peers", default=",".join(PEERS), help=f"comma-separated peers to measure (default: {','.join(PEERS)})"
+    )
+    ap.add_argument(
+        "--unpinned", action="store_true", help="install/upgrade to the newest release instead of the pinned versions"
+    )
     ap.add_argument("--repeat", type=int, default=3, help="timed runs per figure (best is kept)")
-    ap.add_argument("--budget", type=float, default=4.0,
-                    help="seconds per figure after which no further run starts (default 4)")
-    ap.add_argument("--no-api-loop", action="store_true",
-                    help="skip the like-for-like Python API loop of this project (the slowest part)")
-    ap.add_argument("--wall", action="store_true",
-                    help="time with the wall clock instead of the process's CPU time")
+    ap.add_argument(
+        "--budget", type=float, default=4.0, help="seconds per figure after which no further run starts (default 4)"
+    )
+    ap.add_argument(
+        "--no-api-loop",
+        action="store_true",
+        help="skip the like-for-like Python API loop of this project (the slowest part)",
+    )
+    ap.add_argument("--wall", action="store_true", help="time with the wall clock instead of the process's CPU time")
     ap.add_argument("--json", metavar="PATH", help="also write every figure as JSON")
     args = ap.parse_args(argv)
     clock = "wall" if args.wall else "cpu"
 
     import importlib.metadata
     import draughts
+
     ours_version = importlib.metadata.version("draughts-engine")
     if not hasattr(draughts, "variant") or not hasattr(draughts.Board, "perft"):
         raise SystemExit(f"`import draughts` found {draughts.__file__}, not this project's package")
@@ -323,8 +338,9 @@ def main(argv=None) -> int:
         key = (label, r["depth"])
         if key not in core_cache:
             board = draughts.Board(variant=var)
-            n, t, runs = measure(lambda b=board, d=r["depth"]: b.perft(d), repeat=max(args.repeat, 5),
-                                 budget=args.budget, clock=clock)
+            n, t, runs = measure(
+                lambda b=board, d=r["depth"]: b.perft(d), repeat=max(args.repeat, 5), budget=args.budget, clock=clock
+            )
             keep = board.perft(r["depth"], duplicates="keep")
             core_cache[key] = (n, keep, t)
         n, keep, t = core_cache[key]
@@ -340,38 +356,68 @@ def main(argv=None) -> int:
             if key not in api_cache:
                 board = draughts.Board(variant=var)
                 log(f"  our API loop, {label} depth {r['depth']}")
-                an, at, _ = measure(lambda b=board, d=r["depth"]: api_perft(b, d), repeat=args.repeat,
-                                    budget=args.budget, clock=clock)
+                an, at, _ = measure(
+                    lambda b=board, d=r["depth"]: api_perft(b, d), repeat=args.repeat, budget=args.budget, clock=clock
+                )
                 api_cache[key] = (an, at)
             an, at = api_cache[key]
             r["our_api_nodes"] = an
             r["our_api_rate"] = an / at if at > 0 else None
 
     today = datetime.date.today().isoformat()
-    print(f"draughts-engine {ours_version} against PyPI peers, {today}, {platform.system()} "
-          f"{platform.machine()}, {cpu_name()}, {os.cpu_count()} CPUs, "
-          f"Python {platform.python_version()}")
+    print(
+        f"draughts-engine {ours_version} against PyPI peers, {today}, {platform.system()} "
+        f"{platform.machine()}, {cpu_name()}, {os.cpu_count()} CPUs, "
+        f"Python {platform.python_version()}"
+    )
     print()
     print("1. Our core perft (Board.perft) against each peer's fastest leaf count")
     print()
-    headers = ["peer", "peer method", "variant", "depth", "nodes", "nodes agree",
-               "ours leaves/s", "peer leaves/s", "ratio"]
+    headers = [
+        "peer",
+        "peer method",
+        "variant",
+        "depth",
+        "nodes",
+        "nodes agree",
+        "ours leaves/s",
+        "peer leaves/s",
+        "ratio",
+    ]
     rows = []
     for r in measured:
         ratio = r["our_rate"] / r["rate"] if r["our_rate"] and r["rate"] else None
         r["ratio"] = ratio
-        rows.append([r["peer"], METHODS[r["method"]], r["our_variant"], r["depth"],
-                     f"{r['nodes']:,}", r["agree"], fmt_rate(r["our_rate"]),
-                     fmt_rate(r["rate"]), fmt_ratio(ratio)])
+        rows.append(
+            [
+                r["peer"],
+                METHODS[r["method"]],
+                r["our_variant"],
+                r["depth"],
+                f"{r['nodes']:,}",
+                r["agree"],
+                fmt_rate(r["our_rate"]),
+                fmt_rate(r["rate"]),
+                fmt_ratio(ratio),
+            ]
+        )
     print(table(headers, rows))
 
     if not args.no_api_loop:
         print()
-        print("2. Like for like: our public API loop (list(board.legal_moves), push, pop) "
-              "against the peer's loop")
+        print("2. Like for like: our public API loop (list(board.legal_moves), push, pop) against the peer's loop")
         print()
-        headers = ["peer", "peer method", "variant", "depth", "nodes", "nodes agree",
-                   "ours leaves/s", "peer leaves/s", "ratio"]
+        headers = [
+            "peer",
+            "peer method",
+            "variant",
+            "depth",
+            "nodes",
+            "nodes agree",
+            "ours leaves/s",
+            "peer leaves/s",
+            "ratio",
+        ]
         rows = []
         for r in measured:
             if "our_api_rate" not in r:
@@ -379,22 +425,45 @@ def main(argv=None) -> int:
             ratio = r["our_api_rate"] / r["rate"] if r["our_api_rate"] and r["rate"] else None
             r["api_ratio"] = ratio
             agree = "yes" if r["our_api_nodes"] == r["nodes"] else f"NO: ours {r['our_api_nodes']}"
-            rows.append([r["peer"], METHODS[r["method"]], r["our_variant"], r["depth"],
-                         f"{r['nodes']:,}", agree, fmt_rate(r["our_api_rate"]),
-                         fmt_rate(r["rate"]), fmt_ratio(ratio)])
+            rows.append(
+                [
+                    r["peer"],
+                    METHODS[r["method"]],
+                    r["our_variant"],
+                    r["depth"],
+                    f"{r['nodes']:,}",
+                    agree,
+                    fmt_rate(r["our_api_rate"]),
+                    fmt_rate(r["rate"]),
+                    fmt_ratio(ratio),
+                ]
+            )
         print(table(headers, rows))
     print()
-    print("ratio = our leaves/s / peer leaves/s (above 1: we are faster). Rates use the best "
-          "of the timed runs, timed in " + ("wall-clock time." if args.wall else
-                                             "process CPU time (--wall for the wall clock)."))
+    print(
+        "ratio = our leaves/s / peer leaves/s (above 1: we are faster). Rates use the best "
+        "of the timed runs, timed in "
+        + ("wall-clock time." if args.wall else "process CPU time (--wall for the wall clock).")
+    )
     if any(not r["agree"].startswith("yes") for r in measured):
         print("WARNING: some node counts do not agree (see 'nodes agree').")
 
     if args.json:
-        Path(args.json).write_text(json.dumps({
-            "date": today, "clock": clock, "ours": ours_version, "machine": platform.machine(), "cpu": cpu_name(),
-            "cpus": os.cpu_count(), "python": platform.python_version(), "results": measured,
-        }, indent=2))
+        Path(args.json).write_text(
+            json.dumps(
+                {
+                    "date": today,
+                    "clock": clock,
+                    "ours": ours_version,
+                    "machine": platform.machine(),
+                    "cpu": cpu_name(),
+                    "cpus": os.cpu_count(),
+                    "python": platform.python_version(),
+                    "results": measured,
+                },
+                indent=2,
+            )
+        )
     return 0
 
 

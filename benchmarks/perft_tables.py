@@ -56,16 +56,28 @@ def main() -> int:
     bad = 0
     print(f"{'variant':<14} {'position':<16} {'dup':<4} {'depth':>5} {'leaves':>16} {'s':>9} {'leaves/s':>12}")
     for count, file, entry, depth in deep_counts(variants, args.max_leaves):
-        board = draughts.Board(entry["fen"], variant=entry["variant"]) if "fen" in entry \
+        board = (
+            draughts.Board(entry["fen"], variant=entry["variant"])
+            if "fen" in entry
             else draughts.Board(variant=entry["variant"])
+        )
         t0 = time.perf_counter()
-        got = perft.run(board, depth, duplicates=entry["duplicates"], threads=args.threads,
-                        hash_mb=args.hash_mb, progress_enabled=False).nodes
+        got = perft.run(
+            board,
+            depth,
+            duplicates=entry["duplicates"],
+            threads=args.threads,
+            hash_mb=args.hash_mb,
+            progress_enabled=False,
+        ).nodes
         s = time.perf_counter() - t0
         mark = "" if got == count else f"   DIFFERS: {got}, {file} says {count}"
         bad += got != count
-        print(f"{entry['variant']:<14} {entry.get('name', 'start'):<16} {entry['duplicates']:<4} {depth:>5} "
-              f"{count:>16,} {s:>9.2f} {count / s / 1e6:>10.1f} M{mark}", flush=True)
+        print(
+            f"{entry['variant']:<14} {entry.get('name', 'start'):<16} {entry['duplicates']:<4} {depth:>5} "
+            f"{count:>16,} {s:>9.2f} {count / s / 1e6:>10.1f} M{mark}",
+            flush=True,
+        )
     return 1 if bad else 0
 
 

@@ -35,7 +35,7 @@ import numpy as np
 import draughts
 from draughts.engine import ProbCutFit
 
-SCORE_CAP = 10.0        # men: pairs beyond this are left out (ProbCut is off there)
+SCORE_CAP = 10.0  # men: pairs beyond this are left out (ProbCut is off there)
 
 
 def sample_positions(variant: str, count: int, seed: int, nodes: int) -> List[draughts.Board]:
@@ -111,25 +111,35 @@ def main() -> None:
     rows = [iteration_scores(engine, b, args.depth) for b in boards]
     print(f"searched to depth {args.depth} in {time.time() - t0:.0f} s", file=sys.stderr)
 
-    print(f"# {args.variant}, eval {engine.eval}, {len(boards)} positions, seed {args.seed}, "
-          f"depth {args.depth}")
+    print(f"# {args.variant}, eval {engine.eval}, {len(boards)} positions, seed {args.seed}, depth {args.depth}")
     print(f"{'P%':>3} {'deep':>4} {'shal':>4} {'pairs':>5} {'slope':>6} {'icpt':>6} {'sigma':>6} {'corr':>5}")
-    report = {"variant": args.variant, "eval": engine.eval, "positions": len(boards), "seed": args.seed,
-              "depth": args.depth, "fits": [], "pooled": []}
+    report = {
+        "variant": args.variant,
+        "eval": engine.eval,
+        "positions": len(boards),
+        "seed": args.seed,
+        "depth": args.depth,
+        "fits": [],
+        "pooled": [],
+    }
     for pct in percents:
         allp, per_depth = [], []
         for d in range(args.min_depth, args.depth + 1):
             s = min(max(1, d * pct // 100), d - 1)
-            p = [(row[s] * 100, row[d] * 100) for row in rows
-                 if d in row and s in row and abs(row[d]) < SCORE_CAP and abs(row[s]) < SCORE_CAP]
+            p = [
+                (row[s] * 100, row[d] * 100)
+                for row in rows
+                if d in row and s in row and abs(row[d]) < SCORE_CAP and abs(row[s]) < SCORE_CAP
+            ]
             if len(p) < 20:
                 continue
             arr = np.array(p, dtype=float)
             a, b, sd = fit(arr)
             corr = float(np.corrcoef(arr[:, 0], arr[:, 1])[0, 1])
             print(f"{pct:3d} {d:4d} {s:4d} {len(p):5d} {a:6.3f} {b:6.1f} {sd:6.1f} {corr:5.3f}")
-            report["fits"].append(dict(shallow_pct=pct, deep=d, shallow=s, pairs=len(p), slope=a,
-                                       intercept=b, sigma=sd, corr=corr))
+            report["fits"].append(
+                dict(shallow_pct=pct, deep=d, shallow=s, pairs=len(p), slope=a, intercept=b, sigma=sd, corr=corr)
+            )
             allp.extend(p)
             per_depth.append((d, sd, len(p)))
         if len(per_depth) < 2:
@@ -137,13 +147,31 @@ def main() -> None:
         a, b, sd = fit(np.array(allp, dtype=float))
         ds, sig, w = (np.array(c, dtype=float) for c in zip(*per_depth))
         s1, s0 = np.polyfit(ds, sig, 1, w=np.sqrt(w))
-        pc = ProbCutFit(min_depth=args.min_depth, shallow_pct=pct, slope=round(a, 3), intercept=round(b),
-                        sigma=round(float(s0), 1), sigma_per_ply=round(float(s1), 2), t=args.t)
-        print(f"# P={pct}%: pooled pairs {len(allp)}, slope {a:.3f}, intercept {b:.1f}, sigma {sd:.1f}; "
-              f"sigma_d = {s0:.1f} + {s1:.2f} d")
+        pc = ProbCutFit(
+            min_depth=args.min_depth,
+            shallow_pct=pct,
+            slope=round(a, 3),
+            intercept=round(b),
+            sigma=round(float(s0), 1),
+            sigma_per_ply=round(float(s1), 2),
+            t=args.t,
+        )
+        print(
+            f"# P={pct}%: pooled pairs {len(allp)}, slope {a:.3f}, intercept {b:.1f}, sigma {sd:.1f}; "
+            f"sigma_d = {s0:.1f} + {s1:.2f} d"
+        )
         print(f"#   {pc}")
-        report["pooled"].append(dict(shallow_pct=pct, pairs=len(allp), slope=a, intercept=b, sigma=sd,
-                                     sigma0=float(s0), sigma_per_ply=float(s1)))
+        report["pooled"].append(
+            dict(
+                shallow_pct=pct,
+                pairs=len(allp),
+                slope=a,
+                intercept=b,
+                sigma=sd,
+                sigma0=float(s0),
+                sigma_per_ply=float(s1),
+            )
+        )
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(report, fh, indent=1)

@@ -74,8 +74,25 @@ def build_scan(kit: Path, out: Path) -> Path:
 
 
 def generate_openings(path: Path, count: int, plies: int, depth: int, seed: int) -> None:
-    cmd = [sys.executable, "-m", "draughts", "openings", "--variant", "international", "--plies", str(plies),
-           "--count", str(count), "--depth", str(depth), "--seed", str(seed), "--output", str(path), "--quiet"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "draughts",
+        "openings",
+        "--variant",
+        "international",
+        "--plies",
+        str(plies),
+        "--count",
+        str(count),
+        "--depth",
+        str(depth),
+        "--seed",
+        str(seed),
+        "--output",
+        str(path),
+        "--quiet",
+    ]
     print("openings: " + " ".join(shlex.quote(c) for c in cmd[2:]), flush=True)
     subprocess.run(cmd, check=True)
 
@@ -90,14 +107,41 @@ def match_command(args, scan_dir: Path, openings: Path) -> List[str]:
         our_engine = ["name=draughts", "proto=builtin", f"option.eval-file={args.eval_file.resolve()}"]
     else:
         our_engine = ["name=draughts", f"cmd={ours[0]}", *[f"arg={a}" for a in ours[1:]], "arg=hub"]
-    cmd = [sys.executable, "-m", "draughts", "match", "-variant", "international",
-           "-engine", *our_engine,
-           f"option.threads={args.threads}",
-           "-engine", "name=scan2", "proto=hub1", f"cmd={scan_dir / 'scan'}", "arg=hub", f"dir={scan_dir}",
-           "option.book=false", f"option.threads={args.scan_threads}",
-           "-each", limit, f"timemargin={args.timemargin}",
-           "-games", str(args.games), "-repeat", "-concurrency", str(args.concurrency), "-recover",
-           "-openings", f"file={openings}", "order=sequential", "-ratinginterval", "0", "-progress", "off"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "draughts",
+        "match",
+        "-variant",
+        "international",
+        "-engine",
+        *our_engine,
+        f"option.threads={args.threads}",
+        "-engine",
+        "name=scan2",
+        "proto=hub1",
+        f"cmd={scan_dir / 'scan'}",
+        "arg=hub",
+        f"dir={scan_dir}",
+        "option.book=false",
+        f"option.threads={args.scan_threads}",
+        "-each",
+        limit,
+        f"timemargin={args.timemargin}",
+        "-games",
+        str(args.games),
+        "-repeat",
+        "-concurrency",
+        str(args.concurrency),
+        "-recover",
+        "-openings",
+        f"file={openings}",
+        "order=sequential",
+        "-ratinginterval",
+        "0",
+        "-progress",
+        "off",
+    ]
     if args.maxmoves:
         cmd += ["-maxmoves", str(args.maxmoves)]
     if args.pdnout:
@@ -108,8 +152,13 @@ def match_command(args, scan_dir: Path, openings: Path) -> List[str]:
 
 
 FINISHED = re.compile(r"Finished game \d+ \((\S+) vs (\S+)\): \S+ \{(White|Black)(.*)\}")
-FAULTS = (("loses on time", "time forfeit"), ("makes an illegal move", "illegal move"),
-          ("sends no move", "illegal move"), ("disconnects", "crash"), ("connection stalls", "stall"))
+FAULTS = (
+    ("loses on time", "time forfeit"),
+    ("makes an illegal move", "illegal move"),
+    ("sends no move", "illegal move"),
+    ("disconnects", "crash"),
+    ("connection stalls", "stall"),
+)
 
 
 def fault_of(line: str) -> Optional[str]:
@@ -137,7 +186,7 @@ def run_match(cmd: List[str]) -> Tuple[List[str], List[str]]:
             if fault:
                 faults.append(fault)
             if line.startswith("Score of"):
-                results = []                     # a running score: only the last one counts
+                results = []  # a running score: only the last one counts
             if line.startswith(RESULT_PREFIXES):
                 results.append(line.rstrip("\n"))
     if proc.returncode != 0:
@@ -151,14 +200,26 @@ def speed_report(args, scan_dir: Path) -> None:
     from draughts.hub import HubEngine
     from draughts.hub.hub1 import Hub1Engine
     from draughts.limits import Limit
+
     ours_cmd = shlex.split(args.engine_cmd) if args.engine_cmd else [sys.executable, "-m", "draughts"]
-    engines = [("draughts", lambda: HubEngine(ours_cmd + ["hub"], params={"threads": args.threads}),
-                ("international", "american")),
-               ("scan2", lambda: Hub1Engine([str(scan_dir / "scan"), "hub"], cwd=str(scan_dir),
-                                            params={"book": False, "threads": args.scan_threads}),
-                ("international",))]
-    print(f"{'engine':<10} {'variant':<14} {'depth':>6} {'nodes':>10} {'M nodes/s':>10}  ({args.st:g} s a move "
-          f"from the start, median of {args.repeat})")
+    engines = [
+        (
+            "draughts",
+            lambda: HubEngine(ours_cmd + ["hub"], params={"threads": args.threads}),
+            ("international", "american"),
+        ),
+        (
+            "scan2",
+            lambda: Hub1Engine(
+                [str(scan_dir / "scan"), "hub"], cwd=str(scan_dir), params={"book": False, "threads": args.scan_threads}
+            ),
+            ("international",),
+        ),
+    ]
+    print(
+        f"{'engine':<10} {'variant':<14} {'depth':>6} {'nodes':>10} {'M nodes/s':>10}  ({args.st:g} s a move "
+        f"from the start, median of {args.repeat})"
+    )
     for name, make, variants in engines:
         engine = make()
         try:
@@ -176,23 +237,26 @@ def speed_report(args, scan_dir: Path) -> None:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("kit", type=Path, help="the Scan 2.0 kit's folder (with build.sh)")
     ap.add_argument("--games", type=int, default=20, help="games in all (pairs of one opening; default 20)")
     clock = ap.add_mutually_exclusive_group()
     clock.add_argument("--st", type=float, default=0.2, help="seconds a move (default 0.2)")
     clock.add_argument("--tc", help="a game clock instead, e.g. 40/1:00+0.5 or 2:00")
-    clock.add_argument("--fixed-depth", type=int, metavar="D",
-                       help="both engines to depth D every move (the evaluation screen)")
+    clock.add_argument(
+        "--fixed-depth", type=int, metavar="D", help="both engines to depth D every move (the evaluation screen)"
+    )
     ap.add_argument("--maxmoves", type=int, help="adjudicate a draw after this many moves")
     ap.add_argument("--eval-file", type=Path, help="our engine with this learned weights file (built-in engine)")
     ap.add_argument("--threads", type=int, default=1, help="our engine's search threads (default 1)")
     ap.add_argument("--scan-threads", type=int, default=1, help="Scan's threads (default 1)")
     books = ap.add_mutually_exclusive_group()
     books.add_argument("--openings", type=Path, help="an openings file (PDN or FEN)")
-    books.add_argument("--generate", type=int, metavar="N",
-                       help="generate N balanced openings (default: one for each pair of games)")
+    books.add_argument(
+        "--generate", type=int, metavar="N", help="generate N balanced openings (default: one for each pair of games)"
+    )
     ap.add_argument("--plies", type=int, default=8, help="random plies of a generated opening (default 8)")
     ap.add_argument("--depth", type=int, default=8, help="depth of the balance check (default 8)")
     ap.add_argument("--seed", type=int, default=2026, help="seed of the generated openings (default 2026)")
@@ -203,8 +267,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--engine-cmd", help="our engine's program (default: this Python's draughts); `hub` is added")
     ap.add_argument("--build-dir", type=Path, help="build Scan here and keep it (default: a scratch folder)")
     ap.add_argument("--print-command", action="store_true", help="print the match command and stop")
-    ap.add_argument("--speed", action="store_true",
-                    help="report depth and nodes per second for one move of --st seconds, and stop")
+    ap.add_argument(
+        "--speed", action="store_true", help="report depth and nodes per second for one move of --st seconds, and stop"
+    )
     ap.add_argument("--repeat", type=int, default=3, help="moves of each --speed figure (default 3)")
     args = ap.parse_args(argv)
     if args.games < 1 or args.threads < 1 or args.scan_threads < 1 or args.concurrency < 1:
@@ -215,7 +280,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     kit = args.kit.resolve()
     scratch = Path(tempfile.mkdtemp(prefix="scan-sparring-"))
     try:
-        scan_dir = (args.build_dir.resolve() if args.build_dir else scratch / "scan2")
+        scan_dir = args.build_dir.resolve() if args.build_dir else scratch / "scan2"
         openings = args.openings.resolve() if args.openings else scratch / "openings.pdn"
         cmd = match_command(args, scan_dir, openings)
         if args.print_command:
@@ -226,21 +291,27 @@ def main(argv: Optional[List[str]] = None) -> int:
             speed_report(args, scan_dir)
             return 0
         if not args.openings:
-            generate_openings(openings, args.generate or (args.games + 1) // 2, args.plies, args.depth,
-                              args.seed)
+            generate_openings(openings, args.generate or (args.games + 1) // 2, args.plies, args.depth, args.seed)
         started = datetime.datetime.now()
         print("match: " + " ".join(shlex.quote(c) for c in cmd[2:]), flush=True)
         results, faults = run_match(cmd)
         took = datetime.datetime.now() - started
         print()
-        control = (f"depth {args.fixed_depth}" if args.fixed_depth else
-                   f"st={args.st:g}" if args.tc is None else f"tc={args.tc}")
+        control = (
+            f"depth {args.fixed_depth}"
+            if args.fixed_depth
+            else f"st={args.st:g}"
+            if args.tc is None
+            else f"tc={args.tc}"
+        )
         print(f"{started:%Y-%m-%d %H:%M}, {args.games} games at {control}, {took.total_seconds():.0f} s:")
         for line in results:
             print("    " + line)
         counts = collections.Counter(faults)
-        print("    games lost by a fault: " + (", ".join(f"{k} {n}" for k, n in sorted(counts.items()))
-                                             if counts else "none"))
+        print(
+            "    games lost by a fault: "
+            + (", ".join(f"{k} {n}" for k, n in sorted(counts.items())) if counts else "none")
+        )
         return 0
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

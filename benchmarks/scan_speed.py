@@ -51,14 +51,19 @@ def build_scan(kit: Path, out: Path) -> Path:
         print(f"using the Scan build in {out}", flush=True)
         return out
     print(f"building Scan 2.0 (MEASURE=1) from {kit} into {out} ...", flush=True)
-    subprocess.run(["bash", str(kit / "build.sh"), str(out)], check=True, stdout=subprocess.DEVNULL,
-                   env=dict(os.environ, MEASURE="1"))
+    subprocess.run(
+        ["bash", str(kit / "build.sh"), str(out)],
+        check=True,
+        stdout=subprocess.DEVNULL,
+        env=dict(os.environ, MEASURE="1"),
+    )
     return out
 
 
 def hub_position(fen: str) -> str:
     """Scan's Hub `pos` argument: side to move, then squares 1-50."""
     import draughts
+
     board = draughts.Board(fen, variant="international")
     cells = []
     for sq in range(1, 51):
@@ -75,8 +80,14 @@ class Scan:
     """Scan 2.0 in Hub mode, spoken to line by line."""
 
     def __init__(self, folder: Path):
-        self.proc = subprocess.Popen([str(folder / "scan"), "hub"], cwd=str(folder), stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.proc = subprocess.Popen(
+            [str(folder / "scan"), "hub"],
+            cwd=str(folder),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+        )
         self.send("hub")
         self.until("wait")
         for name, value in (("book", "false"), ("threads", "1")):
@@ -123,11 +134,13 @@ class Scan:
 class Ours:
     def __init__(self):
         from draughts.engine import Engine
+
         self.engine = Engine("international", tt_mb=64, threads=1, egdb=None)
 
     def search(self, fen: str, *, depth: int = 0, seconds: float = 0.0) -> Tuple[Dict[int, int], float, int]:
         import draughts
         from draughts.limits import Limit
+
         board = draughts.Board(fen, variant="international")
         iters: Dict[int, int] = {}
         self.engine.new_game()
@@ -145,8 +158,13 @@ def main(argv=None) -> int:
     ap.add_argument("--positions", type=Path, default=DEFAULT_POSITIONS, help="a file of FENs, one a line")
     ap.add_argument("--min-depth", type=int, default=8, help="first depth reported (default 8)")
     ap.add_argument("--depth", type=int, default=16, help="last depth searched (default 16)")
-    ap.add_argument("--times", type=float, nargs="*", default=[0.2, 1.0],
-                    help="seconds a move for the depth reached (default 0.2 1)")
+    ap.add_argument(
+        "--times",
+        type=float,
+        nargs="*",
+        default=[0.2, 1.0],
+        help="seconds a move for the depth reached (default 0.2 1)",
+    )
     ap.add_argument("--build-dir", type=Path, help="build Scan here and keep it (default: a scratch folder)")
     args = ap.parse_args(argv)
     fens = [l.strip() for l in args.positions.read_text().splitlines() if l.strip() and not l.startswith("#")]
@@ -158,7 +176,7 @@ def main(argv=None) -> int:
         cpu = {name: 0.0 for name in engines}
         total = {name: 0 for name in engines}
         for k, fen in enumerate(fens):
-            for name, engine in engines.items():            # interleaved: the same load on both
+            for name, engine in engines.items():  # interleaved: the same load on both
                 iters, seconds, _ = engine.search(fen, depth=args.depth)
                 for d in nodes[name]:
                     if d not in iters:
@@ -180,8 +198,10 @@ def main(argv=None) -> int:
                 print(f"growth a ply, depth {args.min_depth} to {args.depth}, {n}: {growth:.2f}")
         print()
         for n in engines:
-            print(f"nodes a second (CPU), {n}: {total[n] / max(1e-9, cpu[n]) / 1e6:.2f} M "
-                  f"({total[n]:,} nodes in {cpu[n]:.1f} s)")
+            print(
+                f"nodes a second (CPU), {n}: {total[n] / max(1e-9, cpu[n]) / 1e6:.2f} M "
+                f"({total[n]:,} nodes in {cpu[n]:.1f} s)"
+            )
         ours, scan = (total[n] / max(1e-9, cpu[n]) for n in engines)
         print(f"ratio draughts / scan2: {ours / scan:.2f}")
         for seconds in args.times:
@@ -189,9 +209,12 @@ def main(argv=None) -> int:
             for fen in fens:
                 for name, engine in engines.items():
                     depths[name].append(engine.search(fen, seconds=seconds)[2])
-            print(f"median depth at {seconds:g} s a move: " +
-                  ", ".join(f"{n} {statistics.median(depths[n]):g} ({min(depths[n])}-{max(depths[n])})"
-                            for n in engines))
+            print(
+                f"median depth at {seconds:g} s a move: "
+                + ", ".join(
+                    f"{n} {statistics.median(depths[n]):g} ({min(depths[n])}-{max(depths[n])})" for n in engines
+                )
+            )
         engines["scan2"].quit()
         return 0
     finally:

@@ -46,8 +46,13 @@ def measure(variant: str, fit, boards: list, nodes: int, repeat: int) -> dict:
         t, c = engine.probcut_counts()
         tries += t
         cuts += c
-    return dict(depth_1s=statistics.median(d for d, _ in runs), runs=runs,
-                depth_at_nodes=sum(depths) / len(depths), tries=tries, cuts=cuts)
+    return dict(
+        depth_1s=statistics.median(d for d, _ in runs),
+        runs=runs,
+        depth_at_nodes=sum(depths) / len(depths),
+        tries=tries,
+        cuts=cuts,
+    )
 
 
 def main() -> None:
@@ -62,19 +67,37 @@ def main() -> None:
     for item in args.probcut:
         v, _, figures = item.partition("=")
         given[v] = parse_probcut(figures)
-    print(f"{'variant':14} {'probcut':42} {'d(1s)':>5} {'runs (depth/nodes)':32} "
-          f"{'d@' + str(args.nodes):>8} {'tries':>6} {'cuts':>6}")
+    print(
+        f"{'variant':14} {'probcut':42} {'d(1s)':>5} {'runs (depth/nodes)':32} "
+        f"{'d@' + str(args.nodes):>8} {'tries':>6} {'cuts':>6}"
+    )
     for v in args.variants.split(","):
         boards = openings(v, args.openings)
         fit = given.get(v, Engine(v, tt_mb=1).probcut)
         for setting in (None, fit) if fit is not None else (None,):
             m = measure(v, setting, boards, args.nodes, args.repeat)
-            label = "off" if setting is None else ",".join(
-                str(x) for x in (setting.min_depth, setting.shallow_pct, setting.slope, setting.intercept,
-                                 setting.sigma, setting.sigma_per_ply, setting.t))
+            label = (
+                "off"
+                if setting is None
+                else ",".join(
+                    str(x)
+                    for x in (
+                        setting.min_depth,
+                        setting.shallow_pct,
+                        setting.slope,
+                        setting.intercept,
+                        setting.sigma,
+                        setting.sigma_per_ply,
+                        setting.t,
+                    )
+                )
+            )
             runs = " ".join(f"{d}/{n}" for d, n in m["runs"])
-            print(f"{v:14} {label:42} {m['depth_1s']:5} {runs:32} {m['depth_at_nodes']:8.3f} "
-                  f"{m['tries']:6d} {m['cuts']:6d}")
+            print(
+                f"{v:14} {label:42} {m['depth_1s']:5} {runs:32} {m['depth_at_nodes']:8.3f} "
+                f"{m['tries']:6d} {m['cuts']:6d}"
+            )
+
 
 if __name__ == "__main__":
     main()

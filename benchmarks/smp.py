@@ -72,11 +72,21 @@ def nps(variants, threads: List[int], seconds: float, repeat: int) -> List[Dict]
         for t in threads:
             rates = [n for n, _ in runs[t]]
             med = statistics.median(rates)
-            rows.append({"variant": v, "threads": t, "nps_median": med, "nps_all": rates,
-                         "depths": [d for _, d in runs[t]], "ratio": med / base})
-            print(f"{v:<14} threads={t}  median {med / 1e6:5.2f} M nodes/s  x{med / base:4.2f}  "
-                  f"runs {' '.join(f'{n / 1e6:.2f}' for n in rates)}  depths {[d for _, d in runs[t]]}",
-                  flush=True)
+            rows.append(
+                {
+                    "variant": v,
+                    "threads": t,
+                    "nps_median": med,
+                    "nps_all": rates,
+                    "depths": [d for _, d in runs[t]],
+                    "ratio": med / base,
+                }
+            )
+            print(
+                f"{v:<14} threads={t}  median {med / 1e6:5.2f} M nodes/s  x{med / base:4.2f}  "
+                f"runs {' '.join(f'{n / 1e6:.2f}' for n in rates)}  depths {[d for _, d in runs[t]]}",
+                flush=True,
+            )
     return rows
 
 
@@ -94,33 +104,80 @@ def ttd(depths: Dict[str, int], threads: List[int], repeat: int) -> List[Dict]:
                 main_nodes += engine._searcher.main_nodes
             times[t].append(time.perf_counter() - t0)
             mains[t].append(main_nodes)
-        print("  ".join(f"threads={t} {times[t][-1]:.2f} s ({mains[t][-1]} main-thread nodes)" for t in threads),
-              flush=True)
+        print(
+            "  ".join(f"threads={t} {times[t][-1]:.2f} s ({mains[t][-1]} main-thread nodes)" for t in threads),
+            flush=True,
+        )
     base = statistics.median(times[threads[0]])
     base_nodes = statistics.median(mains[threads[0]])
     rows = []
     for t in threads:
         med = statistics.median(times[t])
         med_nodes = statistics.median(mains[t])
-        rows.append({"threads": t, "seconds_median": med, "seconds_all": times[t], "speedup": base / med,
-                     "main_nodes_median": med_nodes, "main_nodes_all": mains[t],
-                     "node_speedup": base_nodes / med_nodes})
-        print(f"threads={t}  median {med:.2f} s  speedup x{base / med:.2f}  "
-              f"main-thread nodes x{base_nodes / med_nodes:.2f}", flush=True)
+        rows.append(
+            {
+                "threads": t,
+                "seconds_median": med,
+                "seconds_all": times[t],
+                "speedup": base / med,
+                "main_nodes_median": med_nodes,
+                "main_nodes_all": mains[t],
+                "node_speedup": base_nodes / med_nodes,
+            }
+        )
+        print(
+            f"threads={t}  median {med:.2f} s  speedup x{base / med:.2f}  "
+            f"main-thread nodes x{base_nodes / med_nodes:.2f}",
+            flush=True,
+        )
     return rows
 
 
-def elo(variant: str, st: float, rounds: int, priority, srand: int, tt: int, pdn: str, out: str,
-        openings: str, margin: int) -> int:
+def elo(
+    variant: str, st: float, rounds: int, priority, srand: int, tt: int, pdn: str, out: str, openings: str, margin: int
+) -> int:
     engine = [f"cmd={sys.executable}", "arg=-m", "arg=draughts", "arg=hub", f"option.tt-size={tt}"]
     book = ["-openings", f"file={openings or 'acf-3move'}", "order=random"] if openings or variant == "american" else []
-    argv = [sys.executable, "-m", "draughts", "match", "-variant", variant,
-            "-engine", "name=threads2", *engine, "option.threads=2",
-            "-engine", "name=threads1", *engine, "option.threads=1",
-            "-each", f"st={st}", f"timemargin={margin}", "-concurrency", "1", *book, "-repeat", "-games", "2",
-            "-rounds", str(rounds), "-srand", str(srand),
-            "-sprt", "elo0=0", "elo1=40", "alpha=0.05", "beta=0.05", "-ratinginterval", "20",
-            "-progress", "off", *(["-pdnout", pdn] if pdn else []), *(["-jsonout", out] if out else [])]
+    argv = [
+        sys.executable,
+        "-m",
+        "draughts",
+        "match",
+        "-variant",
+        variant,
+        "-engine",
+        "name=threads2",
+        *engine,
+        "option.threads=2",
+        "-engine",
+        "name=threads1",
+        *engine,
+        "option.threads=1",
+        "-each",
+        f"st={st}",
+        f"timemargin={margin}",
+        "-concurrency",
+        "1",
+        *book,
+        "-repeat",
+        "-games",
+        "2",
+        "-rounds",
+        str(rounds),
+        "-srand",
+        str(srand),
+        "-sprt",
+        "elo0=0",
+        "elo1=40",
+        "alpha=0.05",
+        "beta=0.05",
+        "-ratinginterval",
+        "20",
+        "-progress",
+        "off",
+        *(["-pdnout", pdn] if pdn else []),
+        *(["-jsonout", out] if out else []),
+    ]
     print(" ".join(argv[1:]), flush=True)
     proc = subprocess.Popen(argv, start_new_session=priority is not None)
     done = threading.Event()
@@ -152,15 +209,21 @@ def main() -> None:
     b.add_argument("--rounds", type=int, default=300, help="rounds of 2 games (the SPRT may stop sooner)")
     b.add_argument("--srand", type=int, default=1)
     b.add_argument("--tt", type=int, default=64, help="table MiB")
-    b.add_argument("--openings", default="",
-                   help="opening file (default: acf-3move in american; see draughts openings)")
-    b.add_argument("--timemargin", type=int, default=0,
-                   help="milliseconds of grace past each move's time (the runner's timemargin)")
+    b.add_argument(
+        "--openings", default="", help="opening file (default: acf-3move in american; see draughts openings)"
+    )
+    b.add_argument(
+        "--timemargin",
+        type=int,
+        default=0,
+        help="milliseconds of grace past each move's time (the runner's timemargin)",
+    )
     b.add_argument("--pdnout", default="")
     b.add_argument("--jsonout", default="")
     for p in (a, b, c):
-        p.add_argument("--priority", type=int, default=None,
-                       help="nice value of the session group (Linux, root), e.g. -15")
+        p.add_argument(
+            "--priority", type=int, default=None, help="nice value of the session group (Linux, root), e.g. -15"
+        )
     args = ap.parse_args()
     if args.what in ("nps", "ttd"):
         if args.priority is not None:
@@ -169,15 +232,26 @@ def main() -> None:
         if args.what == "nps":
             rows = nps(args.variants.split(","), args.threads, args.seconds, args.repeat)
         else:
-            rows = ttd({"american": args.american, "international": args.international}, args.threads,
-                       args.repeat)
+            rows = ttd({"american": args.american, "international": args.international}, args.threads, args.repeat)
         print(f"load average {os.getloadavg()[0]:.2f}", flush=True)
         if args.json:
             with open(args.json, "w") as fh:
                 json.dump(rows, fh, indent=1)
     else:
-        sys.exit(elo(args.variant, args.st, args.rounds, args.priority, args.srand, args.tt,
-                     args.pdnout, args.jsonout, args.openings, args.timemargin))
+        sys.exit(
+            elo(
+                args.variant,
+                args.st,
+                args.rounds,
+                args.priority,
+                args.srand,
+                args.tt,
+                args.pdnout,
+                args.jsonout,
+                args.openings,
+                args.timemargin,
+            )
+        )
 
 
 if __name__ == "__main__":

@@ -30,8 +30,7 @@ ALL_KINGS = "W:{}:{}".format(
 # id: (variant, FEN, legal moves with duplicates dropped)
 POSITIONS = {
     # DCTL / FMJD forum t=2308 "Random178": 14 moves, 178 capture paths
-    "intl-random178": ("international",
-                       "B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46", 14),
+    "intl-random178": ("international", "B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46", 14),
     # DCTL / FMJD forum t=2308: every piece a king
     "intl-allkings": ("international", ALL_KINGS, 17),
     # DCTL italian/gilbert.cpp "Italian 3": king-heavy, italian numbering
@@ -68,8 +67,7 @@ def test_api_legal_moves(benchmark, key):
         assert getattr(board, "_cache", None) is None
         return (board,), {}
 
-    moves = benchmark.pedantic(lambda board: list(board.legal_moves), setup=setup,
-                               rounds=API_ROUNDS, warmup_rounds=10)
+    moves = benchmark.pedantic(lambda board: list(board.legal_moves), setup=setup, rounds=API_ROUNDS, warmup_rounds=10)
     assert len(moves) == expected
     record_rate(benchmark, expected)
 

@@ -63,7 +63,7 @@ def record_rate(benchmark, leaves):
     benchmark.extra_info["nodes"] = leaves
     stats = getattr(benchmark, "stats", None)
     stats = getattr(stats, "stats", None)
-    if stats is None:           # --benchmark-disable: nothing was timed
+    if stats is None:  # --benchmark-disable: nothing was timed
         return
     if stats.median > 0:
         benchmark.extra_info["leaves_per_s"] = round(leaves / stats.median)
@@ -90,8 +90,7 @@ def test_perft_start_new_variants(benchmark, variant, depth, leaves):
     record_rate(benchmark, n)
 
 
-@pytest.mark.parametrize("variant,depth,leaves,rounds", HEADLINE,
-                         ids=[f"{v}-d{d}" for v, d, _, _ in HEADLINE])
+@pytest.mark.parametrize("variant,depth,leaves,rounds", HEADLINE, ids=[f"{v}-d{d}" for v, d, _, _ in HEADLINE])
 def test_perft_headline(benchmark, variant, depth, leaves, rounds):
     board = draughts.Board(variant=variant)
     benchmark.group = "perft headline"
@@ -111,8 +110,9 @@ SCALED = [
 
 
 @pytest.mark.parametrize("options", SCALED)
-@pytest.mark.parametrize("variant,depth,leaves", [h[:3] for h in HEADLINE],
-                         ids=[f"{v}-d{d}" for v, d, _, _ in HEADLINE])
+@pytest.mark.parametrize(
+    "variant,depth,leaves", [h[:3] for h in HEADLINE], ids=[f"{v}-d{d}" for v, d, _, _ in HEADLINE]
+)
 def test_perft_headline_scaled(benchmark, variant, depth, leaves, options):
     perft = pytest.importorskip("draughts.perft")
     board = draughts.Board(variant=variant)

@@ -7,8 +7,15 @@ import pytest
 
 import draughts
 
-DEPTHS = {"international": 12, "american": 14, "russian": 13, "brazilian": 13,
-          "spanish": 13, "italian": 14, "czech": 13}
+DEPTHS = {
+    "international": 12,
+    "american": 14,
+    "russian": 13,
+    "brazilian": 13,
+    "spanish": 13,
+    "italian": 14,
+    "czech": 13,
+}
 
 
 @pytest.mark.parametrize("variant", list(DEPTHS))

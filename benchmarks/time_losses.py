@@ -42,8 +42,10 @@ import time
 from typing import Dict, List, Optional
 
 DEFAULT_SETTINGS = ["st0.05-c2", "tc1+0.01-c2", "st0.1-c1-tt256", "st0.1-c2-tt256"]
-_SETTING = re.compile(r"(?:st(?P<st>[0-9.]+)|tc(?P<tc>[0-9.:/+]+))-c(?P<c>\d+)"
-                      r"(?:-tt(?P<tt>\d+))?(?:-o(?P<o>\d+))?(?P<aff>-aff|-noaff)?\Z")
+_SETTING = re.compile(
+    r"(?:st(?P<st>[0-9.]+)|tc(?P<tc>[0-9.:/+]+))-c(?P<c>\d+)"
+    r"(?:-tt(?P<tt>\d+))?(?:-o(?P<o>\d+))?(?P<aff>-aff|-noaff)?\Z"
+)
 
 
 def match_args(setting: str, games: int, variant: str, maxmoves: int = 0, srand: int = 1) -> List[str]:
@@ -57,9 +59,28 @@ def match_args(setting: str, games: int, variant: str, maxmoves: int = 0, srand:
     if m["o"]:
         engine.append(f"option.move-overhead={m['o']}")
     book = ["-openings", "file=acf-3move", "order=random"] if variant == "american" else []
-    return (["-variant", variant, "-engine", "name=A", *engine, "-engine", "name=B", *engine,
-             "-each", limit, "-games", str(games), "-repeat", "-concurrency", m["c"],
-             "-srand", str(srand), *book, *({"-aff": ["-use-affinity"], "-noaff": ["-no-affinity"]}.get(m["aff"] or "", [])), *(["-maxmoves", str(maxmoves)] if maxmoves else [])])
+    return [
+        "-variant",
+        variant,
+        "-engine",
+        "name=A",
+        *engine,
+        "-engine",
+        "name=B",
+        *engine,
+        "-each",
+        limit,
+        "-games",
+        str(games),
+        "-repeat",
+        "-concurrency",
+        m["c"],
+        "-srand",
+        str(srand),
+        *book,
+        *({"-aff": ["-use-affinity"], "-noaff": ["-no-affinity"]}.get(m["aff"] or "", [])),
+        *(["-maxmoves", str(maxmoves)] if maxmoves else []),
+    ]
 
 
 def _descendants(pid: int) -> List[int]:
@@ -104,11 +125,11 @@ class StealSampler:
     PERIOD = 0.1
 
     def __init__(self):
-        self.steal = 0          # ticks stolen, all processors
-        self.total = 0          # ticks of all kinds, all processors
-        self.bursts = 0         # windows with >= 2 ticks stolen from one processor
-        self.worst = 0          # the most ticks stolen from one processor in one window
-        self.burst_times: List[float] = []      # when each such window ended (time.time())
+        self.steal = 0  # ticks stolen, all processors
+        self.total = 0  # ticks of all kinds, all processors
+        self.bursts = 0  # windows with >= 2 ticks stolen from one processor
+        self.worst = 0  # the most ticks stolen from one processor in one window
+        self.burst_times: List[float] = []  # when each such window ended (time.time())
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -149,12 +170,22 @@ class StealSampler:
     def stop(self) -> Dict:
         self._done.set()
         self._thread.join()
-        return {"steal_percent": 100.0 * self.steal / self.total if self.total else 0.0,
-                "steal_bursts_20ms": self.bursts, "steal_worst_ms": 10 * self.worst}
+        return {
+            "steal_percent": 100.0 * self.steal / self.total if self.total else 0.0,
+            "steal_bursts_20ms": self.bursts,
+            "steal_worst_ms": 10 * self.worst,
+        }
 
 
-def run(setting: str, games: int, variant: str, maxmoves: int = 0,
-        priority: Optional[int] = None, srand: int = 1, busy: int = 0) -> Dict:
+def run(
+    setting: str,
+    games: int,
+    variant: str,
+    maxmoves: int = 0,
+    priority: Optional[int] = None,
+    srand: int = 1,
+    busy: int = 0,
+) -> Dict:
     # `busy` CPU-bound processes beside the match for its whole length (a
     # machine that is not idle), ended with it
     hogs = [subprocess.Popen([sys.executable, "-c", BUSY_LOOP], start_new_session=True) for _ in range(busy)]
@@ -166,17 +197,28 @@ def run(setting: str, games: int, variant: str, maxmoves: int = 0,
             hog.wait()
 
 
-def _run(setting: str, games: int, variant: str, maxmoves: int, priority: Optional[int],
-         srand: int, busy: int) -> Dict:
+def _run(setting: str, games: int, variant: str, maxmoves: int, priority: Optional[int], srand: int, busy: int) -> Dict:
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "match.json")
-        argv = [sys.executable, "-m", "draughts", "match", *match_args(setting, games, variant, maxmoves, srand),
-                "-jsonout", out, "-ratinginterval", "0", "-progress", "off"]
+        argv = [
+            sys.executable,
+            "-m",
+            "draughts",
+            "match",
+            *match_args(setting, games, variant, maxmoves, srand),
+            "-jsonout",
+            out,
+            "-ratinginterval",
+            "0",
+            "-progress",
+            "off",
+        ]
         load0 = os.getloadavg()[0]
         steal = StealSampler().start()
         t0 = time.time()
-        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                start_new_session=priority is not None)
+        proc = subprocess.Popen(
+            argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=priority is not None
+        )
         done = threading.Event()
         if priority is not None:
             threading.Thread(target=_prioritise, args=(proc, priority, done), daemon=True).start()
@@ -197,8 +239,7 @@ def _run(setting: str, games: int, variant: str, maxmoves: int, priority: Option
         stolen = steal.stop()
         # the losses with a steal of 20 ms or more in the tenth of a second
         # before them (or the one after: the window that holds the move)
-        near = sum(1 for t_loss in lost_at
-                   if any(-0.35 <= b - t_loss <= 0.15 for b in steal.burst_times))
+        near = sum(1 for t_loss in lost_at if any(-0.35 <= b - t_loss <= 0.15 for b in steal.burst_times))
         stolen["losses_near_steal"] = near
         # the share of the run within that reach of a burst: the share of
         # losses that would be "near" one by chance
@@ -218,15 +259,24 @@ def _run(setting: str, games: int, variant: str, maxmoves: int, priority: Option
     losses = terms.get("time forfeit", 0)
     lat = summary.get("latency", {})
     moves = sum(g["plies"] for g in summary["games"])
-    return {"setting": setting, "variant": variant, "games": played, "time_losses": losses,
-            "per_1000": 1000.0 * losses / played if played else 0.0, "plies": moves,
-            "other_faults": {k: v for k, v in terms.items()
-                             if k not in ("normal", "adjudication", "time forfeit")},
-            "latency": lat, "seconds": time.time() - t0, "busy": busy,
-            "load_before": load0, "load_after": os.getloadavg()[0], **stolen,
-            # each loss as the referee tells it: the move's time, the time it
-            # had, and the engine's own count (the rest was outside the engine)
-            "losses": [g["reason"] for g in summary["games"] if g["termination"] == "time forfeit"]}
+    return {
+        "setting": setting,
+        "variant": variant,
+        "games": played,
+        "time_losses": losses,
+        "per_1000": 1000.0 * losses / played if played else 0.0,
+        "plies": moves,
+        "other_faults": {k: v for k, v in terms.items() if k not in ("normal", "adjudication", "time forfeit")},
+        "latency": lat,
+        "seconds": time.time() - t0,
+        "busy": busy,
+        "load_before": load0,
+        "load_after": os.getloadavg()[0],
+        **stolen,
+        # each loss as the referee tells it: the move's time, the time it
+        # had, and the engine's own count (the rest was outside the engine)
+        "losses": [g["reason"] for g in summary["games"] if g["termination"] == "time forfeit"],
+    }
 
 
 def main() -> None:
@@ -234,18 +284,21 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=200, help="games per setting (default 200)")
     ap.add_argument("--variant", default="american")
     ap.add_argument("--settings", nargs="+", default=DEFAULT_SETTINGS)
-    ap.add_argument("--maxmoves", type=int, default=0,
-                    help="adjudicate a draw after this many moves (0: play out)")
+    ap.add_argument("--maxmoves", type=int, default=0, help="adjudicate a draw after this many moves (0: play out)")
     ap.add_argument("--json", help="write every row as JSON here too")
     ap.add_argument("--srand", type=int, default=1, help="seed of the opening order")
-    ap.add_argument("--priority", type=int, default=None,
-                    help="run the match and its engines at this nice value (Linux, root)")
-    ap.add_argument("--busy", type=int, default=0,
-                    help="CPU-bound processes (python -c 'while True: pass') beside each match")
+    ap.add_argument(
+        "--priority", type=int, default=None, help="run the match and its engines at this nice value (Linux, root)"
+    )
+    ap.add_argument(
+        "--busy", type=int, default=0, help="CPU-bound processes (python -c 'while True: pass') beside each match"
+    )
     args = ap.parse_args()
     rows = []
-    print(f"{'setting':<22} {'games':>6} {'lost on time':>13} {'per 1000':>9} "
-          f"{'latency p50/p99/max ms':>24} {'load':>10} {'s':>6}  steal % / 20 ms bursts")
+    print(
+        f"{'setting':<22} {'games':>6} {'lost on time':>13} {'per 1000':>9} "
+        f"{'latency p50/p99/max ms':>24} {'load':>10} {'s':>6}  steal % / 20 ms bursts"
+    )
     for setting in args.settings:
         r = run(setting, args.games, args.variant, args.maxmoves, args.priority, args.srand, args.busy)
         rows.append(r)
@@ -255,11 +308,14 @@ def main() -> None:
         p99 = max((x["p99_ms"] for x in lat), default=0.0)
         mx = max((x["max_ms"] for x in lat), default=0.0)
         faults = f"  faults {r['other_faults']}" if r["other_faults"] else ""
-        print(f"{setting:<22} {r['games']:>6} {r['time_losses']:>13} {r['per_1000']:>9.1f} "
-              f"{p50:>8.1f}/{p99:.1f}/{mx:.1f} ({moves} moves) "
-              f"{r['load_before']:.1f}-{r['load_after']:.1f} {r['seconds']:>6.0f}  "
-              f"{r['steal_percent']:.2f} / {r['steal_bursts_20ms']} ({r['losses_near_steal']} losses "
-              f"beside one; {100 * r['near_steal_by_chance']:.1f} % of the time is){faults}", flush=True)
+        print(
+            f"{setting:<22} {r['games']:>6} {r['time_losses']:>13} {r['per_1000']:>9.1f} "
+            f"{p50:>8.1f}/{p99:.1f}/{mx:.1f} ({moves} moves) "
+            f"{r['load_before']:.1f}-{r['load_after']:.1f} {r['seconds']:>6.0f}  "
+            f"{r['steal_percent']:.2f} / {r['steal_bursts_20ms']} ({r['losses_near_steal']} losses "
+            f"beside one; {100 * r['near_steal_by_chance']:.1f} % of the time is){faults}",
+            flush=True,
+        )
         for reason in r["losses"]:
             print(f"    {reason}")
     if args.json:

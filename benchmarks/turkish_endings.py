@@ -76,12 +76,12 @@ def solve(start: List[Position]) -> Dict[tuple, int]:
             for parent in parents[key]:
                 if parent in value:
                     continue
-                if v <= 0:                       # a move to a lost position wins
+                if v <= 0:  # a move to a lost position wins
                     value[parent] = 1 - v
                     nxt.append(parent)
                 else:
                     left[parent] -= 1
-                    if left[parent] == 0:        # every move goes to a won position
+                    if left[parent] == 0:  # every move goes to a won position
                         value[parent] = -(v + 1)
                         nxt.append(parent)
         frontier = nxt
@@ -93,6 +93,7 @@ def fen_of(p: Position) -> str:
 
     def name(s: int) -> str:
         return ("K" if s in k else "") + "abcdefgh"[s % 8] + str(8 - s // 8)
+
     return ("W" if p.turn == 0 else "B") + ":W" + ",".join(map(name, w)) + ":B" + ",".join(map(name, b))
 
 
@@ -135,8 +136,10 @@ def main() -> None:
             won = [p for p in start if p.turn == 0 and not p.has_capture() and value.get(p.key(), 0) >= 9]
             for p in random.Random(args.seed).sample(won, args.play):
                 plies = {e: play_out(fen_of(p), e, args.depth) for e in ("classic", "learned")}
-                print(f"  {fen_of(p)}: best {value[p.key()]} plies; depth {args.depth}: "
-                      + ", ".join(f"{e} {n if n is not None else 'no win'}" for e, n in plies.items()))
+                print(
+                    f"  {fen_of(p)}: best {value[p.key()]} plies; depth {args.depth}: "
+                    + ", ".join(f"{e} {n if n is not None else 'no win'}" for e, n in plies.items())
+                )
 
 
 if __name__ == "__main__":

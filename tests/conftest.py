@@ -43,27 +43,32 @@ def _kill_session(sid):
     """SIGKILL every process of the session `sid`: a Ray head started in a
     session of its own, with its workers (each in a process group of its own),
     as when the head's machine goes down."""
+
     def in_session(pid):
         with open(f"/proc/{pid}/stat") as f:
             stat = f.read()
         # the fields after the command's closing parenthesis: state, ppid, pgrp, session
-        return int(stat[stat.rindex(")") + 2:].split()[3]) == sid
+        return int(stat[stat.rindex(")") + 2 :].split()[3]) == sid
+
     _kill_matching(in_session)
 
 
 def _kill_processes_naming(text):
     """SIGKILL every process whose command line names `text`, as `pkill -9 -f`
     would (minimal systems have no pkill)."""
+
     def naming(pid):
         with open(f"/proc/{pid}/cmdline", "rb") as f:
             return text.encode() in f.read()
+
     _kill_matching(naming)
 
 
 def _start_head(num_cpus):
     """`ray start --head --block` in a session of its own, once `ray status`
     answers: (the process, its address, its temporary directory)."""
-    import ray                      # the [cluster] extra; CI installs it
+    import ray  # the [cluster] extra; CI installs it
+
     port = _free_port()
     env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0")
     ray_bin = os.path.join(os.path.dirname(sys.executable), "ray")
@@ -78,19 +83,34 @@ def _start_head(num_cpus):
     # and no autoscaler monitor (a fixed single node): two Python processes
     # fewer, about 1 s of CPU a head
     with open(log_path, "w") as log:
-        head = subprocess.Popen([ray_bin, "start", "--head", "--block", f"--port={port}",
-                                 f"--node-ip-address={ip}", f"--num-cpus={num_cpus}",
-                                 "--include-dashboard=false", "--disable-usage-stats",
-                                 "--include-log-monitor=false", "--no-monitor",
-                                 f"--temp-dir={temp_dir}"],
-                                stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+        head = subprocess.Popen(
+            [
+                ray_bin,
+                "start",
+                "--head",
+                "--block",
+                f"--port={port}",
+                f"--node-ip-address={ip}",
+                f"--num-cpus={num_cpus}",
+                "--include-dashboard=false",
+                "--disable-usage-stats",
+                "--include-log-monitor=false",
+                "--no-monitor",
+                f"--temp-dir={temp_dir}",
+            ],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env=env,
+            start_new_session=True,
+        )
     address = f"{ip}:{port}"
     try:
         deadline = time.time() + 120
         while True:
             assert head.poll() is None, open(log_path).read()
-            status = subprocess.run([ray_bin, "status", f"--address={address}"], capture_output=True,
-                                    text=True, env=env, timeout=60)
+            status = subprocess.run(
+                [ray_bin, "status", f"--address={address}"], capture_output=True, text=True, env=env, timeout=60
+            )
             if status.returncode == 0:
                 break
             assert time.time() < deadline, status.stdout + status.stderr
@@ -115,6 +135,7 @@ def _stop_head(pid, temp_dir):
     """Stop the head `ray start` with the process id `pid` (asked to end, then
     killed with its session after 60 s), and whatever of its cluster is left."""
     import ray
+
     if ray.is_initialized():
         ray.shutdown()
     try:
@@ -159,7 +180,7 @@ def lost_head_driver_env():
 #: the run's shared Ray head under pytest-xdist: its process id, address and temporary
 #: directory, in a file of the run's base temporary directory (every worker's sits in it)
 SHARED_HEAD = "ray-head.json"
-_started_heads = []                 # the shared head's process, if this worker started it
+_started_heads = []  # the shared head's process, if this worker started it
 
 
 @pytest.fixture(scope="session")
@@ -177,6 +198,7 @@ def ray_cluster(tmp_path_factory):
         return
     import fcntl
     import ray
+
     shared = tmp_path_factory.getbasetemp().parent
     with open(shared / "ray-head.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
@@ -188,15 +210,18 @@ def ray_cluster(tmp_path_factory):
             _started_heads.append(head)
             info.write_text(json.dumps({"pid": head.pid, "address": address, "temp_dir": temp_dir}))
     yield address
-    if ray.is_initialized():                # this worker's driver leaves while the head is there
+    if ray.is_initialized():  # this worker's driver leaves while the head is there
         ray.shutdown()
 
 
 def pytest_unconfigure(config):
     """The controller of a pytest-xdist run stops the shared Ray head, once
     every worker has ended."""
-    if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None) \
-            or getattr(config, "_tmp_path_factory", None) is None:
+    if (
+        hasattr(config, "workerinput")
+        or not getattr(config.option, "numprocesses", None)
+        or getattr(config, "_tmp_path_factory", None) is None
+    ):
         return
     try:
         info = config._tmp_path_factory.getbasetemp() / SHARED_HEAD
@@ -211,9 +236,17 @@ def pytest_unconfigure(config):
 #: collected first: under pytest-xdist the work is handed out in collection
 #: order, and a long test handed out last keeps one worker busy while the
 #: other has nothing left to do
-LONG_FIRST = ("test_match_cluster.py", "test_train_cluster.py", "test_package.py", "test_egdb.py",
-              "test_learned.py", "test_perft_scale.py", "test_match_run.py", "test_dxp_fuzz.py",
-              "test_pdn_corpus.py")
+LONG_FIRST = (
+    "test_match_cluster.py",
+    "test_train_cluster.py",
+    "test_package.py",
+    "test_egdb.py",
+    "test_learned.py",
+    "test_perft_scale.py",
+    "test_match_run.py",
+    "test_dxp_fuzz.py",
+    "test_pdn_corpus.py",
+)
 
 
 def pytest_collection_modifyitems(items):

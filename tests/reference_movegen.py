@@ -81,29 +81,29 @@ def other(colour: str) -> str:
 # ---------------------------------------------------------------------------
 
 # What happens when a man reaches the far row during a capture:
-STOP = "crowned, move ends"                      # american, spanish, italian, czech
+STOP = "crowned, move ends"  # american, spanish, italian, czech
 CONTINUE_AS_KING = "crowned, goes on as a king"  # russian
-PASS_THROUGH = "crowned only if capture ends"    # brazilian, international
+PASS_THROUGH = "crowned only if capture ends"  # brazilian, international
 
 
 @dataclass(frozen=True)
 class Variant:
     name: str
-    size: int                  # 8 or 10
-    other_colouring: bool      # True: bottom-left corner is NOT a playing square
-    first: str                 # colour that moves first
+    size: int  # 8 or 10
+    other_colouring: bool  # True: bottom-left corner is NOT a playing square
+    first: str  # colour that moves first
     men_capture_back: bool
     flying_kings: bool
     men_capture_kings: bool
-    majority: bool             # must take the most pieces
+    majority: bool  # must take the most pieces
     precedence: Optional[str]  # None, 'spanish', 'italian', 'czech'
-    far_row_in_capture: str    # STOP / CONTINUE_AS_KING / PASS_THROUGH
-    remove_at_once: bool       # True: american; False: Turkish strike
+    far_row_in_capture: str  # STOP / CONTINUE_AS_KING / PASS_THROUGH
+    remove_at_once: bool  # True: american; False: Turkish strike
     rows_of_men: int
-    orthogonal: bool = False         # frisian: captures along rows and columns too
-    king_limit: int = 0              # frisian: quiet moves in a row by one king while it has men
-    halt_behind_king: bool = False   # killer
-    goal: str = "normal"             # "normal", "losing", "breakthrough"
+    orthogonal: bool = False  # frisian: captures along rows and columns too
+    king_limit: int = 0  # frisian: quiet moves in a row by one king while it has men
+    halt_behind_king: bool = False  # killer
+    goal: str = "normal"  # "normal", "losing", "breakthrough"
     start_fen: Optional[str] = None  # frysk: another start
     # thai: a flying king that takes a piece lands on the square right behind it
     king_lands_behind: bool = False
@@ -136,23 +136,54 @@ VARIANTS: Dict[str, Variant] = {
     "italian": Variant("italian", 8, True, WHITE, False, False, False, True, "italian", STOP, False, 3),
     "czech": Variant("czech", 8, False, WHITE, False, True, True, False, "czech", STOP, False, 3),
     "international": Variant("international", 10, False, WHITE, True, True, True, True, None, PASS_THROUGH, False, 4),
-    "frisian": Variant("frisian", 10, False, WHITE, True, True, True, True, "frisian", PASS_THROUGH, False, 4,
-                       orthogonal=True, king_limit=3),
-    "frysk": Variant("frysk", 10, False, WHITE, True, True, True, True, "frisian", PASS_THROUGH, False, 4,
-                     orthogonal=True, king_limit=3, start_fen="W:W46,47,48,49,50:B1,2,3,4,5"),
-    "killer": Variant("killer", 10, False, WHITE, True, True, True, True, None, PASS_THROUGH, False, 4,
-                      halt_behind_king=True),
-    "antidraughts": Variant("antidraughts", 10, False, WHITE, True, True, True, True, None, PASS_THROUGH,
-                            False, 4, goal="losing"),
-    "breakthrough": Variant("breakthrough", 10, False, WHITE, True, True, True, True, None, PASS_THROUGH,
-                            False, 4, goal="breakthrough"),
+    "frisian": Variant(
+        "frisian",
+        10,
+        False,
+        WHITE,
+        True,
+        True,
+        True,
+        True,
+        "frisian",
+        PASS_THROUGH,
+        False,
+        4,
+        orthogonal=True,
+        king_limit=3,
+    ),
+    "frysk": Variant(
+        "frysk",
+        10,
+        False,
+        WHITE,
+        True,
+        True,
+        True,
+        True,
+        "frisian",
+        PASS_THROUGH,
+        False,
+        4,
+        orthogonal=True,
+        king_limit=3,
+        start_fen="W:W46,47,48,49,50:B1,2,3,4,5",
+    ),
+    "killer": Variant(
+        "killer", 10, False, WHITE, True, True, True, True, None, PASS_THROUGH, False, 4, halt_behind_king=True
+    ),
+    "antidraughts": Variant(
+        "antidraughts", 10, False, WHITE, True, True, True, True, None, PASS_THROUGH, False, 4, goal="losing"
+    ),
+    "breakthrough": Variant(
+        "breakthrough", 10, False, WHITE, True, True, True, True, None, PASS_THROUGH, False, 4, goal="breakthrough"
+    ),
     # APCA pool checkers: men jump backwards, flying kings, free choice,
     # no crowning in passing, pieces removed after the move
     "pool": Variant("pool", 8, False, BLACK, True, True, True, False, None, PASS_THROUGH, False, 3),
     # Mak-hos: two rows of men, forward-only men, flying kings landing right
     # behind every piece taken, pieces removed at once, free choice
-    "thai": Variant("thai", 8, False, WHITE, False, True, True, False, None, STOP, True, 2,
-                    king_lands_behind=True),
+    "thai": Variant("thai", 8, False, WHITE, False, True, True, False, None, STOP, True, 2, king_lands_behind=True),
 }
 
 
@@ -164,6 +195,7 @@ def get_variant(variant) -> Variant:
 # Italian tie-break (4): "take the sequence whose first king is captured
 # earliest".  Two readings exist; ITALIAN_KING_ORDER selects one.
 # ---------------------------------------------------------------------------
+
 
 def italian_king_order_key_lexicographic(captured_is_king: Tuple[bool, ...]) -> Tuple[int, ...]:
     """Positions (0-based indices in the capture order) of all captured kings.
@@ -194,6 +226,7 @@ ITALIAN_KING_ORDER = "lexicographic"
 # ---------------------------------------------------------------------------
 # Square numbering (docs/rules.md, "Square numbering and notation")
 # ---------------------------------------------------------------------------
+
 
 def _all_squares(v: Variant) -> List[RC]:
     """Playing squares in variant numbering order (index 0 = square 1)."""
@@ -248,6 +281,7 @@ def rc_to_algebraic(variant, rc: RC) -> str:
 # ---------------------------------------------------------------------------
 # Positions and FEN
 # ---------------------------------------------------------------------------
+
 
 def start_position(variant) -> Position:
     v = get_variant(variant)
@@ -312,9 +346,7 @@ def write_fen(pos: Position, variant) -> str:
     pieces, side = pos
     out = [side]
     for colour in (WHITE, BLACK):
-        items = sorted(
-            (rc_to_square(v, rc), king) for rc, (col, king) in pieces.items() if col == colour
-        )
+        items = sorted((rc_to_square(v, rc), king) for rc, (col, king) in pieces.items() if col == colour)
         out.append(colour + ",".join(("K" if k else "") + str(n) for n, k in items))
     return ":".join(out)
 
@@ -323,14 +355,15 @@ def write_fen(pos: Position, variant) -> str:
 # Moves
 # ---------------------------------------------------------------------------
 
+
 class Move(NamedTuple):
     start: RC
     end: RC
-    captured: Tuple[RC, ...]          # in capture order
-    path: Tuple[RC, ...]              # start, landing squares..., end
+    captured: Tuple[RC, ...]  # in capture order
+    path: Tuple[RC, ...]  # start, landing squares..., end
     promotion: bool
     captured_kings: Tuple[bool, ...]  # parallel to captured: was that piece a king
-    by_king: bool                     # the moving piece was a king at the start
+    by_king: bool  # the moving piece was a king at the start
 
     def key(self):
         """The project's move identity (docs/rules.md): start, end, captured set, promotion."""
@@ -354,21 +387,21 @@ class _Chain:
     # -- board queries, honouring the removal rule --------------------------
     def occupied(self, rc: RC, captured: Tuple[RC, ...]) -> bool:
         if rc == self.start:
-            return False                      # the mover has left its square
+            return False  # the mover has left its square
         if rc not in self.pieces:
             return False
         if self.v.remove_at_once and rc in captured:
-            return False                      # american: jumped piece already gone
-        return True                           # Turkish strike: captured pieces still block
+            return False  # american: jumped piece already gone
+        return True  # Turkish strike: captured pieces still block
 
     def can_take(self, rc: RC, captured: Tuple[RC, ...], by_king: bool) -> bool:
         if rc == self.start or rc not in self.pieces or rc in captured:
-            return False                      # a piece may not be jumped twice
+            return False  # a piece may not be jumped twice
         colour, king = self.pieces[rc]
         if colour == self.colour:
             return False
         if king and not by_king and not self.v.men_capture_kings:
-            return False                      # italian: men never capture kings
+            return False  # italian: men never capture kings
         return True
 
     # -- single capture steps ------------------------------------------------
@@ -388,7 +421,7 @@ class _Chain:
                 while v.on_board(t) and not self.occupied(t, captured):
                     lands.append(t)
                     if v.king_lands_behind:
-                        break                 # thai: only the square right behind the piece
+                        break  # thai: only the square right behind the piece
                     t = _step(t, d)
                 if lands:
                     out.append((d, s, lands))
@@ -401,7 +434,7 @@ class _Chain:
             if v.men_capture_back:
                 dirs += [(-f, -1), (-f, 1)]
             if v.orthogonal:
-                dirs += list(ORTHOGONALS)     # forwards, backwards and sideways
+                dirs += list(ORTHOGONALS)  # forwards, backwards and sideways
         for d in dirs:
             s = _step(sq, d)
             t = _step(sq, d, 2)
@@ -410,8 +443,9 @@ class _Chain:
         return out
 
     # -- full chains -----------------------------------------------------------
-    def search(self, sq: RC, king: bool, was_king: bool, captured: Tuple[RC, ...],
-               path: Tuple[RC, ...], skip_dir: Optional[RC]):
+    def search(
+        self, sq: RC, king: bool, was_king: bool, captured: Tuple[RC, ...], path: Tuple[RC, ...], skip_dir: Optional[RC]
+    ):
         """Extend the chain standing on sq.  skip_dir: continuing in this
         direction is counted from another landing square (keep-path convention)."""
         steps = self.steps(sq, king, captured)
@@ -431,11 +465,10 @@ class _Chain:
                     for L in go_on:
                         # Continuing straight on is the same path whatever the
                         # landing square: count it from the first landing only.
-                        self.search(L, True, was_king, new_cap, path + (L,),
-                                    None if L == lands[0] else d)
+                        self.search(L, True, was_king, new_cap, path + (L,), None if L == lands[0] else d)
                 else:
                     if v.halt_behind_king and self.pieces[victim][1]:
-                        lands = lands[:1]     # killer: halt right behind the last king taken
+                        lands = lands[:1]  # killer: halt right behind the last king taken
                     for L in lands:
                         self._finish(L, True, was_king, new_cap, path + (L,))
                 continue
@@ -453,15 +486,20 @@ class _Chain:
 
     def _finish(self, sq, king, was_king, captured, path):
         if not captured:
-            return                            # no capture at all from the start square
+            return  # no capture at all from the start square
         if not king and sq[0] == self.v.crown_row(self.colour):
             king = True
-        self.results.append(Move(
-            start=self.start, end=sq, captured=captured, path=path,
-            promotion=(king and not was_king),
-            captured_kings=tuple(self.pieces[c][1] for c in captured),
-            by_king=was_king,
-        ))
+        self.results.append(
+            Move(
+                start=self.start,
+                end=sq,
+                captured=captured,
+                path=path,
+                promotion=(king and not was_king),
+                captured_kings=tuple(self.pieces[c][1] for c in captured),
+                by_king=was_king,
+            )
+        )
 
 
 def _all_capture_paths(pos: Position, v: Variant) -> List[Move]:
@@ -503,6 +541,7 @@ def _apply_precedence(caps: List[Move], v: Variant) -> List[Move]:
         def value(m):
             kings = sum(m.captured_kings)
             return (len(m.captured) + kings, -kings)
+
         best = max(value(m) for m in caps)
         caps = [m for m in caps if value(m) == best]
         if any(m.by_king for m in caps):
@@ -538,19 +577,20 @@ def _has_men(pieces: Pieces, colour: str) -> bool:
     return any(c == colour and not k for c, k in pieces.values())
 
 
-def legal_moves(pos: Position, variant, mandatory_capture: bool = True,
-                duplicates: str = "drop", king_moves=None) -> List[Move]:
+def legal_moves(
+    pos: Position, variant, mandatory_capture: bool = True, duplicates: str = "drop", king_moves=None
+) -> List[Move]:
     """king_moves (frisian): {colour: (quiet moves in a row, the king's square)}."""
     if duplicates not in ("drop", "keep"):
         raise ValueError(duplicates)
     v = get_variant(variant)
     if v.goal == "breakthrough" and any(k for _, k in pos[0].values()):
-        return []                             # someone has crowned: the game is over
+        return []  # someone has crowned: the game is over
     frozen = None
     if v.king_limit and king_moves:
         count, sq = king_moves.get(pos[1], (0, None))
         if count >= v.king_limit and _has_men(pos[0], pos[1]) and pos[0].get(sq) == (pos[1], True):
-            frozen = sq                       # that king may only capture
+            frozen = sq  # that king may only capture
     caps = _apply_precedence(_all_capture_paths(pos, v), v)
     if duplicates == "drop":
         seen = set()
@@ -571,7 +611,7 @@ def next_king_moves(pos: Position, move: Move, king_moves, variant):
     from 1 when another king moved before); any other move of that side, and a
     side with only kings, counts nothing; a side whose counted king is taken
     counts nothing."""
-    get_variant(variant)                    # the name must be a variant's
+    get_variant(variant)  # the name must be a variant's
     pieces, side = pos
     after, _ = apply_move(pos, move)
     out = {}
@@ -595,17 +635,26 @@ def apply_move(pos: Position, move: Move) -> Position:
     return new, other(side)
 
 
-def perft(pos: Position, depth: int, variant, mandatory_capture: bool = True,
-          duplicates: str = "drop", king_moves=None) -> int:
+def perft(
+    pos: Position, depth: int, variant, mandatory_capture: bool = True, duplicates: str = "drop", king_moves=None
+) -> int:
     if depth == 0:
         return 1
     moves = legal_moves(pos, variant, mandatory_capture, duplicates, king_moves)
     if depth == 1:
         return len(moves)
     v = get_variant(variant)
-    return sum(perft(apply_move(pos, m), depth - 1, variant, mandatory_capture, duplicates,
-                     next_king_moves(pos, m, king_moves, v) if v.king_limit else None)
-               for m in moves)
+    return sum(
+        perft(
+            apply_move(pos, m),
+            depth - 1,
+            variant,
+            mandatory_capture,
+            duplicates,
+            next_king_moves(pos, m, king_moves, v) if v.king_limit else None,
+        )
+        for m in moves
+    )
 
 
 def board_text(pos: Position, variant) -> str:

@@ -116,8 +116,8 @@ def parse_fen(fen: str) -> Position:
 class Move(NamedTuple):
     start: RC
     end: RC
-    captured: Tuple[RC, ...]     # in capture order
-    path: Tuple[RC, ...]         # start, every landing square
+    captured: Tuple[RC, ...]  # in capture order
+    path: Tuple[RC, ...]  # start, every landing square
     promotion: bool
 
     def key(self):
@@ -142,7 +142,7 @@ def _captures(pieces: Pieces, start: RC, colour: str, king: bool) -> List[Move]:
         dirs = ORTHOGONALS if is_king else man_directions(colour)
         for d in dirs:
             if came is not None and d == (-came[0], -came[1]):
-                continue                          # never turn back 180 degrees
+                continue  # never turn back 180 degrees
             s = _add(sq, d)
             if is_king:
                 while on_board(s) and empty(s, captured):
@@ -193,7 +193,7 @@ def legal_moves(pos: Position, duplicates: str = "drop") -> List[Move]:
         colour, king = pieces[sq]
         if colour != side:
             continue
-        for d in (ORTHOGONALS if king else man_directions(colour)):
+        for d in ORTHOGONALS if king else man_directions(colour):
             t = _add(sq, d)
             while on_board(t) and t not in pieces:
                 out.append(Move(sq, t, (), (sq, t), not king and t[0] == crown_row(colour)))

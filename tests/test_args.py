@@ -19,8 +19,9 @@ def test_whole_numbers_the_rule_accepts(text, value):
     assert parse_int(text, "n") == value
 
 
-@pytest.mark.parametrize("text", ["٣", "٣٢", "3.0", "1e3", "nan", "inf", "", " ", "3_000", "0x10", "+",
-                                  "۳", "3 3", "１"])
+@pytest.mark.parametrize(
+    "text", ["٣", "٣٢", "3.0", "1e3", "nan", "inf", "", " ", "3_000", "0x10", "+", "۳", "3 3", "１"]
+)
 def test_whole_numbers_the_rule_rejects_with_the_option_named(text):
     with pytest.raises(OptionError) as err:
         parse_int(text, "--depth")
@@ -29,8 +30,19 @@ def test_whole_numbers_the_rule_rejects_with_the_option_named(text):
     assert isinstance(err.value, ValueError)
 
 
-@pytest.mark.parametrize("text, value", [("3", 3.0), ("+3", 3.0), (" 3", 3.0), ("3.0", 3.0), ("1e3", 1000.0),
-                                         (".5", 0.5), ("-0.25", -0.25), ("2E-2", 0.02)])
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("3", 3.0),
+        ("+3", 3.0),
+        (" 3", 3.0),
+        ("3.0", 3.0),
+        ("1e3", 1000.0),
+        (".5", 0.5),
+        ("-0.25", -0.25),
+        ("2E-2", 0.02),
+    ],
+)
 def test_numbers_the_rule_accepts(text, value):
     assert parse_real(text, "x") == value
 
@@ -51,8 +63,7 @@ def test_bounds_are_part_of_the_message():
         parse_real("0", "--movetime", above=0)
 
 
-@pytest.mark.parametrize("text, value", [("on", True), ("OFF", False), (" true ", True), ("0", False),
-                                         ("yes", True)])
+@pytest.mark.parametrize("text, value", [("on", True), ("OFF", False), (" true ", True), ("0", False), ("yes", True)])
 def test_switches(text, value):
     assert parse_bool(text, "ponder") is value
 
@@ -65,16 +76,20 @@ def test_switches_the_rule_rejects(text):
 
 # --- the readers use the rule ------------------------------------------------------
 
-@pytest.mark.parametrize("argv, option", [
-    (["perft", "--depth", "٣"], "--depth"),
-    (["perft", "--depth", "3.0"], "--depth"),
-    (["perft", "--threads", "0"], "--threads"),
-    (["play", "--level", "٣"], "--level"),
-    (["play", "--movetime", "nan"], "--movetime"),
-    (["play", "--movetime", "0"], "--movetime"),
-    (["analyze", "--depth", "٣"], "--depth"),
-    (["svg", "--size", "8"], "--size"),
-])
+
+@pytest.mark.parametrize(
+    "argv, option",
+    [
+        (["perft", "--depth", "٣"], "--depth"),
+        (["perft", "--depth", "3.0"], "--depth"),
+        (["perft", "--threads", "0"], "--threads"),
+        (["play", "--level", "٣"], "--level"),
+        (["play", "--movetime", "nan"], "--movetime"),
+        (["play", "--movetime", "0"], "--movetime"),
+        (["analyze", "--depth", "٣"], "--depth"),
+        (["svg", "--size", "8"], "--size"),
+    ],
+)
 def test_the_command_line_rejects_what_the_rule_rejects(argv, option, capsys):
     with pytest.raises(SystemExit) as exit:
         cli.main(argv)
@@ -87,8 +102,10 @@ def test_the_command_line_accepts_a_sign_and_blanks():
     assert (args.depth, args.threads) == (3, 2)
 
 
-@pytest.mark.parametrize("token, option", [("depth=٣", "depth="), ("nodes=1e3", "nodes="),
-                                           ("port=٢٧٥٣١", "port="), ("restart=maybe", "restart=")])
+@pytest.mark.parametrize(
+    "token, option",
+    [("depth=٣", "depth="), ("nodes=1e3", "nodes="), ("port=٢٧٥٣١", "port="), ("restart=maybe", "restart=")],
+)
 def test_match_engine_settings_use_the_rule(token, option):
     tokens = ["cmd=x", "st=1", token] + (["proto=dxp"] if token.startswith("port") else [])
     with pytest.raises(OptionError) as err:
@@ -96,9 +113,15 @@ def test_match_engine_settings_use_the_rule(token, option):
     assert err.value.option == option
 
 
-@pytest.mark.parametrize("argv, option", [(["-games", "٣"], "-games"), (["-rounds", "2.0"], "-rounds"),
-                                          (["-sprt", "elo0=nan"], "-sprt elo0="),
-                                          (["-resign", "movecount=3", "score=inf"], "-resign score=")])
+@pytest.mark.parametrize(
+    "argv, option",
+    [
+        (["-games", "٣"], "-games"),
+        (["-rounds", "2.0"], "-rounds"),
+        (["-sprt", "elo0=nan"], "-sprt elo0="),
+        (["-resign", "movecount=3", "score=inf"], "-resign score="),
+    ],
+)
 def test_match_options_use_the_rule(argv, option):
     with pytest.raises(OptionError) as err:
         settings_from_options(split_options(["-engine", "cmd=a", "st=1", "-engine", "cmd=b", "st=1", *argv]))
@@ -110,22 +133,23 @@ def test_dxp_numbers_use_the_rule():
     with pytest.raises(OptionError):
         parse_address("host:٢٧٥٣١", 1)
     with pytest.raises(DxpError, match="must be digits"):
-        P.parse("R01" + "a" * 32 + "W-06" + "065A")       # minutes are a whole number from 0
+        P.parse("R01" + "a" * 32 + "W-06" + "065A")  # minutes are a whole number from 0
     with pytest.raises(DxpError):
-        P.parse("R01" + "a" * 32 + "W٠٦٠" + "065A")       # Arabic-Indic minutes
+        P.parse("R01" + "a" * 32 + "W٠٦٠" + "065A")  # Arabic-Indic minutes
 
 
 def test_a_hub1_engines_numbers_use_the_rule():
     from draughts.hub.hub1 import read_info
-    info = read_info("١٣ nan -2 435186 inf 5.5".split())
-    assert info.depth == 0 and info.time is None     # not numbers by the rule: not read (depth 0: none)
-    assert info.score == -0.02 and info.nodes == 435186
 
+    info = read_info("١٣ nan -2 435186 inf 5.5".split())
+    assert info.depth == 0 and info.time is None  # not numbers by the rule: not read (depth 0: none)
+    assert info.score == -0.02 and info.nodes == 435186
 
 
 def test_numbers_elsewhere_take_ascii_digits_only():
     from draughts._args import parse_int, parse_real
     from draughts.match.timecontrol import parse_tc
+
     for bad in ("٣", "1_000", "nan", "inf", "", " "):
         with pytest.raises(ValueError):
             parse_real(bad)
@@ -134,8 +158,9 @@ def test_numbers_elsewhere_take_ascii_digits_only():
     with pytest.raises(DraughtsError):
         parse_tc("٤٠/60")
     with pytest.raises(DraughtsError):
-        settings_from_options(split_options(["-engine", "name=a", "cmd=draughts", "-engine", "name=b",
-                                              "cmd=draughts", "-games", "٣"]))
+        settings_from_options(
+            split_options(["-engine", "name=a", "cmd=draughts", "-engine", "name=b", "cmd=draughts", "-games", "٣"])
+        )
     session = ServerSession()
     try:
         session.transcript("""

@@ -9,9 +9,21 @@ import pickle
 import pytest
 
 import draughts
-from draughts import (BLACK, WHITE, AmbiguousMoveError, Board, DraughtsError, FenError,
-                      IllegalMoveError, InvalidMoveError, Move, Outcome, Piece, Termination,
-                      VariantError)
+from draughts import (
+    BLACK,
+    WHITE,
+    AmbiguousMoveError,
+    Board,
+    DraughtsError,
+    FenError,
+    IllegalMoveError,
+    InvalidMoveError,
+    Move,
+    Outcome,
+    Piece,
+    Termination,
+    VariantError,
+)
 
 
 def make(fen, variant, **options):
@@ -21,6 +33,7 @@ def make(fen, variant, **options):
 # =============================================================================
 # FEN
 # =============================================================================
+
 
 def test_fen_numeric_with_ranges_and_kings():
     board = make("W:W31-35,K40:B1-5,K20", "international")
@@ -47,13 +60,16 @@ def test_fen_lower_case_side_and_spaces():
     assert sorted(board.pieces()) == [1, 21, 22]
 
 
-@pytest.mark.parametrize("fen,expected", [
-    ("W:W10:B", {10: Piece(WHITE, False)}),
-    ("B:W:BK12", {12: Piece(BLACK, True)}),
-    ("W:W10", {10: Piece(WHITE, False)}),
-    ("W:B12", {12: Piece(BLACK, False)}),
-    ("W:W:B", {}),
-])
+@pytest.mark.parametrize(
+    "fen,expected",
+    [
+        ("W:W10:B", {10: Piece(WHITE, False)}),
+        ("B:W:BK12", {12: Piece(BLACK, True)}),
+        ("W:W10", {10: Piece(WHITE, False)}),
+        ("W:B12", {12: Piece(BLACK, False)}),
+        ("W:W:B", {}),
+    ],
+)
 def test_fen_side_with_no_pieces(fen, expected):
     board = make(fen, "american")
     assert board.pieces() == expected
@@ -63,9 +79,12 @@ def test_fen_algebraic_and_numeric_on_algebraic_variants():
     for variant in ("russian", "brazilian", "czech"):
         by_name = make("W:Wa1,Kc3:BKh8,b8", variant)
         by_number = make("W:W29,K22:BK4,1", variant)
-        assert by_name.pieces() == by_number.pieces() == {
-            1: Piece(BLACK, False), 4: Piece(BLACK, True), 22: Piece(WHITE, True), 29: Piece(WHITE, False)}
-        assert by_name.fen() == "W:WKc3,a1:Bb8,Kh8"            # sorted by number: 22, 29 / 1, 4
+        assert (
+            by_name.pieces()
+            == by_number.pieces()
+            == {1: Piece(BLACK, False), 4: Piece(BLACK, True), 22: Piece(WHITE, True), 29: Piece(WHITE, False)}
+        )
+        assert by_name.fen() == "W:WKc3,a1:Bb8,Kh8"  # sorted by number: 22, 29 / 1, 4
         assert by_name.fen(numeric=True) == "W:WK22,29:B1,K4"
         assert make("W:W21-24:B", variant).fen() == "W:Wa3,c3,e3,g3:B"
 
@@ -108,23 +127,27 @@ def test_set_fen_clears_history():
 
 # --- FEN errors: the message names the token ---------------------------------
 
-@pytest.mark.parametrize("variant,fen,token", [
-    ("american", "X:W1:B2", "X"),                # bad side
-    ("american", "W1:B2", "W1"),                 # side missing
-    ("american", "W:W1,zz:B5", "zz"),            # not a square
-    ("american", "W:W33:B1", "33"),              # off the 8x8 board
-    ("american", "W:W0:B1", "0"),
-    ("international", "W:W51:B1", "51"),         # off the 10x10 board
-    ("russian", "W:Wa2:Bh8", "a2"),              # a light square
-    ("russian", "W:Wi1:Bh8", "i1"),              # no such file
-    ("american", "W:W1,2:B2", "2"),              # the same square twice
-    ("american", "W:W1-5,3:B10", "3"),           # ... once inside a range
-    ("american", "W:W5-3:B10", "5-3"),           # a range running backwards
-    ("american", "W:W30-35:B1", "30-35"),        # a range leaving the board
-    ("american", "W:WK:B1", "K"),
-    ("american", "W:X1:B2", "X1"),               # a field without a colour
-    ("american", "W:W1:W2", "W2"),               # two white fields
-])
+
+@pytest.mark.parametrize(
+    "variant,fen,token",
+    [
+        ("american", "X:W1:B2", "X"),  # bad side
+        ("american", "W1:B2", "W1"),  # side missing
+        ("american", "W:W1,zz:B5", "zz"),  # not a square
+        ("american", "W:W33:B1", "33"),  # off the 8x8 board
+        ("american", "W:W0:B1", "0"),
+        ("international", "W:W51:B1", "51"),  # off the 10x10 board
+        ("russian", "W:Wa2:Bh8", "a2"),  # a light square
+        ("russian", "W:Wi1:Bh8", "i1"),  # no such file
+        ("american", "W:W1,2:B2", "2"),  # the same square twice
+        ("american", "W:W1-5,3:B10", "3"),  # ... once inside a range
+        ("american", "W:W5-3:B10", "5-3"),  # a range running backwards
+        ("american", "W:W30-35:B1", "30-35"),  # a range leaving the board
+        ("american", "W:WK:B1", "K"),
+        ("american", "W:X1:B2", "X1"),  # a field without a colour
+        ("american", "W:W1:W2", "W2"),  # two white fields
+    ],
+)
 def test_fen_errors_name_the_token(variant, fen, token):
     with pytest.raises(FenError) as info:
         Board(fen, variant=variant)
@@ -150,15 +173,16 @@ def test_fen_errors_empty_and_not_a_string():
 # Errors: one family of ValueErrors
 # =============================================================================
 
+
 def test_error_family():
-    for cls in (FenError, InvalidMoveError, IllegalMoveError, AmbiguousMoveError, VariantError,
-                draughts.PdnError):
+    for cls in (FenError, InvalidMoveError, IllegalMoveError, AmbiguousMoveError, VariantError, draughts.PdnError):
         assert issubclass(cls, DraughtsError)
         assert issubclass(cls, ValueError)
 
 
-@pytest.mark.parametrize("text", ["hello", "", "   ", "32", "32-", "-28", "32-28-", "32--28", "32 28",
-                                  "99-98", "0-5", "k3-k4"])
+@pytest.mark.parametrize(
+    "text", ["hello", "", "   ", "32", "32-", "-28", "32-28-", "32--28", "32 28", "99-98", "0-5", "k3-k4"]
+)
 def test_invalid_move_text(text):
     board = Board(variant="international")
     with pytest.raises(InvalidMoveError):
@@ -173,14 +197,17 @@ def test_move_text_must_be_a_string():
         Board(variant="international").parse_move(3228)
 
 
-@pytest.mark.parametrize("variant,text", [
-    ("international", "46-41"),          # onto an occupied square
-    ("international", "32-23"),          # two rows at once
-    ("international", "32x23"),
-    ("american", "21-17"),               # White's man, but Black moves first
-    ("american", "9-5"),                 # backwards, onto a man
-    ("russian", "c3-b2"),
-])
+@pytest.mark.parametrize(
+    "variant,text",
+    [
+        ("international", "46-41"),  # onto an occupied square
+        ("international", "32-23"),  # two rows at once
+        ("international", "32x23"),
+        ("american", "21-17"),  # White's man, but Black moves first
+        ("american", "9-5"),  # backwards, onto a man
+        ("russian", "c3-b2"),
+    ],
+)
 def test_illegal_move(variant, text):
     board = Board(variant=variant)
     with pytest.raises(IllegalMoveError):
@@ -225,20 +252,23 @@ def test_ambiguous_move_error_has_candidates():
     assert board.move_stack == []
 
 
-@pytest.mark.parametrize("name,options", [
-    ("chess", {}),
-    ("", {}),
-    (5, {}),
-    ("american", {"foo": 1}),
-    ("american", {"quiet_plies": -1}),
-    ("american", {"repetitions": 1}),
-    ("american", {"precedence": "most"}),             # not a field: the flags below are
-    ("american", {"prefer_more_kings": "yes"}),
-    ("american", {"crown_during_capture": "never"}),
-    ("american", {"size": 9}),
-    ("international", {"numbering": "italian"}),
-    ("russian", {"endgame_rules": "fide"}),
-])
+@pytest.mark.parametrize(
+    "name,options",
+    [
+        ("chess", {}),
+        ("", {}),
+        (5, {}),
+        ("american", {"foo": 1}),
+        ("american", {"quiet_plies": -1}),
+        ("american", {"repetitions": 1}),
+        ("american", {"precedence": "most"}),  # not a field: the flags below are
+        ("american", {"prefer_more_kings": "yes"}),
+        ("american", {"crown_during_capture": "never"}),
+        ("american", {"size": 9}),
+        ("international", {"numbering": "italian"}),
+        ("russian", {"endgame_rules": "fide"}),
+    ],
+)
 def test_bad_variant_or_option(name, options):
     with pytest.raises(VariantError):
         draughts.variant(name, **options)
@@ -265,6 +295,7 @@ def test_variant_names_and_aliases():
 # =============================================================================
 # Move values
 # =============================================================================
+
 
 def test_move_is_immutable():
     move = Move(26, 10, (26, 17, 10), (22, 14))
@@ -303,8 +334,12 @@ def test_move_equality_ignores_path_and_capture_order():
 
 
 def test_move_repr_evaluates_back():
-    moves = [Move(32, 28), Move(26, 10, (26, 17, 10), (22, 14)), Move(6, 1, promotion=True),
-             Move(11, 9, (11, 2, 9), (7, 6), True)]
+    moves = [
+        Move(32, 28),
+        Move(26, 10, (26, 17, 10), (22, 14)),
+        Move(6, 1, promotion=True),
+        Move(11, 9, (11, 2, 9), (7, 6), True),
+    ]
     board = make("W:WK32:B17,18,27,28", "international")
     moves += list(board.legal_moves)
     board = make("B:W9,K23,K25:B5,21", "russian")
@@ -328,6 +363,7 @@ def test_move_properties_and_text():
 # =============================================================================
 # push, pop, peek, move_stack, copy
 # =============================================================================
+
 
 def test_push_pop_peek_move_stack():
     board = Board(variant="american")
@@ -401,6 +437,7 @@ def test_boards_of_two_variants_live_side_by_side():
 # The legal-move view
 # =============================================================================
 
+
 def test_legal_moves_view():
     board = Board(variant="international")
     view = board.legal_moves
@@ -439,6 +476,7 @@ def test_legal_moves_view_empty():
 # =============================================================================
 # Draw rules
 # =============================================================================
+
 
 def king_walk(board, plies, avoid=(), on_ply=None):
     """Play `plies` king moves, none a capture, none leaving the opponent a
@@ -561,7 +599,7 @@ def test_american_alternative_counter_capture_or_promotion():
 
 def test_american_alternative_counter_reset_by_promotion():
     alt = draughts.variant("american", quiet_plies=0, no_capture_promotion_plies=80)
-    board = Board("W:WK2,K3,5:BK31,K32", variant=alt)      # the white man on a7 (5)
+    board = Board("W:WK2,K3,5:BK31,K32", variant=alt)  # the white man on a7 (5)
     king_walk(board, 30, avoid={1})
     promotion = board.push("5-1")
     assert promotion.promotion and board.piece_at(1) == Piece(WHITE, True)
@@ -586,10 +624,13 @@ def test_threefold_repetition():
     assert not board.is_repetition() and board.outcome() is None
 
 
-@pytest.mark.parametrize("variant,fen,shuffle,draw", [
-    ("international", "W:WK46:BK1", ["46-41", "1-7", "41-46", "7-1"], "1-1"),
-    ("russian", "W:WKa1:BKb8", ["a1-b2", "b8-a7", "b2-a1", "a7-b8"], "1/2-1/2"),
-])
+@pytest.mark.parametrize(
+    "variant,fen,shuffle,draw",
+    [
+        ("international", "W:WK46:BK1", ["46-41", "1-7", "41-46", "7-1"], "1-1"),
+        ("russian", "W:WKa1:BKb8", ["a1-b2", "b8-a7", "b2-a1", "a7-b8"], "1/2-1/2"),
+    ],
+)
 def test_threefold_repetition_other_variants(variant, fen, shuffle, draw):
     board = make(fen, variant)
     for text in shuffle * 2:
@@ -614,7 +655,7 @@ def test_russian_15_move_king_rule():
 def test_russian_15_move_rule_counts_from_the_last_man_move():
     # the man on b2 goes to the edge (a3), where nothing can take it
     board = make("W:WKe1,Kg1,b2:BKd8,Kf8,h6", "russian")
-    king_walk(board, 20, avoid={21})                     # keep a3 (21) free
+    king_walk(board, 20, avoid={21})  # keep a3 (21) free
     assert board.turn == WHITE and board.quiet_plies == 20 and board.outcome() is None
     board.push("b2-a3")
     assert board.quiet_plies == 0
@@ -629,12 +670,15 @@ def test_russian_default_has_no_5_move_rule():
     assert ply == 30
 
 
-@pytest.mark.parametrize("variant,fen", [
-    ("brazilian", "W:WKa1,Kc1:BKh8,Kf8"),
-    ("spanish", "W:WK1,K2:BK31,K32"),
-    ("italian", "W:WK29,K30:BK1,K2"),
-    ("czech", "W:WKa1,Kc1:BKh8,Kf8"),
-])
+@pytest.mark.parametrize(
+    "variant,fen",
+    [
+        ("brazilian", "W:WKa1,Kc1:BKh8,Kf8"),
+        ("spanish", "W:WK1,K2:BK31,K32"),
+        ("italian", "W:WK29,K30:BK1,K2"),
+        ("czech", "W:WKa1,Kc1:BKh8,Kf8"),
+    ],
+)
 def test_reversible_move_counter_of_other_variants(variant, fen):
     limit = draughts.variant(variant).quiet_plies
     assert limit > 0
@@ -685,20 +729,24 @@ def test_international_5_move_rule_king_and_man_against_king():
 # Game end and results
 # =============================================================================
 
-@pytest.mark.parametrize("variant,fen,winner,token", [
-    ("international", "B:W31:B", WHITE, "2-0"),
-    ("international", "W:W:B1", BLACK, "0-2"),
-    ("international", "W:W46:B41,37", BLACK, "0-2"),        # white blocked
-    ("american", "W:W:B1", BLACK, "1-0"),                   # Black moves first: a Black win is 1-0
-    ("american", "B:W21:B", WHITE, "0-1"),
-    ("american", "B:W9,14:B5", WHITE, "0-1"),               # black blocked
-    ("russian", "B:Wc3:B", WHITE, "1-0"),
-    ("russian", "W:W:Bc3", BLACK, "0-1"),
-    ("spanish", "B:W1:B", WHITE, "1-0"),
-    ("italian", "W:W:B1", BLACK, "0-1"),
-    ("brazilian", "W:W:Bc3", BLACK, "0-1"),
-    ("czech", "B:Wc3:B", WHITE, "1-0"),
-])
+
+@pytest.mark.parametrize(
+    "variant,fen,winner,token",
+    [
+        ("international", "B:W31:B", WHITE, "2-0"),
+        ("international", "W:W:B1", BLACK, "0-2"),
+        ("international", "W:W46:B41,37", BLACK, "0-2"),  # white blocked
+        ("american", "W:W:B1", BLACK, "1-0"),  # Black moves first: a Black win is 1-0
+        ("american", "B:W21:B", WHITE, "0-1"),
+        ("american", "B:W9,14:B5", WHITE, "0-1"),  # black blocked
+        ("russian", "B:Wc3:B", WHITE, "1-0"),
+        ("russian", "W:W:Bc3", BLACK, "0-1"),
+        ("spanish", "B:W1:B", WHITE, "1-0"),
+        ("italian", "W:W:B1", BLACK, "0-1"),
+        ("brazilian", "W:W:Bc3", BLACK, "0-1"),
+        ("czech", "B:Wc3:B", WHITE, "1-0"),
+    ],
+)
 def test_result_of_a_won_game(variant, fen, winner, token):
     board = make(fen, variant)
     outcome = board.outcome()
@@ -738,15 +786,22 @@ def test_move_text_takes_ascii_digits_only(text):
         board.parse_move(text)
 
 
-@pytest.mark.parametrize("fen,variant,square", [("W:W3:B29", "american", "3"), ("W:W3:B29", "american", "3"),
-                                                ("B:W30:B47", "international", "47"),
-                                                ("W:Wc3:Bd2,e1", "russian", "e1")])
+@pytest.mark.parametrize(
+    "fen,variant,square",
+    [
+        ("W:W3:B29", "american", "3"),
+        ("W:W3:B29", "american", "3"),
+        ("B:W30:B47", "international", "47"),
+        ("W:Wc3:Bd2,e1", "russian", "e1"),
+    ],
+)
 def test_a_man_on_the_row_where_it_is_crowned_is_no_position(fen, variant, square):
     with pytest.raises(draughts.FenError, match=f"on square {square}, on the row where it is crowned"):
         draughts.Board(fen, variant=variant)
 
 
 # --- a line of moves as text ------------------------------------------------------
+
 
 def test_variation_str_numbers_the_moves_from_the_side_to_move():
     board = draughts.Board()
@@ -790,7 +845,7 @@ def test_variation_str_refuses_an_illegal_move():
     after = board.copy()
     after.push("32-28")
     with pytest.raises(draughts.IllegalMoveError):
-        board.variation_str([after.peek(), after.peek()])      # a Move not legal the second time
+        board.variation_str([after.peek(), after.peek()])  # a Move not legal the second time
 
 
 def test_variation_str_writes_the_full_path_where_two_captures_share_their_squares():

@@ -31,8 +31,10 @@ def test_the_format_round_trip(tmp_path):
     after.push(after.parse_move("11-15"))
     a, b, c = _moves(start, "11-15", "9-13", "10-14")
     (d,) = _moves(after, "22-18")
-    entries = {B.position_hash(start): [(a, 12, 10, 3), (b, 30, 10, 0), (c, -3000 - 50, 9, 1)],
-               B.position_hash(after): [(d, -12, 10, 0)]}
+    entries = {
+        B.position_hash(start): [(a, 12, 10, 3), (b, 30, 10, 0), (c, -3000 - 50, 9, 1)],
+        B.position_hash(after): [(d, -12, 10, 0)],
+    }
     path = tmp_path / "b.bin"
     B.write(str(path), AM, entries, [start.fen()], {"depth": 10})
     book = B.Book(str(path))
@@ -40,10 +42,13 @@ def test_the_format_round_trip(tmp_path):
     assert isinstance(book.positions, np.memmap)
     assert book.header["positions_offset"] % B.ALIGN == 0 and book.header["moves_offset"] % B.ALIGN == 0
     got = book.probe(start)
-    assert [(m.move, m.score, m.depth, m.games) for m in got] == [(b, 30, 10, 0), (a, 12, 10, 3),
-                                                                  (c, -B.SCORE_CAP, 9, 1)]    # best first, capped
+    assert [(m.move, m.score, m.depth, m.games) for m in got] == [
+        (b, 30, 10, 0),
+        (a, 12, 10, 3),
+        (c, -B.SCORE_CAP, 9, 1),
+    ]  # best first, capped
     assert [m.move for m in book.probe(after)] == [d]
-    assert book.line(start, b) == [b]                           # 9-13 leaves the book
+    assert book.line(start, b) == [b]  # 9-13 leaves the book
     assert book.line(start, a) == [a, d]
     assert os.path.getsize(path) == book.header["moves_offset"] + 4 * B.MOVE.itemsize
     assert B.POSITION.itemsize == 20 and B.MOVE.itemsize == 18
@@ -55,7 +60,7 @@ def test_a_collision_of_keys_is_told_from_a_hit(tmp_path):
     (a,) = _moves(start, "11-15")
     path = tmp_path / "b.bin"
     B.write(str(path), AM, {(key, check ^ 1): [(a, 5, 8, 0)]}, [start.fen()], {})
-    assert B.Book(str(path)).probe(start) == []                # the same key, another position
+    assert B.Book(str(path)).probe(start) == []  # the same key, another position
     B.write(str(path), AM, {(key, check): [(a, 5, 8, 0)]}, [start.fen()], {})
     assert [m.move for m in B.Book(str(path)).probe(start)] == [a]
 
@@ -66,13 +71,14 @@ def test_a_capture_is_named_by_its_captured_squares(tmp_path):
     same_ends = {}
     for m in caps:
         same_ends.setdefault((m.start, m.end), []).append(m)
-    assert any(len(v) > 1 for v in same_ends.values())         # two captures between the same squares
+    assert any(len(v) > 1 for v in same_ends.values())  # two captures between the same squares
     path = tmp_path / "i.bin"
     v = AM
     B.write(str(path), v, {B.position_hash(board): [(m, i, 4, 0) for i, m in enumerate(caps)]}, [board.fen()], {})
     got = B.Book(str(path)).probe(board)
-    assert sorted((m.move.start, m.move.end, m.move.captured, m.score) for m in got) == \
-        sorted((m.start, m.end, m.captured, i) for i, m in enumerate(caps))
+    assert sorted((m.move.start, m.move.end, m.move.captured, m.score) for m in got) == sorted(
+        (m.start, m.end, m.captured, i) for i, m in enumerate(caps)
+    )
 
 
 def test_bad_files_are_clear_errors(tmp_path):
@@ -160,6 +166,7 @@ def test_a_build_resumes_from_its_file(small_book, tmp_path):
 
 def test_games_added_count_their_moves(small_book, tmp_path):
     from draughts import pdn
+
     path, cfg = small_book
     copy = tmp_path / "b.bin"
     copy.write_bytes(path.read_bytes())
@@ -189,14 +196,16 @@ def test_the_engine_answers_from_the_book_and_leaves_it(small_book):
     out = Board("B:W18,19,20,21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12", variant=AM)
     r2 = engine.play(out, Limit(depth=4))
     assert not r2.info.book and r2.info.nodes > 0
-    assert not engine.analyse(start, Limit(depth=4), 2)[0].book            # multi-PV searches
+    assert not engine.analyse(start, Limit(depth=4), 2)[0].book  # multi-PV searches
     wide = Engine(AM, tt_mb=8, egdb=None, book=str(path), book_margin=3000, seed=3)
     same = Engine(AM, tt_mb=8, egdb=None, book=str(path), book_margin=3000, seed=3)
-    picks = {Engine(AM, tt_mb=8, egdb=None, book=str(path), book_margin=3000, seed=s).play(start, Limit(depth=2)).move
-             for s in range(12)}
-    assert len(picks) > 1                                                   # the margin lets others in
+    picks = {
+        Engine(AM, tt_mb=8, egdb=None, book=str(path), book_margin=3000, seed=s).play(start, Limit(depth=2)).move
+        for s in range(12)
+    }
+    assert len(picks) > 1  # the margin lets others in
     assert wide.play(start, Limit(depth=2)).move == same.play(start, Limit(depth=2)).move
-    assert Engine(AM, tt_mb=8, egdb=None).book is None                      # off unless asked
+    assert Engine(AM, tt_mb=8, egdb=None).book is None  # off unless asked
 
 
 def test_a_book_of_other_rules_does_not_answer(small_book):
@@ -214,8 +223,12 @@ def test_the_hub_answers_from_the_book(small_book):
     try:
         hub.send("hub")
         hub.until("wait")
-        hub.send("set-param name=variant value=american", f"set-param name=book value={path}",
-                 "set-param name=book-margin value=0", "init")
+        hub.send(
+            "set-param name=variant value=american",
+            f"set-param name=book value={path}",
+            "set-param name=book-margin value=0",
+            "init",
+        )
         hub.until("ready")
         hub.send("pos start", "level depth=6", "go think")
         lines = hub.until("done")
@@ -234,7 +247,7 @@ def test_the_hub_answers_from_the_book(small_book):
 def test_the_runner_turns_books_off_unless_asked(small_book):
     path, _ = small_book
     off = make_player(parse_engine(["proto=builtin", "depth=2", f"option.book={path}"]), AM)
-    assert off._engine.book is not None                 # an explicit option.book is kept
+    assert off._engine.book is not None  # an explicit option.book is kept
     default = make_player(parse_engine(["proto=builtin", "depth=2"]), AM)
     assert default._engine.book is None
     kept = make_player(parse_engine(["proto=builtin", "depth=2", "book=on"]), AM)
@@ -244,8 +257,28 @@ def test_the_runner_turns_books_off_unless_asked(small_book):
 
 
 def test_the_runner_says_books_are_off(tmp_path, capsys):
-    assert main(["match", "-variant", "american", "-games", "2", "-engine", "proto=builtin", "depth=2",
-                 "-engine", "proto=builtin", "depth=1", "name=b", "book=on", "-ratinginterval", "0"]) == 0
+    assert (
+        main(
+            [
+                "match",
+                "-variant",
+                "american",
+                "-games",
+                "2",
+                "-engine",
+                "proto=builtin",
+                "depth=2",
+                "-engine",
+                "proto=builtin",
+                "depth=1",
+                "name=b",
+                "book=on",
+                "-ratinginterval",
+                "0",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "Opening books off (the openings are the match's; book=on keeps an engine's own): draughts" in out
     assert "draughts, b" not in out
@@ -254,9 +287,15 @@ def test_the_runner_says_books_are_off(tmp_path, capsys):
 def test_draughts_hub_takes_the_books_start_value(small_book, tmp_path):
     import subprocess
     import sys
+
     path, _ = small_book
-    run = lambda *args: subprocess.run([sys.executable, "-m", "draughts", "hub", *args], input="hub\nquit\n",
-                                       capture_output=True, text=True, timeout=60)
+    run = lambda *args: subprocess.run(
+        [sys.executable, "-m", "draughts", "hub", *args],
+        input="hub\nquit\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     out = run("--book", "none")
     assert out.returncode == 0 and "param name=book value=none type=string" in out.stdout
     assert f"param name=book value={path} type=string" in run("--book", str(path)).stdout

@@ -11,8 +11,22 @@ import draughts
 from draughts import cli
 
 #: every subcommand `draughts --help` lists (written out here, not read from cli)
-SUBCOMMANDS = {"perft", "bench", "hub", "play", "analyze", "svg", "match", "openings", "dxp", "train", "positions",
-               "book", "egdb", "gui"}
+SUBCOMMANDS = {
+    "perft",
+    "bench",
+    "hub",
+    "play",
+    "analyze",
+    "svg",
+    "match",
+    "openings",
+    "dxp",
+    "train",
+    "positions",
+    "book",
+    "egdb",
+    "gui",
+}
 
 
 def subcommands(parser):
@@ -46,7 +60,7 @@ def test_a_command_module_that_cannot_be_imported_fails_loudly(monkeypatch):
     with pytest.raises(ImportError, match="draughts.train"):
         cli.main(["train", "--help"])
     with pytest.raises(ImportError, match="draughts.train"):
-        cli.main(["--help"])               # listing every command imports every module
+        cli.main(["--help"])  # listing every command imports every module
 
 
 #: what a command that does not search must leave unloaded: numpy, tqdm, the
@@ -64,8 +78,9 @@ print('loaded:', *heavy)
 
 def loaded_after(code):
     """The heavy modules that a fresh interpreter has loaded after `code`."""
-    run = subprocess.run([sys.executable, "-c", _LOADED.format(code=code, heavy=HEAVY)],
-                         capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-c", _LOADED.format(code=code, heavy=HEAVY)], capture_output=True, text=True, timeout=120
+    )
     assert run.returncode == 0, run.stderr
     return run.stdout.splitlines()[-1].split()[1:]
 
@@ -92,8 +107,9 @@ def test_the_engine_and_its_numpy_load_when_used():
 def test_the_installed_command_imports_no_numpy_for_its_version():
     # the real entry point, as `draughts --version` runs it: -X importtime
     # lists every module imported, one a line, on stderr
-    run = subprocess.run([sys.executable, "-X", "importtime", "-m", "draughts", "--version"],
-                         capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "draughts", "--version"], capture_output=True, text=True, timeout=120
+    )
     assert run.returncode == 0 and run.stdout == f"draughts {draughts.__version__}\n"
     imported = {line.rsplit("|", 1)[-1].strip() for line in run.stderr.splitlines() if "|" in line}
     assert "draughts.cli" in imported
@@ -111,7 +127,8 @@ def test_a_broken_command_module_propagates_its_error(monkeypatch):
     def broken(sub):
         raise ImportError("cannot import name 'gone' from 'draughts.svg'")
 
-    monkeypatch.setattr(cli, "COMMANDS", tuple((names, broken if names == ("svg",) else register)
-                                               for names, register in cli.COMMANDS))
+    monkeypatch.setattr(
+        cli, "COMMANDS", tuple((names, broken if names == ("svg",) else register) for names, register in cli.COMMANDS)
+    )
     with pytest.raises(ImportError, match="gone"):
         cli.main(["svg", "--help"])

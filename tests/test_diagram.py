@@ -19,8 +19,12 @@ BOARDS = [
 
 def bare_cells(text):
     """{(row, col): character} of a bare diagram, blanks left out."""
-    return {(r, c // 2): ch for r, line in enumerate(text.split("\n"))
-            for c, ch in enumerate(line) if c % 2 == 0 and ch != " "}
+    return {
+        (r, c // 2): ch
+        for r, line in enumerate(text.split("\n"))
+        for c, ch in enumerate(line)
+        if c % 2 == 0 and ch != " "
+    }
 
 
 def framed_cells(text, size, numeric):
@@ -31,12 +35,12 @@ def framed_cells(text, size, numeric):
     assert len(rows) == size
     out = {}
     for r, line in enumerate(rows):
-        inner = line[line.index("|") + 1:line.rindex("|")]
+        inner = line[line.index("|") + 1 : line.rindex("|")]
         assert len(inner) == size * width
         for c in range(size):
-            cell = inner[c * width:(c + 1) * width]
+            cell = inner[c * width : (c + 1) * width]
             if not cell.strip():
-                continue                       # not a playing square
+                continue  # not a playing square
             mark = cell[1]
             out[(r, c)] = "." if mark == " " else mark
     return out
@@ -59,8 +63,8 @@ def test_the_bare_and_the_framed_board_agree(name, fen, flipped, ascii):
 def test_the_pieces_are_where_the_position_has_them():
     board = draughts.Board("W:WK50,31:B1", variant="international")
     rows = board.unicode(ascii=True).split("\n")
-    assert rows[0] == "  b" + "   ." * 4            # square 1 is the second of the top row
-    assert rows[6][2] == "w"                         # 31: the first of the seventh row
-    assert rows[9][16] == "W"                        # 50: the last of the bottom row
+    assert rows[0] == "  b" + "   ." * 4  # square 1 is the second of the top row
+    assert rows[6][2] == "w"  # 31: the first of the seventh row
+    assert rows[9][16] == "W"  # 50: the last of the bottom row
     assert board.unicode(ascii=True, flipped=True).split("\n")[0][2] == "W"
     assert str(board) == board.unicode(ascii=True)

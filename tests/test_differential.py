@@ -33,7 +33,7 @@ import reference_movegen as R  # noqa: E402
 
 SEED = 20240917
 POSITIONS_PER_CONFIG = 3000
-PERFT_POSITIONS_PER_CONFIG = 300   # of the same positions, for the perft check
+PERFT_POSITIONS_PER_CONFIG = 300  # of the same positions, for the perft check
 PERFT_DEPTH = 2
 MAX_REPORTED = 8
 
@@ -57,6 +57,7 @@ POSITIONS = {"pool": 1000, "thai": 1000}
 # ---------------------------------------------------------------------------
 # Position generation (reference only, deterministic)
 # ---------------------------------------------------------------------------
+
 
 def _rng(variant, mandatory, salt):
     key = f"{variant}/{mandatory}/{salt}".encode()
@@ -104,13 +105,13 @@ def random_positions(variant, mandatory, count):
 def positions_for(variant, mandatory):
     total = POSITIONS.get(variant, POSITIONS_PER_CONFIG)
     half = total // 2
-    return tuple(playout_positions(variant, mandatory, half)
-                 + random_positions(variant, mandatory, total - half))
+    return tuple(playout_positions(variant, mandatory, half) + random_positions(variant, mandatory, total - half))
 
 
 # ---------------------------------------------------------------------------
 # Comparison
 # ---------------------------------------------------------------------------
+
 
 def _num(variant, sq):
     """Engine square -> variant number (accepts ints and, for the 8x8 variants
@@ -123,8 +124,12 @@ def _num(variant, sq):
 
 
 def _engine_key(variant, m):
-    return (_num(variant, m.start), _num(variant, m.end),
-            frozenset(_num(variant, c) for c in m.captured), bool(m.promotion))
+    return (
+        _num(variant, m.start),
+        _num(variant, m.end),
+        frozenset(_num(variant, c) for c in m.captured),
+        bool(m.promotion),
+    )
 
 
 def _ref_key(variant, m):
@@ -173,8 +178,7 @@ def king_moves_fen(variant, king_moves):
 
 
 def _engine_board(variant, mandatory, board_variant, pos, king_moves=None):
-    return draughts.Board(R.write_fen(pos, variant) + king_moves_fen(variant, king_moves),
-                          variant=board_variant)
+    return draughts.Board(R.write_fen(pos, variant) + king_moves_fen(variant, king_moves), variant=board_variant)
 
 
 def _engine_king_moves(variant, child):
@@ -237,8 +241,9 @@ def compare_position(variant, mandatory, board_variant, pos, king_moves=None):
     return problems
 
 
-@pytest.mark.parametrize("variant,mandatory", CONFIGS,
-                         ids=[f"{v}{'' if m else '-optional-capture'}" for v, m in CONFIGS])
+@pytest.mark.parametrize(
+    "variant,mandatory", CONFIGS, ids=[f"{v}{'' if m else '-optional-capture'}" for v, m in CONFIGS]
+)
 def test_engine_matches_reference(variant, mandatory):
     board_variant = variant if mandatory else draughts.variant(variant, mandatory_capture=False)
     failures = []
@@ -252,16 +257,16 @@ def test_engine_matches_reference(variant, mandatory):
             if len(failures) < MAX_REPORTED:
                 failures.append(
                     f"variant={variant} mandatory_capture={mandatory} "
-                    f"FEN {R.write_fen(pos, variant)}\n"
-                    + R.board_text(pos, variant) + "\n  "
-                    + "\n  ".join(problems))
+                    f"FEN {R.write_fen(pos, variant)}\n" + R.board_text(pos, variant) + "\n  " + "\n  ".join(problems)
+                )
     assert not failures, (
-        f"{n_failed} of {len(positions)} positions differ "
-        f"(showing {len(failures)}):\n\n" + "\n\n".join(failures))
+        f"{n_failed} of {len(positions)} positions differ (showing {len(failures)}):\n\n" + "\n\n".join(failures)
+    )
 
 
-@pytest.mark.parametrize("variant,mandatory", CONFIGS,
-                         ids=[f"{v}{'' if m else '-optional-capture'}" for v, m in CONFIGS])
+@pytest.mark.parametrize(
+    "variant,mandatory", CONFIGS, ids=[f"{v}{'' if m else '-optional-capture'}" for v, m in CONFIGS]
+)
 def test_engine_perft_matches_reference(variant, mandatory):
     """Shallow perft from the first positions of each kind, in both duplicate
     conventions: 'drop' (docs/rules.md move identity) and 'keep' (every capture
@@ -269,8 +274,7 @@ def test_engine_perft_matches_reference(variant, mandatory):
     board_variant = variant if mandatory else draughts.variant(variant, mandatory_capture=False)
     positions = positions_for(variant, mandatory)
     half = POSITIONS.get(variant, POSITIONS_PER_CONFIG) // 2
-    sample = (positions[:PERFT_POSITIONS_PER_CONFIG // 2]
-              + positions[half:half + PERFT_POSITIONS_PER_CONFIG // 2])
+    sample = positions[: PERFT_POSITIONS_PER_CONFIG // 2] + positions[half : half + PERFT_POSITIONS_PER_CONFIG // 2]
     failures = []
     for pos in sample:
         board = _engine_board(variant, mandatory, board_variant, pos)
@@ -278,51 +282,75 @@ def test_engine_perft_matches_reference(variant, mandatory):
             want = [R.perft(pos, d, variant, mandatory, dup) for d in range(1, PERFT_DEPTH + 1)]
             got = [board.perft(d, duplicates=dup) for d in range(1, PERFT_DEPTH + 1)]
             if got != want:
-                failures.append(f"variant={variant} mandatory_capture={mandatory} duplicates={dup} "
-                                f"FEN {R.write_fen(pos, variant)}: engine {got}, reference {want}")
-    assert not failures, (f"{len(failures)} perft differences (showing {min(len(failures), MAX_REPORTED)}):\n"
-                          + "\n".join(failures[:MAX_REPORTED]))
+                failures.append(
+                    f"variant={variant} mandatory_capture={mandatory} duplicates={dup} "
+                    f"FEN {R.write_fen(pos, variant)}: engine {got}, reference {want}"
+                )
+    assert not failures, (
+        f"{len(failures)} perft differences (showing {min(len(failures), MAX_REPORTED)}):\n"
+        + "\n".join(failures[:MAX_REPORTED])
+    )
 
 
 # Hand-worked positions of tests/test_reference_perft.py (one per tricky rule),
 # played in every variant whose numbering they fit.
-GRID_8X8 = ("american", "russian", "brazilian", "czech")   # american-grid numbers
+GRID_8X8 = ("american", "russian", "brazilian", "czech")  # american-grid numbers
 RULE_POSITIONS = (
-    [(v, fen) for v in GRID_8X8 for fen in (
-        "B:W9,K23,K25:B5,21",        # russian: crowned in the capture, goes on as king
-        "B:W25,26:B21",              # the three far-row behaviours
-        "W:WK26:B14,15,22,23",       # ring capture, duplicates
-        "W:WK29:B10,22",             # flying-king landing rule
-        "W:W22:B18,26",              # men capture backwards or not
-        "W:W22:B18",                 # optional capture
-        "W:W29,K1:B6,25",            # czech: the king must capture
-    )]
-    + [("international", fen) for fen in (
-        "W:WK32:B27,43",             # Turkish strike
-        "B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46",
-        "W:W6,7,8,9,10:B41,42,43,44,45",
-    )]
-    + [("italian", fen) for fen in (
-        "W:W22:BK18", "W:WK22:BK18", "W:W22,K32:B18,28", "W:WK22:B18,K19",
-        "W:WK22:B12,18,K10,K19",
-        "W:WK25:BK7,12,14,16,K21,K22,23,K26",
-        "W:WK3,K4,5,17,20,K27,K28:BK7,K13,14,K15,21,24",
-    )]
-    + [("spanish", fen) for fen in (
-        "W:WK14:B10,K11", "W:WK14:BK10,11",
-    )]
+    [
+        (v, fen)
+        for v in GRID_8X8
+        for fen in (
+            "B:W9,K23,K25:B5,21",  # russian: crowned in the capture, goes on as king
+            "B:W25,26:B21",  # the three far-row behaviours
+            "W:WK26:B14,15,22,23",  # ring capture, duplicates
+            "W:WK29:B10,22",  # flying-king landing rule
+            "W:W22:B18,26",  # men capture backwards or not
+            "W:W22:B18",  # optional capture
+            "W:W29,K1:B6,25",  # czech: the king must capture
+        )
+    ]
+    + [
+        ("international", fen)
+        for fen in (
+            "W:WK32:B27,43",  # Turkish strike
+            "B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46",
+            "W:W6,7,8,9,10:B41,42,43,44,45",
+        )
+    ]
+    + [
+        ("italian", fen)
+        for fen in (
+            "W:W22:BK18",
+            "W:WK22:BK18",
+            "W:W22,K32:B18,28",
+            "W:WK22:B18,K19",
+            "W:WK22:B12,18,K10,K19",
+            "W:WK25:BK7,12,14,16,K21,K22,23,K26",
+            "W:WK3,K4,5,17,20,K27,K28:BK7,K13,14,K15,21,24",
+        )
+    ]
+    + [
+        ("spanish", fen)
+        for fen in (
+            "W:WK14:B10,K11",
+            "W:WK14:BK10,11",
+        )
+    ]
 )
 
 
-@pytest.mark.parametrize("variant,fen", RULE_POSITIONS,
-                         ids=[f"{v}-{f}" for v, f in RULE_POSITIONS])
+@pytest.mark.parametrize("variant,fen", RULE_POSITIONS, ids=[f"{v}-{f}" for v, f in RULE_POSITIONS])
 def test_engine_matches_reference_on_rule_positions(variant, fen):
     pos = R.parse_fen(fen, variant)
-    for mandatory in ((True, False) if variant != "international" else (True,)):
+    for mandatory in (True, False) if variant != "international" else (True,):
         board_variant = variant if mandatory else draughts.variant(variant, mandatory_capture=False)
         problems = compare_position(variant, mandatory, board_variant, pos)
-        assert not problems, (f"variant={variant} mandatory_capture={mandatory} FEN {fen}\n"
-                              + R.board_text(pos, variant) + "\n  " + "\n  ".join(problems))
+        assert not problems, (
+            f"variant={variant} mandatory_capture={mandatory} FEN {fen}\n"
+            + R.board_text(pos, variant)
+            + "\n  "
+            + "\n  ".join(problems)
+        )
 
 
 # ---------------------------------------------------------------------------
@@ -390,10 +418,15 @@ def test_new_variants_match_reference(variant):
         if problems:
             n_failed += 1
             if len(failures) < MAX_REPORTED:
-                failures.append(f"variant={variant} FEN {R.write_fen(pos, variant)}{king_moves_fen(variant, km)}\n"
-                                + R.board_text(pos, variant) + "\n  " + "\n  ".join(problems))
-    assert not failures, (f"{n_failed} of {len(positions)} positions differ "
-                          f"(showing {len(failures)}):\n\n" + "\n\n".join(failures))
+                failures.append(
+                    f"variant={variant} FEN {R.write_fen(pos, variant)}{king_moves_fen(variant, km)}\n"
+                    + R.board_text(pos, variant)
+                    + "\n  "
+                    + "\n  ".join(problems)
+                )
+    assert not failures, (
+        f"{n_failed} of {len(positions)} positions differ (showing {len(failures)}):\n\n" + "\n\n".join(failures)
+    )
 
 
 @pytest.mark.parametrize("variant", NEW_VARIANTS)
@@ -401,7 +434,7 @@ def test_new_variants_perft_match_reference(variant):
     """perft(1..2) in both duplicate conventions from the first positions of each kind."""
     positions = new_positions_for(variant)
     half = NEW_POSITIONS // 2
-    sample = positions[:NEW_PERFT_POSITIONS // 2] + positions[half:half + NEW_PERFT_POSITIONS // 2]
+    sample = positions[: NEW_PERFT_POSITIONS // 2] + positions[half : half + NEW_PERFT_POSITIONS // 2]
     failures = []
     for pos, km in sample:
         board = _engine_board(variant, True, variant, pos, km)
@@ -409,6 +442,8 @@ def test_new_variants_perft_match_reference(variant):
             want = [R.perft(pos, d, variant, True, dup, km or None) for d in (1, 2)]
             got = [board.perft(d, duplicates=dup) for d in (1, 2)]
             if got != want:
-                failures.append(f"variant={variant} duplicates={dup} FEN {R.write_fen(pos, variant)}"
-                                f"{king_moves_fen(variant, km)}: engine {got}, reference {want}")
-    assert not failures, (f"{len(failures)} perft differences:\n" + "\n".join(failures[:MAX_REPORTED]))
+                failures.append(
+                    f"variant={variant} duplicates={dup} FEN {R.write_fen(pos, variant)}"
+                    f"{king_moves_fen(variant, km)}: engine {got}, reference {want}"
+                )
+    assert not failures, f"{len(failures)} perft differences:\n" + "\n".join(failures[:MAX_REPORTED])

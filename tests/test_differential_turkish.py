@@ -82,8 +82,10 @@ def compare(pos):
             problems.append(f"engine lists {k} twice")
         eng[k] = m
     if set(eng) != set(ref):
-        problems.append(f"only engine: {sorted(set(eng) - set(ref), key=str)}; "
-                        f"only reference: {sorted(set(ref) - set(eng), key=str)}")
+        problems.append(
+            f"only engine: {sorted(set(eng) - set(ref), key=str)}; "
+            f"only reference: {sorted(set(ref) - set(eng), key=str)}"
+        )
     for k in set(eng) & set(ref):
         want, side = T.apply_move(pos, ref[k])
         child = board.copy()
@@ -110,7 +112,7 @@ def test_engine_matches_reference():
 
 def test_engine_perft_matches_reference_in_both_conventions():
     half = POSITIONS // 2
-    sample = positions()[:PERFT_SAMPLE // 2] + positions()[half:half + PERFT_SAMPLE // 2]
+    sample = positions()[: PERFT_SAMPLE // 2] + positions()[half : half + PERFT_SAMPLE // 2]
     failures = []
     for pos in sample:
         board = draughts.Board(T.write_fen(pos), variant="turkish")

@@ -11,8 +11,9 @@ import draughts
 
 
 def _modules_with_examples():
-    names = ["draughts"] + [m.name for m in pkgutil.walk_packages(draughts.__path__, "draughts.")
-                            if not m.name.endswith("__main__")]
+    names = ["draughts"] + [
+        m.name for m in pkgutil.walk_packages(draughts.__path__, "draughts.") if not m.name.endswith("__main__")
+    ]
     finder = doctest.DocTestFinder()
     out = []
     for name in sorted(names):
@@ -27,8 +28,16 @@ MODULES = _modules_with_examples()
 
 def test_the_package_has_examples():
     # the modules whose docstrings teach the API
-    for name in ("draughts", "draughts.board", "draughts.engine", "draughts.hub", "draughts.hub.protocol",
-                 "draughts.hub.testing", "draughts._args", "draughts.pdn"):
+    for name in (
+        "draughts",
+        "draughts.board",
+        "draughts.engine",
+        "draughts.hub",
+        "draughts.hub.protocol",
+        "draughts.hub.testing",
+        "draughts._args",
+        "draughts.pdn",
+    ):
         assert name in MODULES
 
 

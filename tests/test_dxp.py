@@ -32,6 +32,7 @@ MOVE_EXAMPLE = "M001205250422122320"
 
 # --- the codec -----------------------------------------------------------------------
 
+
 def test_the_definitions_examples_byte_for_byte():
     req = P.parse(TORNADO)
     assert req == P.GameReq("Tornado voor Windows 4.0", "W", 60, 65, None, 1)
@@ -45,25 +46,54 @@ def test_the_definitions_examples_byte_for_byte():
         assert b.recv(100) == MOVE_EXAMPLE.encode("ascii") + b"\0"
 
 
-@pytest.mark.parametrize("text", [
-    "A" + "Kingsrow".ljust(32) + "0", "A" + "x" * 32 + "3", "E10", "E21", "E00", "E31", "Chello there", "C",
-    "B012W", "B001Z", "K0", "K1", "K2", "M0000323800", "M999950460140",
-    "R01" + "me".ljust(32) + "Z005000B" + "Z" + "z" * 20 + "e" * 10 + "w" * 20,
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A" + "Kingsrow".ljust(32) + "0",
+        "A" + "x" * 32 + "3",
+        "E10",
+        "E21",
+        "E00",
+        "E31",
+        "Chello there",
+        "C",
+        "B012W",
+        "B001Z",
+        "K0",
+        "K1",
+        "K2",
+        "M0000323800",
+        "M999950460140",
+        "R01" + "me".ljust(32) + "Z005000B" + "Z" + "z" * 20 + "e" * 10 + "w" * 20,
+    ],
+)
 def test_every_message_type_round_trips(text):
     assert P.format(P.parse(text)) == text
 
 
-@pytest.mark.parametrize("text, words", [
-    ("", "empty"), ("X123", "unknown message type"), ("R01short", "43 or 94"),
-    ("R02" + "a" * 32 + "X060065A", "W or Z"), ("R01" + "a" * 32 + "W06a065A", "digits"),
-    ("R01" + "a" * 32 + "W060065C", r"A \(normal start\) or B"),
-    ("R01" + "a" * 32 + "W060065B" + "W" + "q" * 50, "e, w, z, W or Z"),
-    ("A" + "a" * 32, "34 characters"), ("M00120525042212232", "MOVE with 4 captures"),
-    ("M0012055100", "not on the board"), ("M001205", "at least 11"), ("E4", "3 characters"),
-    ("E40", "reason is 0-3"), ("B01W", "5 characters"), ("B012Q", "W or Z"), ("K", "2 characters"),
-    ("C" + "x" * 127, "at most 127"), ("M0012\t5250422122320", "printable ASCII"),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("", "empty"),
+        ("X123", "unknown message type"),
+        ("R01short", "43 or 94"),
+        ("R02" + "a" * 32 + "X060065A", "W or Z"),
+        ("R01" + "a" * 32 + "W06a065A", "digits"),
+        ("R01" + "a" * 32 + "W060065C", r"A \(normal start\) or B"),
+        ("R01" + "a" * 32 + "W060065B" + "W" + "q" * 50, "e, w, z, W or Z"),
+        ("A" + "a" * 32, "34 characters"),
+        ("M00120525042212232", "MOVE with 4 captures"),
+        ("M0012055100", "not on the board"),
+        ("M001205", "at least 11"),
+        ("E4", "3 characters"),
+        ("E40", "reason is 0-3"),
+        ("B01W", "5 characters"),
+        ("B012Q", "W or Z"),
+        ("K", "2 characters"),
+        ("C" + "x" * 127, "at most 127"),
+        ("M0012\t5250422122320", "printable ASCII"),
+    ],
+)
 def test_bad_messages_are_errors_that_say_what_is_wrong(text, words):
     with pytest.raises(errors.DxpError, match=words):
         P.parse(text)
@@ -79,6 +109,7 @@ def test_positions_both_ways():
 
 
 # --- a scripted peer over a real socket -----------------------------------------------
+
 
 class Peer:
     """The other end of one loopback connection, sending and reading raw frames."""
@@ -124,7 +155,7 @@ def _serve_forever(server, mover, log):
     try:
         S.serve(server, mover, log=log.append)
     except OSError:
-        pass                                          # the server socket was closed: the test is over
+        pass  # the server socket was closed: the test is over
 
 
 _peers: "list[Peer]" = []
@@ -215,7 +246,7 @@ def test_scripted_initiator_against_our_follower(follower):
     peer.send(P.format(P.move_message(mine, 0)))
     board.push(mine)
     their_move(peer, board)
-    peer.send("E11")                                   # I resign, and stop
+    peer.send("E11")  # I resign, and stop
     assert peer.read() == "E31"
     assert peer.closed()
     assert "dxp: peer says: hello from the script" in log
@@ -226,7 +257,7 @@ def test_an_unreadable_message_ends_the_game_and_the_connection(follower):
     peer = connect(port)
     peer.send(request(follower="Z"))
     assert peer.read().endswith("0")
-    peer.send("M12")                                    # too short to be a MOVE
+    peer.send("M12")  # too short to be a MOVE
     said = peer.read_until("E")
     assert said[0].startswith("C") and "cannot read" in said[0]
     assert said[-1] == "E01"
@@ -256,7 +287,7 @@ def test_a_peer_that_disconnects_mid_game(follower):
     assert peer.read().endswith("0")
     their_move(peer, draughts.Board())
     peer.conn.close()
-    again = connect(port)                               # served once the first is given up
+    again = connect(port)  # served once the first is given up
     again.send(request(follower="W"))
     assert again.read().endswith("0")
     deadline = time.monotonic() + 10
@@ -291,12 +322,14 @@ def test_messages_outside_a_game(follower):
 
 # --- our initiator against our follower --------------------------------------------------
 
+
 def test_whole_games_between_our_initiator_and_our_follower(follower):
     port, log = follower
     conn = P.Connection.connect("127.0.0.1", port)
     try:
-        peer_name, results = S.initiate(conn, S.EngineMover(tt_mb=4, depth=2), games=2, minutes=2,
-                                        log=lambda text: None)
+        peer_name, results = S.initiate(
+            conn, S.EngineMover(tt_mb=4, depth=2), games=2, minutes=2, log=lambda text: None
+        )
     finally:
         conn.close()
     assert peer_name == "draughts" and len(results) == 2
@@ -321,12 +354,12 @@ def test_the_initiator_against_a_scripted_follower():
     def script():
         sock, _ = server.accept()
         peer = Peer(sock)
-        seen.append(peer.read())                        # the GAMEREQ
+        seen.append(peer.read())  # the GAMEREQ
         peer.send("A" + "Scripted".ljust(32) + "0")
         board = draughts.Board()
-        seen.append(peer.read())                        # the initiator's first move (it is White)
+        seen.append(peer.read())  # the initiator's first move (it is White)
         board.push(P.legal_move(board, P.parse(seen[-1])))
-        peer.send("M0000" + "4641" + "00")             # Black has no piece on 46
+        peer.send("M0000" + "4641" + "00")  # Black has no piece on 46
         seen.extend(peer.read_until("E"))
         peer.send("E10")
         seen.append(peer.closed())
@@ -335,14 +368,13 @@ def test_the_initiator_against_a_scripted_follower():
     thread = threading.Thread(target=script, daemon=True)
     thread.start()
     conn = P.Connection.connect("127.0.0.1", port)
-    name, results = S.initiate(conn, S.EngineMover(tt_mb=4, depth=1), games=1, minutes=1,
-                               log=lambda text: None)
+    name, results = S.initiate(conn, S.EngineMover(tt_mb=4, depth=1), games=1, minutes=1, log=lambda text: None)
     conn.close()
     thread.join(10)
     server.close()
     assert seen[0] == "R01" + "draughts".ljust(32) + "Z001000A"
     assert name == "Scripted" and results[0].winner == draughts.WHITE and results[0].finished
-    assert "illegal move 46-41" in seen[2] and seen[3] == "E31"      # stop: it was the last game
+    assert "illegal move 46-41" in seen[2] and seen[3] == "E31"  # stop: it was the last game
 
 
 def test_a_refused_game_is_an_error():
@@ -368,6 +400,7 @@ def test_a_refused_game_is_an_error():
 
 # --- the match runner ------------------------------------------------------------------
 
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -384,18 +417,39 @@ def run_match(argv):
 def test_a_dxp_engine_started_by_the_runner_plays_a_match(tmp_path):
     port = free_port()
     pdn_path = tmp_path / "games.pdn"
-    result, out = run_match([
-        "-variant", "international", "-games", "2", "-pdnout", str(pdn_path),
-        "-engine", "name=dxp-follower", "proto=dxp", "host=127.0.0.1", f"port={port}", "cmd=draughts",
-        "arg=dxp", f"arg=--listen=127.0.0.1:{port}", "arg=--depth=2", "arg=--once", "arg=-q", "tc=60",
-        "-engine", "name=builtin", "proto=builtin", "depth=2"])
+    result, out = run_match(
+        [
+            "-variant",
+            "international",
+            "-games",
+            "2",
+            "-pdnout",
+            str(pdn_path),
+            "-engine",
+            "name=dxp-follower",
+            "proto=dxp",
+            "host=127.0.0.1",
+            f"port={port}",
+            "cmd=draughts",
+            "arg=dxp",
+            f"arg=--listen=127.0.0.1:{port}",
+            "arg=--depth=2",
+            "arg=--once",
+            "arg=-q",
+            "tc=60",
+            "-engine",
+            "name=builtin",
+            "proto=builtin",
+            "depth=2",
+        ]
+    )
     assert result.complete and len(result.records) == 2
     assert "Score of dxp-follower vs builtin" in out
     games = list(pdn.read_games(pdn_path.read_text()))
     assert len(games) == 2
     for game in games:
         assert game.headers["Termination"] == "normal"
-        assert game.end().outcome() is not None               # played to the end, every move legal
+        assert game.end().outcome() is not None  # played to the end, every move legal
 
 
 class ScriptedDxpEngine:
@@ -470,17 +524,34 @@ def test_a_misbehaving_dxp_engine_loses_with_the_reason(mode, tmp_path):
     engine = ScriptedDxpEngine(mode)
     pdn_path = tmp_path / "games.pdn"
     try:
-        result, out = run_match([
-            "-variant", "international", "-games", "2", "-recover", "-pdnout", str(pdn_path),
-            "-engine", "name=bad", "proto=dxp", f"port={engine.port}", "st=0.3", "timemargin=100",
-            "-engine", "name=good", "proto=builtin", "depth=1"])
+        result, out = run_match(
+            [
+                "-variant",
+                "international",
+                "-games",
+                "2",
+                "-recover",
+                "-pdnout",
+                str(pdn_path),
+                "-engine",
+                "name=bad",
+                "proto=dxp",
+                f"port={engine.port}",
+                "st=0.3",
+                "timemargin=100",
+                "-engine",
+                "name=good",
+                "proto=builtin",
+                "depth=1",
+            ]
+        )
     finally:
         engine.close()
     assert result.complete and len(result.records) == 2
     for record in result.records:
         assert record.termination == termination
         assert words in record.reason
-        assert record.winner == 1                        # the good engine
+        assert record.winner == 1  # the good engine
     assert [g.headers["Termination"] for g in pdn.read_games(pdn_path.read_text())] == [termination] * 2
 
 

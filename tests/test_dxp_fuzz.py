@@ -25,11 +25,11 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="re
 
 SEED = 20270
 CONNECTIONS = 260
-CLEAN_EVERY = 13                 # a clean game after every this many connections
+CLEAN_EVERY = 13  # a clean game after every this many connections
 MIN_MESSAGES = 10_000
-BUDGET = 55.0                    # seconds the whole run may take
-IDLE = 1.0                       # the follower's --idle-timeout
-FRAME = 0.25                     # the follower's --frame-timeout
+BUDGET = 55.0  # seconds the whole run may take
+IDLE = 1.0  # the follower's --idle-timeout
+FRAME = 0.25  # the follower's --frame-timeout
 NAME = "draughts"
 
 
@@ -44,7 +44,7 @@ class Client:
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.conn = P.Connection(self.sock, frame_timeout=10.0)
-        self.sent = 0                                  # mutated messages handed to the socket
+        self.sent = 0  # mutated messages handed to the socket
 
     def raw(self, data: bytes, mutated=True) -> bool:
         try:
@@ -113,9 +113,9 @@ def harmless(rng):
         return "A" + text(rng, 32) + str(rng.randrange(10)), "C"
     if k == 6:
         return gamereq(version=rng.choice([0, 2, 17, 99])), "A"
-    if k == 7:                                         # the game is over at once: refused, said why
+    if k == 7:  # the game is over at once: refused, said why
         return gamereq(position="B" + rng.choice("WZ") + "e" * 50), "CA"
-    cells = ["e"] * 50                                 # a man on the row where it is crowned
+    cells = ["e"] * 50  # a man on the row where it is crowned
     cells[rng.randrange(0, 5)] = "w"
     cells[rng.randrange(20, 30)] = "z"
     return gamereq(position="BW" + "".join(cells)), "CA"
@@ -145,7 +145,7 @@ def mutate(rng, message: str) -> bytes:
         elif k == 1:
             del data[i]
         elif k == 2:
-            data[i:i] = data[i:i + rng.randrange(1, 8)]
+            data[i:i] = data[i : i + rng.randrange(1, 8)]
         else:
             del data[i:]
     return bytes(data) + (b"\0" if rng.random() < 0.8 else b"")
@@ -158,6 +158,7 @@ def binary(rng) -> bytes:
 
 # --- games ------------------------------------------------------------------------------
 
+
 class Game:
     """A game on a client, our Board in step with the follower's."""
 
@@ -169,8 +170,8 @@ class Game:
         self.theirs = draughts.WHITE if follower == "W" else draughts.BLACK
         self.moves = moves
         self.over = False
-        self.replies = 0                                # legal moves the follower sent
-        self.pending_back = None                        # the ply a BACKREQ we sent takes back to
+        self.replies = 0  # legal moves the follower sent
+        self.pending_back = None  # the ply a BACKREQ we sent takes back to
 
     def start_game(self, minutes=5):
         follower = "W" if self.theirs == draughts.WHITE else "Z"
@@ -200,7 +201,7 @@ class Game:
                 while len(self.board.move_stack) > ply:
                     self.board.pop()
             else:
-                assert ply is None, (frame, ply)      # we only send BACKREQs it must accept or decline
+                assert ply is None, (frame, ply)  # we only send BACKREQs it must accept or decline
         elif isinstance(msg, P.GameEnd):
             self.over = True
         elif isinstance(msg, P.Chat):
@@ -228,7 +229,7 @@ class Game:
         while True:
             msg = P.parse(self.c.read())
             if isinstance(msg, P.GameEnd):
-                assert msg.reason == P.GameEnd.DRAW, msg            # the game length: a draw
+                assert msg.reason == P.GameEnd.DRAW, msg  # the game length: a draw
                 self.over = True
                 return
 
@@ -260,7 +261,7 @@ def clean_game(port, rng):
         assert g.replies >= min(length, 3) - 1, g.replies
         if g.board.outcome() is None:
             assert len(g.board.move_stack) == 2 * length, (len(g.board.move_stack), length)
-        c.send("E01")                                   # no more games
+        c.send("E01")  # no more games
         frames = c.drain()
         assert frames[-1] == "<closed>", frames
         return g.replies
@@ -286,7 +287,7 @@ def mischief_game(c, rng):
             assert g.move()
         elif k == 4:
             assert c.send("C" + text(rng, rng.randrange(60)), True)
-        elif k == 5:                                   # a take-back, accepted or declined
+        elif k == 5:  # a take-back, accepted or declined
             n = rng.randrange(0, 8)
             colour = rng.choice([draughts.WHITE, draughts.BLACK])
             ply = g.back_ply(n, colour)
@@ -294,31 +295,34 @@ def mischief_game(c, rng):
             g.pending_back = ply if ok else None
             assert c.send(f"B{n:03d}{'W' if colour == draughts.WHITE else 'Z'}", True)
             g.handle(c.read())
-        elif k == 6:                                   # GAMEEND while the follower thinks
+        elif k == 6:  # GAMEEND while the follower thinks
             assert g.move()
             c.send("E00", True)
             return "over-out-of-turn"
-        elif k == 7:                                   # BACKREQ while the follower thinks: declined
+        elif k == 7:  # BACKREQ while the follower thinks: declined
             assert g.move()
             c.send(f"B{rng.randrange(200, 999):03d}W", True)
             g.until_ours()
             if g.over:
                 return "over"
             g.handle(c.read())
-        elif k == 8:                                   # a BACKACC that answers nothing: ignored
+        elif k == 8:  # a BACKACC that answers nothing: ignored
             assert c.send(f"K{rng.randrange(3)}", True)
-        elif k == 9:                                   # a well-formed illegal move: we lose, the connection stays
+        elif k == 9:  # a well-formed illegal move: we lose, the connection stays
             legal = {(m.start, m.end) for m in g.board.legal_moves}
-            a, b = next((a, b) for a, b in ((rng.randrange(1, 51), rng.randrange(1, 51)) for _ in range(999))
-                        if (a, b) not in legal)
+            a, b = next(
+                (a, b)
+                for a, b in ((rng.randrange(1, 51), rng.randrange(1, 51)) for _ in range(999))
+                if (a, b) not in legal
+            )
             assert c.send(f"M0000{a:02d}{b:02d}00", True)
-            while not g.over:                          # its CHAT saying why, and GAMEEND 3
+            while not g.over:  # its CHAT saying why, and GAMEEND 3
                 g.handle(c.read())
             return "lost"
         elif k == 10:
             c.send(bad_squares(rng), True)
             return "fatal"
-        else:                                          # an abrupt close with a move on its way back
+        else:  # an abrupt close with a move on its way back
             g.move()
             c.reset()
             return "reset"
@@ -326,6 +330,7 @@ def mischief_game(c, rng):
 
 
 # --- the run ------------------------------------------------------------------------------
+
 
 def proc_counts(pid):
     with open(f"/proc/{pid}/status") as f:
@@ -336,9 +341,28 @@ def proc_counts(pid):
 @pytest.fixture
 def follower_process(tmp_path):
     err = open(tmp_path / "follower.log", "w")
-    proc = subprocess.Popen([sys.executable, "-m", "draughts", "dxp", "--listen", "127.0.0.1:0", "--depth", "1",
-                             "--tt-mb", "4", "--idle-timeout", str(IDLE), "--frame-timeout", str(FRAME)],
-                            stdout=subprocess.PIPE, stderr=err, stdin=subprocess.DEVNULL, text=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "draughts",
+            "dxp",
+            "--listen",
+            "127.0.0.1:0",
+            "--depth",
+            "1",
+            "--tt-mb",
+            "4",
+            "--idle-timeout",
+            str(IDLE),
+            "--frame-timeout",
+            str(FRAME),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=err,
+        stdin=subprocess.DEVNULL,
+        text=True,
+    )
     try:
         line = proc.stdout.readline()
         assert line.startswith("listening 127.0.0.1:"), line
@@ -373,10 +397,24 @@ def test_the_follower_survives_malformed_peers_and_plays_on(follower_process):
             while len(got) < len(expected):
                 got += c.read()[0]
             assert got == expected
-            ending = rng.choice(["bad-squares", "overlong", "binary", "mutated", "half-wait", "half-close",
-                                 "reset", "reset-after-request", "stop", "game", "game", "game"])
+            ending = rng.choice(
+                [
+                    "bad-squares",
+                    "overlong",
+                    "binary",
+                    "mutated",
+                    "half-wait",
+                    "half-close",
+                    "reset",
+                    "reset-after-request",
+                    "stop",
+                    "game",
+                    "game",
+                    "game",
+                ]
+            )
             if rng.random() < 0.03:
-                ending = "idle"                        # the follower's idle timeout closes it
+                ending = "idle"  # the follower's idle timeout closes it
             if ending == "bad-squares":
                 c.send(bad_squares(rng), True)
             elif ending == "overlong":
@@ -388,13 +426,13 @@ def test_the_follower_survives_malformed_peers_and_plays_on(follower_process):
                     message, _ = harmless(rng)
                     c.raw(mutate(rng, rng.choice([message, "M001205250422122320", gamereq("Z", 0, 0)])))
             elif ending == "half-wait":
-                c.raw(gamereq().encode("ascii")[:rng.randrange(1, 43)])
+                c.raw(gamereq().encode("ascii")[: rng.randrange(1, 43)])
             elif ending == "half-close":
                 c.raw(rng.choice(["M0012052504", "R01fuzz", "E1", "B00"]).encode("ascii"))
                 c.close()
             elif ending == "reset":
                 c.reset()
-            elif ending == "reset-after-request":           # the follower's answer meets a reset
+            elif ending == "reset-after-request":  # the follower's answer meets a reset
                 c.send(rng.choice(["M0000323800", "B001W", "E00", gamereq()]), True)
                 c.reset()
             elif ending == "stop":
@@ -403,7 +441,7 @@ def test_the_follower_survives_malformed_peers_and_plays_on(follower_process):
                 ending = "game-" + mischief_game(c, rng)
             endings[ending] = endings.get(ending, 0) + 1
             if ending in ("game-over", "game-over-out-of-turn", "game-lost", "game-left"):
-                c.send("E01")                          # the connection is still good: stop
+                c.send("E01")  # the connection is still good: stop
             if ending not in ("reset", "reset-after-request", "half-close", "game-reset"):
                 frames = c.drain(timeout=IDLE + 5.0)
                 assert frames[-1] == "<closed>" or ending == "mutated", (ending, frames)
@@ -419,11 +457,13 @@ def test_the_follower_survives_malformed_peers_and_plays_on(follower_process):
     assert proc.poll() is None
     threads, fds = proc_counts(proc.pid)
     log = log_path.read_text()
-    print(f"{sent} mutated messages over {CONNECTIONS} connections, {clean} clean games, "
-          f"{time.monotonic() - t0:.1f} s; endings {sorted(endings.items())}; threads {baseline[0]} -> {threads}, "
-          f"fds {baseline[1]} -> {fds}")
+    print(
+        f"{sent} mutated messages over {CONNECTIONS} connections, {clean} clean games, "
+        f"{time.monotonic() - t0:.1f} s; endings {sorted(endings.items())}; threads {baseline[0]} -> {threads}, "
+        f"fds {baseline[1]} -> {fds}"
+    )
     assert sent >= MIN_MESSAGES
     assert threads <= baseline[0], (baseline, threads)
     assert fds <= baseline[1], (baseline, fds)
     assert "Traceback" not in log and "error:" not in log, log[-2000:]
-    assert "half a message" in log and "no GAMEREQ in" in log       # the timeouts did their work
+    assert "half a message" in log and "no GAMEREQ in" in log  # the timeouts did their work

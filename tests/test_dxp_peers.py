@@ -47,8 +47,17 @@ class ScriptedFollower:
       with "invalid move received" and it plays no more in that game.
     """
 
-    def __init__(self, name, *, length_end="game length reached", length_reason=0, claim=None, chat_at=(),
-                 back_at=(), strict=False):
+    def __init__(
+        self,
+        name,
+        *,
+        length_end="game length reached",
+        length_reason=0,
+        claim=None,
+        chat_at=(),
+        back_at=(),
+        strict=False,
+    ):
         self.name = name
         self.length_end, self.length_reason = length_end, length_reason
         self.claim, self.chat_at, self.back_at, self.strict = claim, set(chat_at), set(back_at), strict
@@ -105,7 +114,7 @@ class ScriptedFollower:
                 if board.outcome() is None:
                     answered = self._act(conn, board)
             elif isinstance(msg, P.GameEnd):
-                if not answered:                       # the runner ends the game: answer it
+                if not answered:  # the runner ends the game: answer it
                     conn.send(f"E0{msg.stop}")
                 board, answered = None, False
                 if msg.stop:
@@ -150,10 +159,27 @@ def run_match(argv):
 def play(peer, tmp_path, *extra, tc="tc=10/60", games=1):
     pdn_path = tmp_path / "games.pdn"
     try:
-        result, out = run_match(["-variant", "international", "-games", str(games), "-pdnout", str(pdn_path),
-                                 "-engine", f"name={peer.name}", "proto=dxp", "host=127.0.0.1",
-                                 f"port={peer.port}", tc,
-                                 "-engine", "name=builtin", "proto=builtin", "depth=1", *extra])
+        result, out = run_match(
+            [
+                "-variant",
+                "international",
+                "-games",
+                str(games),
+                "-pdnout",
+                str(pdn_path),
+                "-engine",
+                f"name={peer.name}",
+                "proto=dxp",
+                "host=127.0.0.1",
+                f"port={peer.port}",
+                tc,
+                "-engine",
+                "name=builtin",
+                "proto=builtin",
+                "depth=1",
+                *extra,
+            ]
+        )
     finally:
         peer.close()
     assert result.complete, out
@@ -166,22 +192,26 @@ def last_comment(game):
 
 # --- the game length ---------------------------------------------------------------------
 
+
 def test_scan_like_ends_the_game_at_its_length_and_it_is_scored_a_draw(tmp_path):
     peer = ScriptedFollower("Scan-like", chat_at=[2], back_at=[3])
     records, games = play(peer, tmp_path, games=2)
     # the move count of tc=10/60 and its minute, each colour once
-    assert peer.requests == ["R01" + "draughts match".ljust(32) + "W001010A",
-                             "R01" + "draughts match".ljust(32) + "Z001010A"]
+    assert peer.requests == [
+        "R01" + "draughts match".ljust(32) + "W001010A",
+        "R01" + "draughts match".ljust(32) + "Z001010A",
+    ]
     for record, game in zip(records, games):
         assert record.result == "1/2-1/2" and record.winner is None
         assert record.termination == "game length"
-        assert len(record.moves) == 20                         # ten moves each, then no more
+        assert len(record.moves) == 20  # ten moves each, then no more
         assert game.headers["Termination"] == "game length"
         assert game.headers["Result"] == "1-1"
         assert "game length of 10 moves" in last_comment(game)
     # game 1: Scan is White and to move at the length: it says why and sends GAMEEND
-    assert records[0].reason == ("White ends the game at the game length of 10 moves (game length reached): "
-                                 "scored a draw")
+    assert records[0].reason == (
+        "White ends the game at the game length of 10 moves (game length reached): scored a draw"
+    )
     # game 2: our engine is to move there: the referee ends the game for it
     assert records[1].reason == "the game length of 10 moves is reached: scored a draw"
     assert [e for e in peer.events if e[0] == "length"] == [("length", 11, 20)]
@@ -189,19 +219,22 @@ def test_scan_like_ends_the_game_at_its_length_and_it_is_scored_a_draw(tmp_path)
     assert [e for e in peer.events if e[0] == "backacc"] == [("backacc", "K1")] * 2
 
 
-@pytest.mark.parametrize("reason, winner, termination, words", [
-    (1, 1, "normal", "White resigns (I lose)"),
-    (2, None, "unverified claim", "White claims a draw (I see a draw): scored a draw"),
-    (3, None, "unverified claim", "White claims the win (I win): scored a draw"),
-    (0, None, "unverified claim", "White ends the game (no idea): scored a draw"),
-])
+@pytest.mark.parametrize(
+    "reason, winner, termination, words",
+    [
+        (1, 1, "normal", "White resigns (I lose)"),
+        (2, None, "unverified claim", "White claims a draw (I see a draw): scored a draw"),
+        (3, None, "unverified claim", "White claims the win (I win): scored a draw"),
+        (0, None, "unverified claim", "White ends the game (no idea): scored a draw"),
+    ],
+)
 def test_claims_before_the_length(tmp_path, reason, winner, termination, words):
     chat = {0: "no idea", 1: "I lose", 2: "I see a draw", 3: "I win"}[reason]
     peer = ScriptedFollower("Scan-like", claim=(4, reason, chat))
     (record,), (game,) = play(peer, tmp_path)
     assert record.winner == winner and record.termination == termination
     assert record.reason == words
-    assert len(record.moves) == 6                                # Scan's fourth turn, White to move
+    assert len(record.moves) == 6  # Scan's fourth turn, White to move
     assert game.headers["Termination"] == termination
     assert game.headers["Result"] == ("0-2" if winner == 1 else "1-1")
     assert last_comment(game).endswith(words)
@@ -221,20 +254,29 @@ def test_the_resign_threshold_decides_a_claim():
     white, black = draughts.WHITE, draughts.BLACK
     # White claims a draw; Black's last score (from its side) is -6 men: Black loses
     assert G._claim_verdict(board, white, rules, {white: None, black: -6.0}, "h", False) == (
-        white, "adjudication", "h; White wins by adjudication")
+        white,
+        "adjudication",
+        "h; White wins by adjudication",
+    )
     # White claims the win while its own engine says it is lost by 5 men: Black wins
     assert G._claim_verdict(board, white, rules, {white: -5.0, black: None}, "h", True)[:2] == (black, "adjudication")
     # within the threshold, and no -draw rule: a draw, the game length's or an unverified claim's
     assert G._claim_verdict(board, white, rules, {white: -4.9, black: 4.9}, "h", True) == (
-        None, "game length", "h: scored a draw")
+        None,
+        "game length",
+        "h: scored a draw",
+    )
     assert G._claim_verdict(board, white, G.Rules(), {white: None, black: None}, "h", False)[1] == "unverified claim"
 
 
-@pytest.mark.parametrize("fen, reason, winner, words", [
-    ("W:WK1,K2:BK50", 3, None, "White claims the win; the endgame database says a draw"),
-    ("W:WK28,K33:BK5", 2, 0, "White claims a draw; the endgame database says a win for White"),
-    ("W:WK28,K33:BK5", 1, 1, "White resigns"),
-])
+@pytest.mark.parametrize(
+    "fen, reason, winner, words",
+    [
+        ("W:WK1,K2:BK50", 3, None, "White claims the win; the endgame database says a draw"),
+        ("W:WK28,K33:BK5", 2, 0, "White claims a draw; the endgame database says a win for White"),
+        ("W:WK28,K33:BK5", 1, 1, "White resigns"),
+    ],
+)
 def test_claims_are_checked_by_the_endgame_database(tmp_path, monkeypatch, fen, reason, winner, words):
     where = tmp_path / "egdb"
     egdb.build("international", 3, str(where))
@@ -247,10 +289,11 @@ def test_claims_are_checked_by_the_endgame_database(tmp_path, monkeypatch, fen, 
     assert P.board_of(P.parse(peer.requests[0]).position).fen() == draughts.Board(fen).fen()
     assert record.moves == [] and record.winner == winner and record.reason == words
     assert record.termination == ("normal" if reason == 1 else "adjudication")
-    assert game.headers["FEN"] and game.comments == {-1: words}          # before the first (no) move
+    assert game.headers["FEN"] and game.comments == {-1: words}  # before the first (no) move
 
 
 # --- openings: the GAMEREQ carries the opening's position ----------------------------------
+
 
 def four_ply_openings(path, count):
     """`count` PDN games of four plies each, from the start (the first legal moves in turn)."""
@@ -268,16 +311,24 @@ def four_ply_openings(path, count):
 def test_a_game_from_an_opening_sends_its_position_and_only_the_later_moves(tmp_path):
     ends = four_ply_openings(tmp_path / "openings.pdn", 2)
     peer = ScriptedFollower("Moby-like", strict=True, length_end=None)
-    records, games = play(peer, tmp_path, "-openings", f"file={tmp_path / 'openings.pdn'}", "order=sequential",
-                          "-repeat", tc="tc=6/60", games=4)
-    assert [e for e in peer.events if e[0] == "length"] == [("length", 7, 12)] * 2   # the games it was White in
-    assert [e for e in peer.events if e[0] == "invalid"] == []      # every MOVE it saw was the other side's, legal
+    records, games = play(
+        peer,
+        tmp_path,
+        "-openings",
+        f"file={tmp_path / 'openings.pdn'}",
+        "order=sequential",
+        "-repeat",
+        tc="tc=6/60",
+        games=4,
+    )
+    assert [e for e in peer.events if e[0] == "length"] == [("length", 7, 12)] * 2  # the games it was White in
+    assert [e for e in peer.events if e[0] == "invalid"] == []  # every MOVE it saw was the other side's, legal
     assert len(peer.requests) == 4
     for request, end, record, game in zip(peer.requests, [ends[0], ends[0], ends[1], ends[1]], records, games):
         req = P.parse(request)
         assert req.position is not None and (req.minutes, req.moves) == (1, 6)
-        assert P.board_of(req.position).fen() == end.fen()            # the opening's end, B and 50 squares
-        assert request[43] == "W"                                     # White to move after four plies
+        assert P.board_of(req.position).fen() == end.fen()  # the opening's end, B and 50 squares
+        assert request[43] == "W"  # White to move after four plies
         assert record.termination == "game length" and len(record.moves) == 12
         assert game.headers["Termination"] == "game length" and len(game.moves) == 16
         assert game.headers["Opening"].startswith("opening")
@@ -302,11 +353,11 @@ def test_the_old_way_is_what_moby_rejects():
     peer = ScriptedFollower("Moby-like", strict=True)
     try:
         conn = P.Connection.connect("127.0.0.1", peer.port)
-        conn.send("R01" + "old runner".ljust(32) + "W001006A")    # it plays White
+        conn.send("R01" + "old runner".ljust(32) + "W001006A")  # it plays White
         assert conn.recv_text(10).startswith("A")
-        first = conn.recv_text(10)                                  # it moves, White
+        first = conn.recv_text(10)  # it moves, White
         assert first.startswith("M")
-        conn.send(P.format(P.move_message(moves[0], 0)))            # White's opening move again
+        conn.send(P.format(P.move_message(moves[0], 0)))  # White's opening move again
         assert conn.recv_text(10) == "Cinvalid move received"
         conn.send("E01")
         conn.close()
@@ -317,12 +368,14 @@ def test_the_old_way_is_what_moby_rejects():
 
 # --- our follower keeps the field's convention ----------------------------------------------
 
+
 @pytest.fixture
 def follower():
     server = S.listen("127.0.0.1", 0)
     log = []
-    thread = threading.Thread(target=lambda: S.serve(server, S.EngineMover(tt_mb=4, depth=1), log=log.append),
-                              daemon=True)
+    thread = threading.Thread(
+        target=lambda: S.serve(server, S.EngineMover(tt_mb=4, depth=1), log=log.append), daemon=True
+    )
     thread.start()
     yield server.getsockname()[1], log
     server.close()
@@ -371,7 +424,7 @@ def test_our_follower_answers_a_gameend_at_the_length_with_a_draw(follower):
     board = draughts.Board("B:W31,32,33:B18,19,20")
     conn.send(request("W", 2, "B" + P.position_of(board)[0] + P.position_of(board)[1]))
     assert conn.recv_text(10).endswith("0")
-    play_to_length(conn, board, draughts.BLACK, 2)                 # Black, we, moved first: we end it
+    play_to_length(conn, board, draughts.BLACK, 2)  # Black, we, moved first: we end it
     conn.send("E00")
     assert conn.recv_text(10) == "E20"
     # before the length, the same GAMEEND leaves the game unknown (E00), and the connection goes on

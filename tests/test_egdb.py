@@ -29,8 +29,7 @@ from draughts_core.position import Position  # noqa: E402
 #: every rule set: the variants databases serve and the house rule (optional capture) on 8x8
 #: (of the reference generator's variants, not frisian, frysk, killer, antidraughts,
 #: breakthrough, see tests/test_rules_10x10_variants.py, nor thai and turkish)
-RULE_SETS = ([(name, True) for name in R.VARIANTS if egdb.supported(draughts.variant(name))]
-             + [("american", False)])
+RULE_SETS = [(name, True) for name in R.VARIANTS if egdb.supported(draughts.variant(name))] + [("american", False)]
 WIN, DRAW, LOSS = "win", "draw", "loss"
 
 
@@ -40,7 +39,8 @@ UNSUPPORTED = ("thai", "turkish")
 
 def test_databases_serve_the_seven_diagonal_variants_and_pool():
     assert sorted({name for name, _ in RULE_SETS}) == sorted(
-        ["american", "russian", "brazilian", "spanish", "italian", "czech", "international", "pool"])
+        ["american", "russian", "brazilian", "spanish", "italian", "czech", "international", "pool"]
+    )
 
 
 def _variant(name, mandatory):
@@ -65,6 +65,7 @@ def american4_dir(tmp_path_factory):
 
 
 # --- the independent solver ------------------------------------------------------
+
 
 def _key(pos):
     pieces, side = pos
@@ -93,7 +94,7 @@ def reference_values(name, mandatory, starts):
     for k, kids in succ.items():
         for c in kids:
             preds[c].append(k)
-    left = {k: len(kids) for k, kids in succ.items()}     # successors not yet won
+    left = {k: len(kids) for k, kids in succ.items()}  # successors not yet won
     value = {k: LOSS for k, kids in succ.items() if not kids}
     queue = list(value)
     while queue:
@@ -184,9 +185,8 @@ def test_every_three_king_american_position_equals_the_reference(egdb_dir):
     _compare(egdb_dir, "american", True, list(all_positions("american", 3, lambda ks: all(k for _, k in ks))))
 
 
-
-
 # --- consistency with the successors ----------------------------------------------
+
 
 def random_positions(name, n, count, seed):
     """Random placements of n pieces with men (men off their own crown row)."""
@@ -209,8 +209,7 @@ def _check_consistent(db, name, mandatory, positions):
     bad = []
     for pos in positions:
         got = _probe(db, name, mandatory, pos)
-        kids = [_probe(db, name, mandatory, R.apply_move(pos, m))
-                for m in R.legal_moves(pos, name, mandatory)]
+        kids = [_probe(db, name, mandatory, R.apply_move(pos, m)) for m in R.legal_moves(pos, name, mandatory)]
         assert None not in kids and got is not None
         want = WIN if LOSS in kids else LOSS if all(k == WIN for k in kids) else DRAW
         if got != want:
@@ -285,6 +284,7 @@ def test_four_piece_values_agree_with_their_successors(egdb_dir, name, mandatory
 
 # --- known endings ----------------------------------------------------------------
 
+
 def _board(name, white_kings, black_kings, side, mandatory=True):
     """A position from reference coordinates, kings only."""
     pieces = {rc: (R.WHITE, True) for rc in white_kings}
@@ -327,18 +327,18 @@ def test_three_kings_do_not_beat_a_king_on_the_long_diagonal(egdb_dir):
         for side in "WB":
             board = draughts.Board(f"{side}:WK1,K2,K3:BK{lone}", variant="international")
             if board.position.has_capture() or board.position.with_turn(1 - board.turn).has_capture():
-                continue                    # a shot either way is no quiet ending
+                continue  # a shot either way is no quiet ending
             assert db.probe(board) == DRAW, board.fen()
 
 
 # --- files, keys, resuming --------------------------------------------------------
 
+
 def test_each_rule_set_has_its_own_database(egdb_dir):
     names = {egdb.rules_name(_variant(n, m)) for n, m in RULE_SETS}
     assert len(names) == len(RULE_SETS)
     # the draw rules are no part of the key: the tables are pure win/draw/loss
-    assert egdb.rules_name(draughts.variant("american", quiet_plies=0)) == \
-        egdb.rules_name(draughts.variant("american"))
+    assert egdb.rules_name(draughts.variant("american", quiet_plies=0)) == egdb.rules_name(draughts.variant("american"))
     house = egdb.Database.open(_variant("american", False), egdb_dir)
     with pytest.raises(errors.EgdbError, match="rules"):
         house.probe(draughts.Board("W:WK1:BK32", variant="american"))
@@ -393,10 +393,28 @@ def test_a_build_on_a_ray_cluster_equals_the_local_one(ray_cluster, tmp_path, eg
 
 # --- the command line -------------------------------------------------------------
 
+
 def test_the_command_line_builds_and_probes(tmp_path, capsys, monkeypatch):
     d = str(tmp_path / "db")
-    assert main(["egdb", "build", "--variant", "american", "--pieces", "3", "--dir", d,
-                 "--threads", "2", "--progress", "off"]) == 0
+    assert (
+        main(
+            [
+                "egdb",
+                "build",
+                "--variant",
+                "american",
+                "--pieces",
+                "3",
+                "--dir",
+                d,
+                "--threads",
+                "2",
+                "--progress",
+                "off",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "egdb variant=american pieces=3" in out and "built=16" in out
     assert main(["egdb", "probe", "--variant", "american", "--fen", "W:WK1,K2:BK32", "--dir", d]) == 0
@@ -420,6 +438,7 @@ def test_the_default_directory_is_in_the_user_cache(monkeypatch, tmp_path):
 
 # --- the search ---------------------------------------------------------------------
 
+
 def test_the_engine_keeps_a_won_result_and_converts_it(egdb_dir):
     engine = draughts.Engine("american", tt_mb=8, egdb=egdb_dir, seed=1)
     assert engine.egdb is not None and engine.egdb.pieces == 3
@@ -435,7 +454,7 @@ def test_the_engine_keeps_a_won_result_and_converts_it(egdb_dir):
             child = board.copy()
             child.push(result.move)
             assert child.is_game_over() or db.probe(child) == LOSS
-            assert result.info.score > 80        # a database win, or the mate itself
+            assert result.info.score > 80  # a database win, or the mate itself
         board.push(result.move)
     assert board.outcome() is not None and board.outcome().winner == draughts.WHITE
     assert hits > 0
@@ -456,8 +475,12 @@ def test_an_engine_follows_the_variant_to_its_database(egdb_dir):
 def test_the_hub_engine_takes_an_egdb_path(egdb_dir):
     lines = []
     hub = HubServer(lines.append)
-    for line in ("hub", "set-param name=variant value=american",
-                 f'set-param name=egdb-path value="{egdb_dir}"', "init"):
+    for line in (
+        "hub",
+        "set-param name=variant value=american",
+        f'set-param name=egdb-path value="{egdb_dir}"',
+        "init",
+    ):
         hub.handle_line(line)
     assert any(l.startswith("param name=egdb-path") and "type=string" in l for l in lines)
     assert 'info egdb="american up to 3 pieces"' in lines
@@ -475,7 +498,6 @@ def test_unsupported_rules_are_declined_with_a_clear_error(name, tmp_path):
     # an engine given a database directory plays on without tables
     engine = draughts.Engine(variant=name, egdb=str(tmp_path))
     assert engine.egdb is None
-
 
 
 # --- the tables shipped in the package ---------------------------------------------
@@ -506,11 +528,11 @@ def test_the_shipped_tables_agree_with_a_build_here(name, egdb_dir):
         n = rng.choice((2, 3))
         sq = rng.sample(range(1, squares + 1), n)
         w = ["K%d" % s if rng.random() < 0.5 else str(s) for s in sq[: rng.randint(1, n - 1)]]
-        b = ["K%d" % s if rng.random() < 0.5 else str(s) for s in sq[len(w):]]
+        b = ["K%d" % s if rng.random() < 0.5 else str(s) for s in sq[len(w) :]]
         try:
             board = draughts.Board(f"{rng.choice('WB')}:W{','.join(w)}:B{','.join(b)}", variant=v)
         except draughts.DraughtsError:
-            continue                    # a man on its crowning row
+            continue  # a man on its crowning row
         assert shipped.probe(board) == built.probe(board), board.fen()
         checked += 1
 

@@ -19,6 +19,7 @@ from draughts.errors import DraughtsError
 # A commit that changes it must say "Bench: N" in its message.
 BENCH_NODES = 7036799
 
+
 def random_positions(variant, count, seed):
     """Positions from random playouts, including ones with a single legal move
     and ones a move away from the end of the game.  Each playout runs up to 120
@@ -75,19 +76,22 @@ def test_engine_returns_a_legal_move_under_the_house_rule(name):
     assert declined > 0, "somewhere declining a capture should be best"
 
 
-@pytest.mark.parametrize("variant,fen,winning", [
-    # one move from the end: the capture takes the last piece
-    ("international", "W:W28:B23", "28x19"),
-    ("american", "B:W18:B14", "14x23"),
-    ("russian", "W:Wc3:Bd4", "c3:e5"),
-    ("italian", "W:W22:B18", "22x13"),
-])
+@pytest.mark.parametrize(
+    "variant,fen,winning",
+    [
+        # one move from the end: the capture takes the last piece
+        ("international", "W:W28:B23", "28x19"),
+        ("american", "B:W18:B14", "14x23"),
+        ("russian", "W:Wc3:Bd4", "c3:e5"),
+        ("italian", "W:W22:B18", "22x13"),
+    ],
+)
 def test_engine_takes_the_last_piece(variant, fen, winning):
     board = draughts.Board(fen, variant=variant)
     result = Engine(variant, tt_mb=1).play(board, draughts.Limit(depth=3))
     assert board.move_text(result.move) == winning
     assert result.info.win_in == 1
-    assert result.info.score == 99.99           # 100 less a hundredth per ply, as the Hub protocol
+    assert result.info.score == 99.99  # 100 less a hundredth per ply, as the Hub protocol
     child = board.copy()
     child.push(result.move)
     assert child.outcome().winner == board.turn
@@ -102,7 +106,9 @@ def test_single_legal_move_is_returned():
 def test_depth_limit_is_honoured_exactly():
     engine = Engine("russian", tt_mb=4)
     seen = []
-    result = engine.play(draughts.Board(variant="russian"), draughts.Limit(depth=6), on_info=lambda i: seen.append(i.depth))
+    result = engine.play(
+        draughts.Board(variant="russian"), draughts.Limit(depth=6), on_info=lambda i: seen.append(i.depth)
+    )
     assert result.info.depth == 6
     assert seen == [1, 2, 3, 4, 5, 6]
 
@@ -121,7 +127,7 @@ def test_movetime_ends_the_search_promptly():
     result = engine.play(draughts.Board(), draughts.Limit(movetime=0.2))
     elapsed = time.perf_counter() - t0
     assert result.move is not None
-    assert elapsed < 2.0          # a loose bound, not a benchmark
+    assert elapsed < 2.0  # a loose bound, not a benchmark
 
 
 def test_stop_from_another_thread_ends_an_infinite_search():
@@ -169,7 +175,7 @@ def test_known_drawn_ending_scores_zero():
 
 def test_repetition_in_the_game_is_seen_in_the_search():
     """A lost side that can repeat the position for the third time scores a draw."""
-    fen = "W:WK32:BK1,K2,K3"           # american: three kings beat one
+    fen = "W:WK32:BK1,K2,K3"  # american: three kings beat one
     fresh = draughts.Board(fen, variant="american")
     # no database: it knows this ending is lost and nothing of repetitions
     lost = Engine("american", tt_mb=4, egdb=None).play(fresh, draughts.Limit(depth=8)).info.score
@@ -226,10 +232,21 @@ def test_bench_signature_is_pinned():
     assert nodes == BENCH_NODES
 
 
-@pytest.mark.parametrize("kwargs", [{"time": math.nan}, {"time": 1.0, "inc": math.nan},
-                                    {"movetime": math.inf}, {"movetime": -1.0}, {"nodes": 2 ** 64},
-                                    {"depth": 2 ** 31}, {"depth": 0}, {"nodes": True},
-                                    {"moves_to_go": 2 ** 40}, {"start": math.nan}])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"time": math.nan},
+        {"time": 1.0, "inc": math.nan},
+        {"movetime": math.inf},
+        {"movetime": -1.0},
+        {"nodes": 2**64},
+        {"depth": 2**31},
+        {"depth": 0},
+        {"nodes": True},
+        {"moves_to_go": 2**40},
+        {"start": math.nan},
+    ],
+)
 def test_search_rejects_bad_limits_with_a_draughts_error(kwargs):
     engine = Engine("american", tt_mb=1)
     with pytest.raises(DraughtsError):

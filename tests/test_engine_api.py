@@ -34,7 +34,7 @@ def shot_board():
 def test_the_position_is_what_its_comment_says():
     board = shot_board()
     assert sorted(board.move_text(m) for m in board.legal_moves) == sorted([WINS, QUIET, *LOSERS])
-    for text in LOSERS:                 # the man is taken and nothing is taken back
+    for text in LOSERS:  # the man is taken and nothing is taken back
         after = board.copy()
         after.push(board.parse_move(text))
         assert all(m.is_capture for m in after.legal_moves)
@@ -45,6 +45,7 @@ def test_the_position_is_what_its_comment_says():
 
 
 # --- the protocol ----------------------------------------------------------------------
+
 
 def test_every_engine_class_has_the_protocol():
     assert isinstance(Engine("american", tt_mb=1), EngineProtocol)
@@ -60,6 +61,7 @@ def test_every_player_kind_is_a_player_and_plays_a_move():
     from draughts.engine_api import Player
     from draughts.match.engines import parse_engine
     from draughts.match.players import DxpPlayer, Hub1Player, HubPlayer, InProcessPlayer, make_player
+
     server = dxp_session.listen("127.0.0.1", 0)
 
     def serve():
@@ -67,12 +69,15 @@ def test_every_player_kind_is_a_player_and_plays_a_move():
             dxp_session.serve(server, dxp_session.EngineMover(tt_mb=4, depth=1), log=lambda line: None)
         except OSError:
             pass
+
     threading.Thread(target=serve, daemon=True).start()
     hub1_script = str(Path(__file__).parent / "hub_scripts" / "hub1_engine.py")
-    kinds = {InProcessPlayer: ["proto=builtin"],
-             HubPlayer: [f"cmd={sys.executable}", "arg=-m", "arg=draughts.hub.testing", "arg=ok"],
-             Hub1Player: ["proto=hub1", f"cmd={sys.executable}", f"arg={hub1_script}"],
-             DxpPlayer: ["proto=dxp", "host=127.0.0.1", f"port={server.getsockname()[1]}"]}
+    kinds = {
+        InProcessPlayer: ["proto=builtin"],
+        HubPlayer: [f"cmd={sys.executable}", "arg=-m", "arg=draughts.hub.testing", "arg=ok"],
+        Hub1Player: ["proto=hub1", f"cmd={sys.executable}", f"arg={hub1_script}"],
+        DxpPlayer: ["proto=dxp", "host=127.0.0.1", f"port={server.getsockname()[1]}"],
+    }
     variant = draughts.variant("international")
     try:
         for cls, tokens in kinds.items():
@@ -94,6 +99,7 @@ def test_every_player_kind_is_a_player_and_plays_a_move():
         def new_game(self, variant): ...
 
         def play(self, board, limit, grace): ...
+
     assert not isinstance(NoClose(), Player) and not isinstance(Engine("american", tt_mb=1), Player)
 
 
@@ -117,6 +123,7 @@ def test_play_on_a_finished_game_is_an_error_and_analyse_has_no_line():
 
 
 # --- multi-PV -----------------------------------------------------------------------------
+
 
 def test_multipv_gives_the_best_moves_in_order():
     board = shot_board()
@@ -163,6 +170,7 @@ def test_a_bad_multipv_is_an_error_naming_it(bad):
 
 # --- configure and the search tuning ----------------------------------------------------
 
+
 def test_the_defaults_come_from_one_place():
     for name in ("american", "italian", "international"):
         engine = Engine(name, tt_mb=1)
@@ -175,7 +183,7 @@ def test_a_variant_switch_keeps_the_users_tuning():
     engine.configure({"lmr-divisor": 180})
     engine.configure({"variant": "international"})
     assert engine.search_params.lmr_divisor == 180
-    engine.play(draughts.Board(variant="russian"), Limit(depth=2))      # the board's variant
+    engine.play(draughts.Board(variant="russian"), Limit(depth=2))  # the board's variant
     assert engine.variant.name == "russian" and engine.search_params.lmr_divisor == 180
     # what the user left alone follows the variant
     assert engine.search_params.probcut == default_search_params(engine.variant, engine.eval).probcut
@@ -204,13 +212,22 @@ def test_the_tuning_reaches_the_search():
 
 #: a value unlike the default for each whole-number SearchParams field: a field
 #: added to draughts.tuning without one here fails the test below
-OTHER_VALUES = {"lmr_divisor": 120, "lmr_base": 250, "lmr_min_depth": 63, "lmr_min_index": 63,
-                "futility": 0, "futility_depth": 0, "aspiration": 1, "aspiration_min_depth": 63}
+OTHER_VALUES = {
+    "lmr_divisor": 120,
+    "lmr_base": 250,
+    "lmr_min_depth": 63,
+    "lmr_min_index": 63,
+    "futility": 0,
+    "futility_depth": 0,
+    "aspiration": 1,
+    "aspiration_min_depth": 63,
+}
 
 
 def test_every_search_number_is_an_option_that_reaches_the_search():
     from draughts import options
     from draughts.tuning import tuning_fields
+
     board = draughts.Board(variant="international")
     plain = Engine("international", tt_mb=4).play(board, Limit(depth=7)).info.nodes
     names = [f.name for f in tuning_fields()]
@@ -228,12 +245,13 @@ def test_every_search_number_is_an_option_that_reaches_the_search():
 def test_the_core_takes_its_tuning_and_weights_by_name_only():
     from draughts.tuning import EvalWeights, SearchParams
     from draughts_core.search import Searcher
+
     rules = draughts.variant("american").core_rules
     s = Searcher(rules, EvalWeights().core(), 1)
     with pytest.raises(TypeError):
-        s.set_tuning(225, 120)                          # the positional form is gone
+        s.set_tuning(225, 120)  # the positional form is gone
     with pytest.raises(TypeError):
-        s.set_tuning(lmr_divisor=225)                   # every number is given
+        s.set_tuning(lmr_divisor=225)  # every number is given
     s.set_tuning(**SearchParams().core())
     with pytest.raises(TypeError):
         s.set_weights(100, 300, (), 6, 4, 30, 2, 60, True)
@@ -251,23 +269,26 @@ def test_configure_reads_text_as_the_hub_would_send_it():
     assert engine.move_overhead == pytest.approx(0.035)
 
 
-@pytest.mark.parametrize("options, named", [
-    ({"lmr-divisior": 180}, "lmr-divisior"),
-    ({"hash": 16}, "hash"),
-    ({"lmr-divisor": 0}, "lmr-divisor"),
-    ({"lmr-divisor": "fast"}, "lmr-divisor"),
-    ({"futility": -5}, "futility"),
-    ({"aspiration": 0}, "aspiration"),
-    ({"lmr-min-depth": 64}, "lmr-min-depth"),
-    ({"lmr-mode": 1}, "lmr-mode"),                  # the fixed reductions of mode 0 are gone
-    ({"level": 21}, "level"),
-    ({"threads": 0}, "threads"),
-    ({"tt-size": True}, "tt-size"),
-    ({"eval": "neural"}, "eval"),
-    ({"variant": "chess"}, "variant"),
-    ({"probcut": "sometimes"}, "probcut"),
-    ({"move-overhead": -1}, "move-overhead"),
-])
+@pytest.mark.parametrize(
+    "options, named",
+    [
+        ({"lmr-divisior": 180}, "lmr-divisior"),
+        ({"hash": 16}, "hash"),
+        ({"lmr-divisor": 0}, "lmr-divisor"),
+        ({"lmr-divisor": "fast"}, "lmr-divisor"),
+        ({"futility": -5}, "futility"),
+        ({"aspiration": 0}, "aspiration"),
+        ({"lmr-min-depth": 64}, "lmr-min-depth"),
+        ({"lmr-mode": 1}, "lmr-mode"),  # the fixed reductions of mode 0 are gone
+        ({"level": 21}, "level"),
+        ({"threads": 0}, "threads"),
+        ({"tt-size": True}, "tt-size"),
+        ({"eval": "neural"}, "eval"),
+        ({"variant": "chess"}, "variant"),
+        ({"probcut": "sometimes"}, "probcut"),
+        ({"move-overhead": -1}, "move-overhead"),
+    ],
+)
 def test_an_unknown_option_or_a_bad_value_is_an_error_naming_it(options, named):
     engine = Engine("american", tt_mb=1)
     before = (engine.search_params, engine.level, engine.threads, engine.eval, engine.variant)
@@ -278,6 +299,7 @@ def test_an_unknown_option_or_a_bad_value_is_an_error_naming_it(options, named):
 
 
 # --- the Hub server and client ------------------------------------------------------------
+
 
 def test_the_hub_server_marks_its_info_lines_with_the_line():
     hub = ServerSession()
@@ -316,8 +338,6 @@ def test_the_hub_server_refuses_a_bad_multipv():
         hub.close()
 
 
-
-
 def test_the_hub_client_reads_the_lines_into_infos():
     board = shot_board()
     with in_memory_engine() as engine:
@@ -326,7 +346,7 @@ def test_the_hub_client_reads_the_lines_into_infos():
         assert [info.multipv for info in lines] == [1, 2, 3]
         assert [board.move_text(info.pv[0]) for info in lines][:2] == [WINS, QUIET]
         assert lines[0].score > lines[1].score > lines[2].score
-        assert all(info.depth >= 6 for info in lines)        # (stopped once depth 6 was in)
+        assert all(info.depth >= 6 for info in lines)  # (stopped once depth 6 was in)
         one = engine.analyse(board, Limit(depth=4))
         assert len(one) == 1 and board.move_text(one[0].pv[0]) == WINS
         result = engine.play(board, Limit(depth=4))
@@ -337,9 +357,27 @@ def test_the_hub_client_reads_the_lines_into_infos():
 
 # --- draughts analyze --multipv ----------------------------------------------------------
 
+
 def test_analyze_with_multipv_prints_the_lines():
-    run = subprocess.run([sys.executable, "-m", "draughts", "analyze", "-v", "american", "--depth", "6", "--multipv", "2",
-                                               "--fen", SHOT], capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "draughts",
+            "analyze",
+            "-v",
+            "american",
+            "--depth",
+            "6",
+            "--multipv",
+            "2",
+            "--fen",
+            SHOT,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert run.returncode == 0, run.stderr
     iterations = re.findall(r"^line +(\d) +depth +(\d+) ", run.stdout, re.M)
     assert iterations == [(k, str(d)) for d in range(1, 7) for k in "12"]

@@ -14,24 +14,34 @@ from draughts.limits import Limit
 from hub_scripts.transcript import ServerSession
 
 
-@pytest.mark.parametrize("time_left,inc,mtg", [(60.0, 0.0, None), (1.0, 0.01, None), (0.05, 0.01, None),
-                                               (0.0, 0.01, None), (0.001, 0.0, None), (10.0, 1.0, 1),
-                                               (5.0, 0.0, 40), (0.3, 0.1, 2)])
+@pytest.mark.parametrize(
+    "time_left,inc,mtg",
+    [
+        (60.0, 0.0, None),
+        (1.0, 0.01, None),
+        (0.05, 0.01, None),
+        (0.0, 0.01, None),
+        (0.001, 0.0, None),
+        (10.0, 1.0, 1),
+        (5.0, 0.0, 40),
+        (0.3, 0.1, 2),
+    ],
+)
 @pytest.mark.parametrize("overhead", [0.0, 0.02, 0.1])
 def test_the_budget_never_plans_past_the_clock(time_left, inc, mtg, overhead):
     soft, hard = Engine.time_budget(time_left, inc, mtg, overhead)
     assert 0 < soft <= hard
     available = time_left + inc
     if available - overhead > 0.002:
-        assert hard + overhead <= available        # the overhead is kept back
+        assert hard + overhead <= available  # the overhead is kept back
     else:
-        assert hard <= 0.001                       # nothing left: depth 1 at once
+        assert hard <= 0.001  # nothing left: depth 1 at once
 
 
 def test_a_move_time_keeps_the_overhead_back():
     engine = Engine("american", tt_mb=1, move_overhead=0.015)
     assert engine.move_budget(Limit(movetime=0.05)) == pytest.approx((0.035, 0.035))
-    assert engine.move_budget(Limit(movetime=0.01))[1] == 0.001      # less than the overhead: at once
+    assert engine.move_budget(Limit(movetime=0.01))[1] == 0.001  # less than the overhead: at once
     engine.configure({"move-overhead": 0})
     assert engine.move_budget(Limit(movetime=0.02)) == (0.02, 0.02)
     with pytest.raises(DraughtsError, match="move-overhead"):
@@ -57,9 +67,9 @@ def test_a_late_answer_is_kept_back_from_the_next_moves():
     assert 0.05 <= late <= 0.5
     soft, hard = engine.move_budget(Limit(movetime=1.0))
     assert hard == pytest.approx(1.0 - 0.01 - late - STALL_FACTOR * engine.stall)
-    engine.play(draughts.Board(), draughts.Limit(movetime=0.05))          # on time: the mark decays
+    engine.play(draughts.Board(), draughts.Limit(movetime=0.05))  # on time: the mark decays
     assert engine.lateness == pytest.approx(late * 0.9, rel=0.2)
-    engine.play(draughts.Board(), draughts.Limit(depth=2))                 # untimed searches leave it alone
+    engine.play(draughts.Board(), draughts.Limit(depth=2))  # untimed searches leave it alone
     assert engine.lateness == pytest.approx(late * 0.9, rel=0.2)
 
 
@@ -71,7 +81,7 @@ def test_a_stall_inside_the_search_is_kept_back_twice_from_the_next_moves():
     engine = Engine("international", tt_mb=1, move_overhead=0.01)
     engine.play(draughts.Board(), draughts.Limit(movetime=0.05))
     quiet = engine.stall
-    assert quiet < 0.1                              # a plain search reads its clock often
+    assert quiet < 0.1  # a plain search reads its clock often
     held = []
 
     def hold_up(info):
@@ -84,16 +94,16 @@ def test_a_stall_inside_the_search_is_kept_back_twice_from_the_next_moves():
     assert 0.12 <= stall <= 0.5
     soft, hard = engine.move_budget(Limit(movetime=1.0))
     assert hard == pytest.approx(1.0 - 0.01 - engine.lateness - STALL_FACTOR * stall)
-    engine.play(draughts.Board(), draughts.Limit(depth=2))                 # untimed: the mark stays
+    engine.play(draughts.Board(), draughts.Limit(depth=2))  # untimed: the mark stays
     assert engine.stall == stall
-    engine.play(draughts.Board(), draughts.Limit(movetime=0.05))          # timed, no stall: it decays
+    engine.play(draughts.Board(), draughts.Limit(movetime=0.05))  # timed, no stall: it decays
     assert engine.stall == pytest.approx(stall * 0.9, rel=0.05)
 
 
 def test_the_search_counts_from_the_moment_its_clock_started():
     engine = Engine("international", tt_mb=1, move_overhead=0)
     board = draughts.Board()
-    started = engine.clock() - 0.45               # the clock started 0.45 s ago
+    started = engine.clock() - 0.45  # the clock started 0.45 s ago
     result = engine.play(board, draughts.Limit(movetime=0.5), start=started)
     assert result.move is not None
     # the reported time includes the 0.45 s before the call, and the search
@@ -129,8 +139,9 @@ def test_move_overhead_is_a_hub_parameter():
 def test_a_stopped_search_reports_its_whole_time_before_done():
     session = ServerSession()
     try:
-        session.send("set-param name=move-overhead value=0", "set-param name=book value=none",
-                     "level move-time=0.2", "go think")
+        session.send(
+            "set-param name=move-overhead value=0", "set-param name=book value=none", "level move-time=0.2", "go think"
+        )
         lines = session.until("done", timeout=10)
         infos = [parse_line(l)[1] for l in lines if l.startswith("info")]
         # the last info carries the time of the whole search, stopped iteration included

@@ -23,7 +23,7 @@ def package_exceptions():
     out = []
     names = ["draughts"] + [m.name for m in pkgutil.walk_packages(draughts.__path__, "draughts.")]
     for name in names:
-        if name == "draughts.__main__":          # running it is the command line
+        if name == "draughts.__main__":  # running it is the command line
             continue
         module = importlib.import_module(name)
         for _, cls in inspect.getmembers(module, inspect.isclass):
@@ -64,8 +64,8 @@ def test_each_class_is_defined_once_and_exported_by_the_package():
         assert getattr(draughts, name) is cls
     # the old second names are gone
     from draughts.match import engines
-    for old in ("EngineFailure", "EngineCrashed", "EngineStalled", "EngineOvertime", "EngineIllegal",
-                "EngineNoMove"):
+
+    for old in ("EngineFailure", "EngineCrashed", "EngineStalled", "EngineOvertime", "EngineIllegal", "EngineNoMove"):
         assert not hasattr(engines, old)
     with pytest.raises(ModuleNotFoundError):
         importlib.import_module("draughts.hub.errors")
@@ -96,7 +96,7 @@ def test_a_dxp_connection_refused_is_an_engine_error():
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    sock.close()                                  # nothing listens there now
+    sock.close()  # nothing listens there now
     with pytest.raises(errors.DxpConnectionError) as err:
         P.Connection.connect("127.0.0.1", port, timeout=2.0)
     assert isinstance(err.value, RuntimeError) and not isinstance(err.value, ValueError)
@@ -110,6 +110,7 @@ def test_an_unreadable_dxp_message_is_bad_input():
 
 def test_a_lost_cluster_is_an_engine_error_not_a_value_error(monkeypatch):
     from draughts import cluster
+
     monkeypatch.setattr(cluster, "reachable", lambda address, timeout: "connection refused")
     watch = cluster.Watch("127.0.0.1:6379", grace=0.0, every=0.0)
     with pytest.raises(errors.ClusterLost) as err:
@@ -119,13 +120,16 @@ def test_a_lost_cluster_is_an_engine_error_not_a_value_error(monkeypatch):
     assert not isinstance(err.value, ValueError)
 
 
-@pytest.mark.parametrize("bad", [
-    lambda: draughts.Board("W:W99:B1"),                                   # FEN
-    lambda: draughts.Board().push_text("99-98"),                          # move
-    lambda: pdn.read_game('[Event "x"]\n1. 32-28 19-23 2. 28x99 *'),       # PDN
-    lambda: draughts.Engine(tt_mb=0),                                     # option
-    lambda: draughts.variant("no such variant"),                          # variant
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        lambda: draughts.Board("W:W99:B1"),  # FEN
+        lambda: draughts.Board().push_text("99-98"),  # move
+        lambda: pdn.read_game('[Event "x"]\n1. 32-28 19-23 2. 28x99 *'),  # PDN
+        lambda: draughts.Engine(tt_mb=0),  # option
+        lambda: draughts.variant("no such variant"),  # variant
+    ],
+)
 def test_bad_input_is_a_value_error(bad):
     with pytest.raises(ValueError) as err:
         bad()

@@ -24,8 +24,9 @@ try:
     import playwright.sync_api  # noqa: F401
     import uvicorn  # noqa: F401
     from draughts.gui import testing as gt
+
     _missing = None if gt.chromium_path() else "no Chromium (apt-get install chromium, or DRAUGHTS_CHROMIUM)"
-except ImportError as e:                       # the gui-test extra is not installed
+except ImportError as e:  # the gui-test extra is not installed
     gt = None
     _missing = f"the gui-test extra is missing ({e.name})"
 
@@ -33,8 +34,7 @@ if _missing and REQUIRED:
     raise RuntimeError(f"DRAUGHTS_REQUIRE_GUI=1 but {_missing}")
 # one worker under pytest-xdist (`--dist loadgroup`): one browser and one
 # server for the module, not one a worker
-pytestmark = [pytest.mark.skipif(_missing is not None, reason=_missing or ""),
-              pytest.mark.xdist_group("gui_browser")]
+pytestmark = [pytest.mark.skipif(_missing is not None, reason=_missing or ""), pytest.mark.xdist_group("gui_browser")]
 
 
 @pytest.fixture(scope="module")
@@ -100,7 +100,7 @@ def test_multi_capture_by_landing_squares(page):
     gt.new_game(page, "international", "both", fen="W:W12,48:B8,9,18,45")
     gt.click_square(page, 12)
     gt.click_square(page, 3)
-    assert gt.moves(page) == []                 # the capture goes on: nothing played yet
+    assert gt.moves(page) == []  # the capture goes on: nothing played yet
     targets = page.eval_on_selector_all("#board circle.target", "els => els.map(e => +e.dataset.target)")
     assert targets == [14]
     gt.click_square(page, 14)
@@ -127,9 +127,9 @@ def test_illegal_click_is_refused(page):
     gt.new_game(page, "international", "both")
     before = fen_of(page)
     gt.click_square(page, 32)
-    gt.click_square(page, 23)                  # not a destination of 32
+    gt.click_square(page, 23)  # not a destination of 32
     assert "Not a legal move" in toast(page)
-    gt.click_square(page, 1)                   # a black piece, White to move
+    gt.click_square(page, 1)  # a black piece, White to move
     assert fen_of(page) == before and gt.moves(page) == []
 
 
@@ -157,7 +157,7 @@ def _play_to_the_end(page, variant, fen):
 
 def test_play_an_8x8_game_to_its_end(page):
     result = _play_to_the_end(page, "american", "W:W16,19,29:B4,12")
-    assert result.startswith("0-1") and "White wins" in result     # black moves first
+    assert result.startswith("0-1") and "White wins" in result  # black moves first
     shot(page, "gui-play.png")
 
 
@@ -178,8 +178,8 @@ def test_multipv_lines_arrive(page):
         return m !== null && Number(m[1]) >= 4 && document.querySelectorAll('#lines li').length === 3;
     }""")
     lines = page.evaluate("Array.from(document.querySelectorAll('#lines li'), li => li.innerText)")
-    firsts = [line.split()[2] for line in lines]                 # after the score and "1."
-    assert len(set(firsts)) == 3                  # three different first moves
+    firsts = [line.split()[2] for line in lines]  # after the score and "1."
+    assert len(set(firsts)) == 3  # three different first moves
     legal = {Board(variant="international").move_text(m) for m in Board().legal_moves}
     assert set(firsts) <= legal
     scores = [float(line.split()[0]) for line in lines]
@@ -189,7 +189,7 @@ def test_multipv_lines_arrive(page):
         gt.click_square(page, b)
         gt.wait_moves(page, n)
         page.wait_for_function("/depth ([5-9]|\\d\\d)/.test(document.querySelector('#search-info').textContent)")
-    assert page.locator("#graph polyline").count() == 1     # the score graph over the game
+    assert page.locator("#graph polyline").count() == 1  # the score graph over the game
     # its axes: moves (five plies: move 3) and White's score in men
     assert page.inner_text("#graph-x0") == "start" and page.inner_text("#graph-xn") == "3"
     assert "move" in page.inner_text("#graph-box .x-title")
@@ -232,10 +232,13 @@ def test_load_and_save_pdn(page, tmp_path):
     for t in ("11-15", "23-19", "8-11", "22-17"):
         end.push(end.parse_move(t))
     assert fen_of(page) == end.fen()
-    marked = page.eval_on_selector_all("#board rect.lastmove", "els => els.map(e => [+e.getAttribute('x'), +e.getAttribute('y')])")
+    marked = page.eval_on_selector_all(
+        "#board rect.lastmove", "els => els.map(e => [+e.getAttribute('x'), +e.getAttribute('y')])"
+    )
     squares = {n: page.locator(f'#board rect[data-square="{n}"]') for n in (22, 17)}
-    assert sorted(marked) == sorted([float(squares[n].get_attribute("x")), float(squares[n].get_attribute("y"))]
-                                    for n in squares)
+    assert sorted(marked) == sorted(
+        [float(squares[n].get_attribute("x")), float(squares[n].get_attribute("y"))] for n in squares
+    )
     # and the page says it is a loaded game now played by hand on both sides
     assert page.is_visible("#note") and "both sides" in page.inner_text("#note")
     assert page.input_value("#side") == "both"
@@ -280,7 +283,7 @@ def test_set_fen_and_the_board_editor(page):
     page.click("#edit")
     page.click("#edit-clear")
     page.check('input[name="piece"][value="W"]')
-    gt.click_square(page, 29)                     # a1 on the russian board
+    gt.click_square(page, 29)  # a1 on the russian board
     page.check('input[name="piece"][value="b"]')
     gt.click_square(page, 10)
     page.wait_for_function("document.querySelector('#edit-fen').textContent.includes('Ka1')")
@@ -291,7 +294,7 @@ def test_set_fen_and_the_board_editor(page):
 
 
 def test_take_back_flip_and_new_game(page):
-    gt.new_game(page, "american", "black", movetime=0.05)     # black moves first
+    gt.new_game(page, "american", "black", movetime=0.05)  # black moves first
     gt.click_square(page, 11)
     gt.click_square(page, 15)
     gt.wait_moves(page, 2)
@@ -325,22 +328,33 @@ def test_a_websocket_from_another_origin_is_refused(server, chromium):
     context = chromium.new_context()
     p = context.new_page()
     ws_url = server.replace("http://", "ws://") + "ws"
-    p.route("http://elsewhere.test/", lambda route: route.fulfill(
-        status=200, content_type="text/html", body="<html><body>elsewhere</body></html>"))
+    p.route(
+        "http://elsewhere.test/",
+        lambda route: route.fulfill(status=200, content_type="text/html", body="<html><body>elsewhere</body></html>"),
+    )
     p.goto("http://elsewhere.test/")
-    outcome = p.evaluate("""url => new Promise(done => {
+    outcome = p.evaluate(
+        """url => new Promise(done => {
         const ws = new WebSocket(url);
         ws.onopen = () => done('open');
         ws.onclose = () => done('closed');
-    })""", ws_url)
+    })""",
+        ws_url,
+    )
     assert outcome == "closed"
     # from the page's own origin it opens
     p.goto(server)
-    assert p.evaluate("""url => new Promise(done => {
+    assert (
+        p.evaluate(
+            """url => new Promise(done => {
         const ws = new WebSocket(url);
         ws.onopen = () => { done('open'); ws.close(); };
         ws.onclose = () => done('closed');
-    })""", ws_url) == "open"
+    })""",
+            ws_url,
+        )
+        == "open"
+    )
     context.close()
 
 
@@ -357,14 +371,19 @@ def test_watch_a_two_game_match_to_its_score_line(page):
     page.click("#m-start")
     # both clocks and the engines' lines while a game goes on
     page.wait_for_function("document.querySelector('#m-clock-white').textContent.includes('White draughts')")
-    page.wait_for_function("/depth \\d+/.test(document.querySelector('#m-line-white').textContent + "
-                           "document.querySelector('#m-line-black').textContent)")
+    page.wait_for_function(
+        "/depth \\d+/.test(document.querySelector('#m-line-white').textContent + "
+        "document.querySelector('#m-line-black').textContent)"
+    )
     assert page.locator("#m-board g.piece").count() > 0
-    page.wait_for_function("/depth \\d+/.test(document.querySelector('#m-line-white').textContent) && "
-                           "/depth \\d+/.test(document.querySelector('#m-line-black').textContent)")
+    page.wait_for_function(
+        "/depth \\d+/.test(document.querySelector('#m-line-white').textContent) && "
+        "/depth \\d+/.test(document.querySelector('#m-line-black').textContent)"
+    )
     shot(page, "gui-match.png", full_page=True)
-    page.wait_for_function("document.querySelector('#m-score').textContent.includes('2 of 2 games, finished')",
-                           timeout=90000)
+    page.wait_for_function(
+        "document.querySelector('#m-score').textContent.includes('2 of 2 games, finished')", timeout=90000
+    )
     score = page.inner_text("#m-score")
     # the weaker engine has the command line's name for it (by its level)
     assert re.search(r"Score of draughts vs draughts-level1: \d - \d - \d\s+\[\d\.\d{3}\] 2", score), score
@@ -399,6 +418,7 @@ def _hub_children():
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc")
 def test_a_crashed_page_leaves_no_engine_behind(chromium):
     import sys
+
     hub = gt.EngineSpec("hub-ours", "hub", (sys.executable, "-m", "draughts", "hub"))
     with gt.live_server([hub]) as url:
         context = chromium.new_context()
@@ -406,11 +426,11 @@ def test_a_crashed_page_leaves_no_engine_behind(chromium):
         p.goto(url)
         gt.wait_ready(p)
         p.select_option("#engine", "hub-ours")
-        gt.new_game(p, "international", "black", movetime=0.1)    # the engine moves first
+        gt.new_game(p, "international", "black", movetime=0.1)  # the engine moves first
         gt.wait_moves(p, 1)
         assert len(_hub_children()) == 1
         try:
-            p.goto("chrome://crash", timeout=5000)                 # the page's renderer dies
+            p.goto("chrome://crash", timeout=5000)  # the page's renderer dies
         except Exception:
             pass
         deadline = time.time() + 15
@@ -422,6 +442,7 @@ def test_a_crashed_page_leaves_no_engine_behind(chromium):
 
 # --- the board's side, the variant list, a reload -----------------------------------------
 
+
 def _square_y(page, n):
     # read in one go: the board is redrawn (its squares replaced) at every state
     return page.evaluate(f"document.querySelector('#board rect[data-square=\"{n}\"]').getBoundingClientRect().y")
@@ -430,7 +451,7 @@ def _square_y(page, n):
 def test_the_board_is_turned_to_the_players_side(page):
     # American: Black's men start on 1-12, drawn at the top
     gt.new_game(page, "american", "black")
-    assert _square_y(page, 1) > _square_y(page, 32)           # Black's men at the bottom
+    assert _square_y(page, 1) > _square_y(page, 32)  # Black's men at the bottom
     gt.new_game(page, "american", "white")
     assert _square_y(page, 1) < _square_y(page, 32)
     gt.new_game(page, "american", "both")
@@ -448,7 +469,7 @@ def test_choosing_a_variant_starts_its_game(page):
     gt.click_square(page, 32)
     gt.click_square(page, 28)
     gt.wait_moves(page, 1)
-    page.select_option("#variant", "russian")          # no New game
+    page.select_option("#variant", "russian")  # no New game
     page.wait_for_function("window.draughtsState.variant.name === 'russian'")
     assert gt.moves(page) == []
     assert page.locator("#board rect[data-square]").count() == 32
@@ -470,7 +491,7 @@ def test_a_reload_keeps_the_game_and_a_new_tab_has_its_own(page):
     page.wait_for_function("window.draughtsState.moves.length === 3")
     assert gt.moves(page) == ["11-15", "22-18", "15x22"]
     assert page.input_value("#variant") == "american" and page.input_value("#side") == "both"
-    assert fen_of(page) == fen                                   # at the move shown before
+    assert fen_of(page) == fen  # at the move shown before
     # the game goes on after the reload
     page.keyboard.press("End")
     gt.click_square(page, 25)
@@ -488,6 +509,7 @@ def test_a_reload_keeps_the_game_and_a_new_tab_has_its_own(page):
 
 # --- analysis ------------------------------------------------------------------------------
 
+
 def _wait_lines(page, count, depth=4):
     page.wait_for_function(f"""() => {{
         const m = /depth (\\d+)/.exec(document.querySelector('#search-info').textContent);
@@ -502,7 +524,7 @@ def test_analysis_off_clears_its_lines(page):
     page.uncheck("#analyse")
     page.wait_for_function("document.querySelectorAll('#lines li').length === 0")
     assert page.inner_text("#search-info") == "Analysis off"
-    page.wait_for_timeout(300)                   # no late report brings them back
+    page.wait_for_timeout(300)  # no late report brings them back
     assert page.locator("#lines li").count() == 0
 
 
@@ -535,7 +557,7 @@ def test_a_line_has_its_move_numbers(page):
     board.push(board.parse_move("32-28"))
     for text, moves in lines:
         assert len(moves) >= 2, text
-        numbered = " ".join(text.split()[1:])                     # after the score
+        numbered = " ".join(text.split()[1:])  # after the score
         assert numbered.startswith(f"1... {moves[0]} 2. {moves[1]}"), text
         assert numbered == board.variation_str(moves), text
     # a move is still a move to click: its position is shown
@@ -551,7 +573,7 @@ def test_a_line_is_shown_on_the_board_and_back(page):
     page.check("#analyse")
     _wait_lines(page, 3, depth=6)
     game_fen = fen_of(page)
-    page.locator("#lines li").nth(1).locator(".pv").nth(2).click()     # the third move of line 2
+    page.locator("#lines li").nth(1).locator(".pv").nth(2).click()  # the third move of line 2
     page.wait_for_selector("#preview-bar:not([hidden])")
     # the lines are redrawn as the engine deepens: the page says which moves it shows
     m = re.fullmatch(r"Line 2 after (\S+) (\S+) (\S+)", page.inner_text("#preview-text"))
@@ -563,7 +585,7 @@ def test_a_line_is_shown_on_the_board_and_back(page):
         b.push(b.parse_move(t))
     shown = sorted(page.eval_on_selector_all("#board g.piece", "els => els.map(e => +e.dataset.square)"))
     assert shown == sorted(b.pieces())
-    assert fen_of(page) == game_fen and gt.moves(page) == []      # the game is as it was
+    assert fen_of(page) == game_fen and gt.moves(page) == []  # the game is as it was
     page.click("#preview-back")
     page.wait_for_selector("#preview-bar", state="hidden")
     shown = sorted(page.eval_on_selector_all("#board g.piece", "els => els.map(e => +e.dataset.square)"))
@@ -572,6 +594,7 @@ def test_a_line_is_shown_on_the_board_and_back(page):
 
 
 # --- the match box ------------------------------------------------------------------------
+
 
 def test_the_match_box_fits_and_says_what_is_off(page):
     page.click("#match-box summary")
@@ -592,14 +615,18 @@ def test_the_match_box_fits_and_says_what_is_off(page):
     page.click("#m-start")
     toast(page)
     for button in ("#m-start", "#m-stop"):
-        hit = page.evaluate("""sel => {
+        hit = page.evaluate(
+            """sel => {
             const b = document.querySelector(sel).getBoundingClientRect();
             return document.elementFromPoint(b.x + b.width / 2, b.y + b.height / 2)?.id;
-        }""", button)
+        }""",
+            button,
+        )
         assert hit == button[1:], (button, hit)
 
 
 # --- the board editor -----------------------------------------------------------------------
+
 
 def test_the_editor_looks_like_a_mode_of_its_own(page):
     outline = "e => getComputedStyle(e).outlineStyle"

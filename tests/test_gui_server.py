@@ -95,8 +95,10 @@ def test_page_and_static_files(client):
     for name in ("app.js", "board.js", "style.css"):
         assert client.get(f"/static/{name}").status_code == 200
     assert client.get("/static/../session.py").status_code == 404
-    assert client.get("/engines").json() == [{"name": "draughts", "proto": "builtin"},
-                                            {"name": "hub-ours", "proto": "hub"}]
+    assert client.get("/engines").json() == [
+        {"name": "draughts", "proto": "builtin"},
+        {"name": "hub-ours", "proto": "hub"},
+    ]
 
 
 def test_new_game_in_every_variant_and_the_house_rule(ws):
@@ -106,9 +108,10 @@ def test_new_game_in_every_variant_and_the_house_rule(ws):
         assert s["variant"]["name"] == name
         assert s["fen"] == Board(variant=name).fen()
         assert len(s["variant"]["squares"]) == v.squares
-        assert {m["text"] for m in s["legal"]} == {Board(variant=name).move_text(m) for m in Board(variant=name).legal_moves}
-    ws.send_json({"type": "new", "variant": "american", "house": True, "side": "both",
-                  "fen": "B:W18:B14"})
+        assert {m["text"] for m in s["legal"]} == {
+            Board(variant=name).move_text(m) for m in Board(variant=name).legal_moves
+        }
+    ws.send_json({"type": "new", "variant": "american", "house": True, "side": "both", "fen": "B:W18:B14"})
     s = until(ws, "state")
     assert s["variant"]["house"] and {m["text"] for m in s["legal"]} >= {"14x23", "14-17"}
     assert "8x8" in error(ws, {"type": "new", "variant": "international", "house": True})
@@ -199,7 +202,7 @@ def test_bad_messages_are_answered_and_the_session_goes_on(ws):
         ({"type": "setup", "pieces": {"1": "w"}}, "crowned"),
         ({"type": "setup", "pieces": {"5": "w"}, "turn": "red"}, "turn"),
         ({"type": "load_pdn", "text": 5}, "text"),
-        ({"type": "load_pdn", "text": "[GameType \"20\"]\n\n1. 32-27 99-98 *"}, "no game"),
+        ({"type": "load_pdn", "text": '[GameType "20"]\n\n1. 32-27 99-98 *'}, "no game"),
         ({"type": "load_pdn", "text": "x" * (MAX_PDN + 1)}, "larger"),
         ({"type": "pick_game", "index": 0}, "no PDN"),
         ({"type": "analyse", "on": "yes"}, "on"),
@@ -261,8 +264,9 @@ def test_pdn_load_pick_and_save(ws):
 
 def test_a_new_game_replays_given_moves(ws):
     """What a reloaded page sends to get its game back."""
-    ws.send_json({"type": "new", "variant": "american", "side": "both", "moves": ["11-15", "23-19", "8-11"],
-                  "cursor": 2})
+    ws.send_json(
+        {"type": "new", "variant": "american", "side": "both", "moves": ["11-15", "23-19", "8-11"], "cursor": 2}
+    )
     s = until(ws, "state")
     assert s["moves"] == ["11-15", "23-19", "8-11"] and s["cursor"] == 2 and s["lastmove"] == [23, 19]
     assert s["turn"] == "black"
@@ -298,7 +302,7 @@ def test_preview_of_a_line(ws):
 def test_the_elo_line_waits_for_an_interval():
     from draughts.gui.match import summary_json
 
-    class R:                                # what summary_json reads of a game record
+    class R:  # what summary_json reads of a game record
         def __init__(self, index, points):
             self.index, self._p = index, points
 
@@ -368,8 +372,7 @@ def test_multipv_lines_are_the_engines_own():
     assert [line.multipv for line in last.lines] == list(range(1, 8))
     check = draughts.Engine("american", tt_mb=ge.TT_MB)
     want = check.analyse(board, draughts.Limit(depth=4), multipv=7)
-    assert [(line.score, line.pv, line.win_in) for line in last.lines] == \
-        [(i.score, i.pv, i.win_in) for i in want]
+    assert [(line.score, line.pv, line.win_in) for line in last.lines] == [(i.score, i.pv, i.win_in) for i in want]
     assert len({line.pv[0] for line in last.lines}) == 7
 
 
@@ -411,6 +414,7 @@ def test_a_foreign_origin_websocket_is_refused(client):
 
 # --- the Host header (DNS rebinding) ---------------------------------------------------
 
+
 def test_host_header_parsing_and_check():
     assert split_host("127.0.0.1:8000") == ("127.0.0.1", 8000)
     assert split_host("[::1]:8000") == ("::1", 8000)
@@ -422,9 +426,9 @@ def test_host_header_parsing_and_check():
     assert host_allowed("[::1]:8000", names, 8000)
     assert not host_allowed("evil.example:8000", names, 8000)
     assert not host_allowed("127.0.0.1:8001", names, 8000)
-    assert not host_allowed("127.0.0.1", names, 8000)             # port 80
+    assert not host_allowed("127.0.0.1", names, 8000)  # port 80
     assert host_allowed("127.0.0.1", names, 80)
-    assert host_allowed("localhost:1234", names)                   # port not known: any
+    assert host_allowed("localhost:1234", names)  # port not known: any
     assert not host_allowed(None, names) and not host_allowed("", names)
     # a wildcard bind (--allow-remote) answers any IP address, never a name it does not know
     assert host_allowed("192.0.2.7:8000", names, 8000, any_address=True)
@@ -453,8 +457,9 @@ def test_a_request_for_another_host_is_refused():
         assert c.get("/").status_code == 400
 
 
-@pytest.mark.parametrize("host", [b"evil.example:8000", b"", b"[::1", b"127.0.0.1:80:80", b"\xe9:8000",
-                                  b"localhost\xff:8000", b"a" * 5000])
+@pytest.mark.parametrize(
+    "host", [b"evil.example:8000", b"", b"[::1", b"127.0.0.1:80:80", b"\xe9:8000", b"localhost\xff:8000", b"a" * 5000]
+)
 def test_a_bad_host_header_is_answered_and_the_server_goes_on(host):
     with local_client(create_app(port=8000)) as c:
         r = c.get("/", headers={"host": host})
@@ -478,8 +483,9 @@ def test_engine_arguments_and_config():
     for bad in ("scan", "=x", "scan=", "scan='"):
         with pytest.raises(DraughtsError):
             ge.parse_engine_arg(bad)
-    specs = ge.specs_from_config({"engines": [{"name": "a", "cmd": ["x", "hub"], "dir": "/tmp"},
-                                              {"name": "b", "cmd": "y hub"}]})
+    specs = ge.specs_from_config(
+        {"engines": [{"name": "a", "cmd": ["x", "hub"], "dir": "/tmp"}, {"name": "b", "cmd": "y hub"}]}
+    )
     assert specs[0].command() == ["x", "hub"] and specs[0].dir == "/tmp" and specs[1].command() == ["y", "hub"]
     # the page's engines are the match runner's engine settings, a Hub engine with its own book
     assert specs[0] == EngineConfig("a", "x", ("hub",), "/tmp", "hub", book=True)
@@ -502,7 +508,7 @@ def test_a_hub_engine_plays_and_ends_with_its_page(client):
         until(w, "state")
         w.send_json({"type": "settings", "engine": "hub-ours", "movetime": 0.1})
         assert until(w, "state")["engine"] == "hub-ours"
-        w.send_json({"type": "new", "variant": "american", "side": "white"})   # black (the engine) first
+        w.send_json({"type": "new", "variant": "american", "side": "white"})  # black (the engine) first
         s = settled(w)
         assert len(s["moves"]) == 1
         w.send_json({"type": "analyse", "on": True, "multipv": 1})
@@ -527,7 +533,7 @@ def test_a_failing_engine_is_an_error_not_a_crash():
         assert s["moves"] == []
         w.send_json({"type": "settings", "engine": "draughts", "movetime": 0.05})
         s = settled(w)
-        assert len(s["moves"]) == 1                    # our engine takes over
+        assert len(s["moves"]) == 1  # our engine takes over
 
 
 def _children(pid):
@@ -547,9 +553,18 @@ def _children(pid):
 def test_ctrl_c_ends_the_server_and_its_engines(tmp_path):
     websockets = pytest.importorskip("websockets.sync.client")
     from draughts.gui.testing import free_port
+
     port = free_port()
-    cmd = [sys.executable, "-m", "draughts", "gui", "--port", str(port),
-           "--engine", f"hub-ours={sys.executable} -m draughts hub"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "draughts",
+        "gui",
+        "--port",
+        str(port),
+        "--engine",
+        f"hub-ours={sys.executable} -m draughts hub",
+    ]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         line = proc.stdout.readline()
@@ -564,7 +579,7 @@ def test_ctrl_c_ends_the_server_and_its_engines(tmp_path):
                     break
             kids = _children(proc.pid)
             assert kids, "no engine process"
-            proc.send_signal(signal.SIGINT)              # the page still open
+            proc.send_signal(signal.SIGINT)  # the page still open
             proc.wait(20)
     finally:
         if proc.poll() is None:
@@ -581,13 +596,15 @@ def test_gui_without_the_extra_says_what_to_install(tmp_path):
     blocker = tmp_path / "starlette.py"
     blocker.write_text("raise ImportError('no starlette here')\n")
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path)] + sys.path))
-    r = subprocess.run([sys.executable, "-m", "draughts", "gui", "--port", "0"], capture_output=True,
-                       text=True, env=env, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-m", "draughts", "gui", "--port", "0"], capture_output=True, text=True, env=env, timeout=60
+    )
     assert r.returncode == 2
     # the command for this installation: the source tree or file pip installed
     # it from (pip's record), else both the clone's and the distribution's form
     import importlib.metadata
     from urllib.parse import unquote, urlparse
+
     try:
         direct = json.loads(importlib.metadata.distribution("draughts-engine").read_text("direct_url.json") or "{}")
     except importlib.metadata.PackageNotFoundError:
@@ -603,16 +620,24 @@ def test_gui_without_the_extra_says_what_to_install(tmp_path):
 def test_a_match_from_the_page_and_its_bad_options(ws):
     ws.send_json({"type": "new", "variant": "american", "side": "both"})
     until(ws, "state")
-    good = {"type": "match_start", "engines": [{"name": "draughts", "level": 20}, {"name": "draughts", "level": 1}],
-            "limit": "depth=2", "games": 2, "repeat": True, "openings": "acf-3move"}
-    for change, words in [({"engines": [{"name": "draughts"}]}, "two engines"),
-                          ({"engines": [{"name": "sh"}, {"name": "draughts"}]}, "no engine named"),
-                          ({"engines": [{"name": "draughts", "level": 99}, {"name": "draughts"}]}, "level"),
-                          ({"limit": "cmd=/bin/sh"}, "limit"),
-                          ({"limit": ""}, "limit"),
-                          ({"limit": "tc=abc"}, "tc"),
-                          ({"games": 0}, "games"),
-                          ({"openings": "/etc/passwd"}, "shipped deck")]:
+    good = {
+        "type": "match_start",
+        "engines": [{"name": "draughts", "level": 20}, {"name": "draughts", "level": 1}],
+        "limit": "depth=2",
+        "games": 2,
+        "repeat": True,
+        "openings": "acf-3move",
+    }
+    for change, words in [
+        ({"engines": [{"name": "draughts"}]}, "two engines"),
+        ({"engines": [{"name": "sh"}, {"name": "draughts"}]}, "no engine named"),
+        ({"engines": [{"name": "draughts", "level": 99}, {"name": "draughts"}]}, "level"),
+        ({"limit": "cmd=/bin/sh"}, "limit"),
+        ({"limit": ""}, "limit"),
+        ({"limit": "tc=abc"}, "tc"),
+        ({"games": 0}, "games"),
+        ({"openings": "/etc/passwd"}, "shipped deck"),
+    ]:
         assert words in error(ws, {**good, **change}), change
     assert "no match" in error(ws, {"type": "match_stop"})
     ws.send_json(good)
@@ -620,11 +645,11 @@ def test_a_match_from_the_page_and_its_bad_options(ws):
     assert m["status"] == "finished" and m["played"] == 2 and len(m["games"]) == 2
     # the weaker engine is named as `draughts match` names its own: by its level
     assert m["score_line"].startswith("Score of draughts vs draughts-level1: ")
-    assert m["elo_line"] == ""              # two games: no interval, no Elo figure
+    assert m["elo_line"] == ""  # two games: no interval, no Elo figure
     assert m["current"]["plies"] > 0
     ws.send_json({"type": "match_open", "index": 0})
     s = until(ws, "state")
-    assert len(s["moves"]) == m["games"][0]["plies"] + 3      # the 3-move ballot's three plies first
+    assert len(s["moves"]) == m["games"][0]["plies"] + 3  # the 3-move ballot's three plies first
     assert "index" in error(ws, {"type": "match_open", "index": -1})
     assert "not finished" in error(ws, {"type": "match_open", "index": 5})
 
@@ -633,12 +658,13 @@ def test_a_page_match_plays_with_the_match_runners_players():
     from draughts.engine_api import Player
     from draughts.gui.match import GuiMatch, match_argv
     from draughts.match.players import HubPlayer, InProcessPlayer
+
     variant = draughts.variant("international")
     options = {"engines": [{"name": "draughts", "level": 5}, {"name": "hub-ours"}], "limit": "depth=1", "games": 2}
     argv = match_argv([ge.BUILTIN, HUB], options, variant)
     second = argv.index("-engine", 1)
     assert argv[1:second] == ["name=draughts-level5", "proto=builtin", "option.level=5", "depth=1"]
-    assert "book=on" in argv[second:]                   # a Hub engine of the page keeps its own book
+    assert "book=on" in argv[second:]  # a Hub engine of the page keeps its own book
     match = GuiMatch([ge.BUILTIN, HUB], options, variant, emit=lambda message: None)
     try:
         players = [match._player(0), match._player(1)]
@@ -653,11 +679,26 @@ def test_a_page_match_plays_with_the_match_runners_players():
 def test_a_running_match_stops_and_its_engines_end(ws):
     ws.send_json({"type": "new", "variant": "international", "side": "both"})
     until(ws, "state")
-    ws.send_json({"type": "match_start", "engines": [{"name": "draughts"}, {"name": "hub-ours"}],
-                  "limit": "tc=60+1", "games": 4, "repeat": True, "openings": ""})
+    ws.send_json(
+        {
+            "type": "match_start",
+            "engines": [{"name": "draughts"}, {"name": "hub-ours"}],
+            "limit": "tc=60+1",
+            "games": 4,
+            "repeat": True,
+            "openings": "",
+        }
+    )
     until(ws, "match_lines")
-    assert "running" in error(ws, {"type": "match_start", "engines": [{"name": "draughts"}, {"name": "draughts"}],
-                                   "limit": "depth=1", "games": 1})
+    assert "running" in error(
+        ws,
+        {
+            "type": "match_start",
+            "engines": [{"name": "draughts"}, {"name": "draughts"}],
+            "limit": "depth=1",
+            "games": 1,
+        },
+    )
     ws.send_json({"type": "match_stop"})
     m = until(ws, "match", lambda m: m["status"] != "running", limit=100000)
     assert m["status"] == "stopped" and m["played"] == 0
@@ -666,8 +707,16 @@ def test_a_running_match_stops_and_its_engines_end(ws):
 def test_a_hub_engines_lines_in_a_match_come_as_it_thinks(ws):
     ws.send_json({"type": "new", "variant": "international", "side": "both"})
     until(ws, "state")
-    ws.send_json({"type": "match_start", "engines": [{"name": "hub-ours"}, {"name": "draughts"}],
-                  "limit": "st=0.5", "games": 2, "repeat": True, "openings": ""})
+    ws.send_json(
+        {
+            "type": "match_start",
+            "engines": [{"name": "hub-ours"}, {"name": "draughts"}],
+            "limit": "st=0.5",
+            "games": 2,
+            "repeat": True,
+            "openings": "",
+        }
+    )
     side, lines, thinking = None, 0, False
     for _ in range(20000):
         m = ws.receive_json()
@@ -677,21 +726,44 @@ def test_a_hub_engines_lines_in_a_match_come_as_it_thinks(ws):
             if cur["running"] == side:
                 thinking, lines = True, 0
             elif thinking:
-                break                               # its move is in
+                break  # its move is in
         elif m["type"] == "match_lines" and thinking and m["side"] == side:
             lines += 1
     else:
         raise AssertionError("the Hub engine made no move")
-    assert lines >= 3                               # one a depth while it thought, not one after the move
+    assert lines >= 3  # one a depth while it thought, not one after the move
     ws.send_json({"type": "match_stop"})
     until(ws, "match", lambda m: m["status"] != "running", limit=100000)
 
 
 def test_follow_a_match_through_its_state_file(tmp_path):
     state = tmp_path / "match.json"
-    r = subprocess.run([sys.executable, "-m", "draughts", "match", "-engine", "name=a", "proto=builtin", "depth=3",
-                        "-engine", "name=b", "proto=builtin", "depth=1", "-variant", "american", "-games", "2",
-                        "-repeat", "-state", str(state)], capture_output=True, text=True, timeout=120)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "draughts",
+            "match",
+            "-engine",
+            "name=a",
+            "proto=builtin",
+            "depth=3",
+            "-engine",
+            "name=b",
+            "proto=builtin",
+            "depth=1",
+            "-variant",
+            "american",
+            "-games",
+            "2",
+            "-repeat",
+            "-state",
+            str(state),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert r.returncode == 0, r.stderr
     with local_client(create_app(watch=str(state))) as c, c.websocket_connect("/ws") as w:
         hello = w.receive_json()
@@ -718,25 +790,72 @@ def test_follow_a_match_through_its_state_file(tmp_path):
 def test_follow_a_match_through_its_live_file(tmp_path):
     state = tmp_path / "match.json"
     live = tmp_path / "live.json"
-    r = subprocess.run([sys.executable, "-m", "draughts", "match", "-engine", "name=a", "proto=builtin", "depth=2",
-                        "-engine", "name=b", "proto=builtin", "depth=1", "-variant", "international", "-games", "2",
-                        "-maxmoves", "5", "-state", str(state), "-live", str(live)],
-                        capture_output=True, text=True, timeout=120)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "draughts",
+            "match",
+            "-engine",
+            "name=a",
+            "proto=builtin",
+            "depth=2",
+            "-engine",
+            "name=b",
+            "proto=builtin",
+            "depth=1",
+            "-variant",
+            "international",
+            "-games",
+            "2",
+            "-maxmoves",
+            "5",
+            "-state",
+            str(state),
+            "-live",
+            str(live),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert r.returncode == 0, r.stderr
     # the state file names the live file, and the live file the state file
     from draughts.gui.match import FollowedMatch
+
     for path in (state, live):
         f = FollowedMatch(str(path))
         assert f.refresh()
         assert {f.state_path, f.live_path} == {str(state), str(live)} and len(f.records) == 2
     # a game in progress, written by hand as docs say a live file is
-    data = {"kind": "draughts-match-live", "version": 1, "variant": "international", "mandatory_capture": True,
-            "names": ["a", "b"], "state": str(state), "played": 2, "total": 4, "status": "running",
-            "updated": time.time(),
-            "games": [{"index": 2, "white": "b", "black": "a", "fen": Board().fen(), "moves": ["32-28", "19-23"],
-                       "clocks": {"white": 5.0, "black": 4.0}, "running": "white", "since": time.time() - 1.0,
-                       "lines": {"white": {"depth": 7, "score": 0.25, "nps": 1000000,
-                                           "pv": ["28x19x23", "14x23x19"]}, "black": None}}]}
+    data = {
+        "kind": "draughts-match-live",
+        "version": 1,
+        "variant": "international",
+        "mandatory_capture": True,
+        "names": ["a", "b"],
+        "state": str(state),
+        "played": 2,
+        "total": 4,
+        "status": "running",
+        "updated": time.time(),
+        "games": [
+            {
+                "index": 2,
+                "white": "b",
+                "black": "a",
+                "fen": Board().fen(),
+                "moves": ["32-28", "19-23"],
+                "clocks": {"white": 5.0, "black": 4.0},
+                "running": "white",
+                "since": time.time() - 1.0,
+                "lines": {
+                    "white": {"depth": 7, "score": 0.25, "nps": 1000000, "pv": ["28x19x23", "14x23x19"]},
+                    "black": None,
+                },
+            }
+        ],
+    }
     live.write_text(json.dumps(data))
     with local_client(create_app(watch=str(live))) as c, c.websocket_connect("/ws") as w:
         assert w.receive_json()["watch"] == "live.json"
@@ -767,6 +886,7 @@ def dxp_follower():
     """Our own DXP follower (depth 2) on a loopback port, in a thread."""
     import threading
     from draughts.dxp import session as S
+
     server = S.listen("127.0.0.1", 0)
 
     def serve():
@@ -774,6 +894,7 @@ def dxp_follower():
             S.serve(server, S.EngineMover(tt_mb=4, depth=2), log=lambda line: None)
         except OSError:
             pass
+
     threading.Thread(target=serve, daemon=True).start()
     yield server.getsockname()[1]
     server.close()
@@ -804,11 +925,19 @@ def test_a_dxp_engine_plays_international_and_follows_take_backs(dxp_follower):
     assert ge.specs_from_config({"engines": [{"name": "d", "proto": "dxp", "port": 1234}]})[0].port == 1234
 
 
-WEIRD = [None, -1, 0, 2 ** 70, 1.5, float("nan"), True, "", "x" * 300, [], [1, "a"], {}, {"a": []}]
+WEIRD = [None, -1, 0, 2**70, 1.5, float("nan"), True, "", "x" * 300, [], [1, "a"], {}, {"a": []}]
 FIELDS = {
-    "new": ["variant", "house", "fen", "side", "moves", "cursor"], "preview": ["moves"], "settings": ["engine", "level", "movetime", "side"],
-    "move": ["start", "end", "captured"], "goto": ["ply"], "set_fen": ["fen"], "setup": ["pieces", "turn"],
-    "load_pdn": ["text"], "pick_game": ["index"], "analyse": ["on", "multipv"], "match_open": ["index"],
+    "new": ["variant", "house", "fen", "side", "moves", "cursor"],
+    "preview": ["moves"],
+    "settings": ["engine", "level", "movetime", "side"],
+    "move": ["start", "end", "captured"],
+    "goto": ["ply"],
+    "set_fen": ["fen"],
+    "setup": ["pieces", "turn"],
+    "load_pdn": ["text"],
+    "pick_game": ["index"],
+    "analyse": ["on", "multipv"],
+    "match_open": ["index"],
     "match_start": ["engines", "limit", "games", "repeat", "openings"],
 }
 
@@ -825,7 +954,10 @@ def test_odd_values_in_every_field_are_errors_not_faults(ws):
     while True:
         m = ws.receive_json()
         seen.append(m)
-        if m["type"] == "state" and len([x for x in seen if x["type"] in ("error", "state", "setup", "preview")]) > sent:
+        if (
+            m["type"] == "state"
+            and len([x for x in seen if x["type"] in ("error", "state", "setup", "preview")]) > sent
+        ):
             break
     faults = [m["message"] for m in seen if m["type"] == "error" and "internal error" in m["message"]]
     assert faults == []
@@ -842,6 +974,7 @@ def test_one_engine_a_page_whatever_the_messages_in_between(client):
 
     def hubs():
         return [k for k in _children(os.getpid()) if _alive(k) and b"hub" in cmdline(k)]
+
     with client.websocket_connect("/ws") as w:
         until(w, "state")
         w.send_json({"type": "settings", "engine": "hub-ours", "movetime": 0.1})
@@ -890,6 +1023,7 @@ def test_a_take_back_stops_a_hub_engine_thinking(client):
 def test_the_page_is_packaged_and_the_extra_declared():
     import pathlib
     import re as _re
+
     root = pathlib.Path(__file__).resolve().parent.parent
     text = (root / "pyproject.toml").read_text()
     assert _re.search(r'^gui = \["starlette[^\]]*uvicorn[^\]]*websockets', text, _re.M)
@@ -916,6 +1050,7 @@ def test_a_host_other_machines_reach_is_refused_without_allow_remote():
 
 def test_a_port_in_use_says_which_and_how_to_pick_another():
     import socket
+
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
@@ -930,6 +1065,7 @@ def test_a_port_in_use_says_which_and_how_to_pick_another():
 def _serve(args):
     """`draughts gui ARGS` started: (the process, its port, its stderr so far)."""
     import re
+
     proc = subprocess.Popen(GUI + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = proc.stdout.readline()
     m = re.search(r"serving on http://\S+:(\d+)/", line)
@@ -953,6 +1089,7 @@ def _stop(proc):
 
 def _status(port, host):
     import http.client
+
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     try:
         conn.putrequest("GET", "/", skip_host=True)
@@ -970,7 +1107,7 @@ def test_the_running_server_checks_the_host_header():
         assert _status(port, f"localhost:{port}") == 200
         assert _status(port, f"evil.example:{port}") == 400
         assert _status(port, "127.0.0.1:1") == 400
-        assert _status(port, f"192.0.2.7:{port}") == 400           # not a wildcard bind
+        assert _status(port, f"192.0.2.7:{port}") == 400  # not a wildcard bind
         assert proc.poll() is None
     finally:
         err = _stop(proc)
@@ -981,8 +1118,8 @@ def test_allow_remote_warns_and_answers_the_machines_addresses():
     proc, port = _serve(["--host", "0.0.0.0", "--allow-remote", "--port", "0"])
     try:
         assert _status(port, f"127.0.0.1:{port}") == 200
-        assert _status(port, f"192.0.2.7:{port}") == 200           # an address of a network interface
-        assert _status(port, f"evil.example:{port}") == 400        # never a name it does not go by
+        assert _status(port, f"192.0.2.7:{port}") == 200  # an address of a network interface
+        assert _status(port, f"evil.example:{port}") == 400  # never a name it does not go by
     finally:
         err = _stop(proc)
     assert "warning: serving on 0.0.0.0" in err and "--allow-remote" in err

@@ -13,8 +13,13 @@ import pytest
 
 import draughts
 from draughts.hub.testing import in_memory_engine
-from draughts.errors import (EngineCommandError, EngineError, EngineProtocolError, EngineTerminatedError,
-                             EngineTimeoutError)
+from draughts.errors import (
+    EngineCommandError,
+    EngineError,
+    EngineProtocolError,
+    EngineTerminatedError,
+    EngineTimeoutError,
+)
 from draughts.hub import HubEngine, Limit, MemoryTransport
 from draughts.hub.protocol import parse_line
 from hub_scripts.transcript import matches
@@ -33,6 +38,7 @@ HANDSHAKE = """
     client: init
     engine: ready
 """
+
 
 class ScriptedEngine:
     """An engine that follows a transcript: `client: pattern` lines must come from
@@ -96,12 +102,13 @@ class ScriptedEngine:
 
 def scripted(transcript: str, exits: bool = True, **options):
     script = ScriptedEngine(transcript, exits)
-    options.setdefault("timeout", 2.0)                  # a transcript mismatch fails fast
+    options.setdefault("timeout", 2.0)  # a transcript mismatch fails fast
     engine = HubEngine.from_transport(script.transport, **options)
     return script, engine
 
 
 # --- handshake and parameters ------------------------------------------------------
+
 
 def test_handshake_reads_id_and_params():
     script, engine = scripted(HANDSHAKE)
@@ -115,7 +122,8 @@ def test_handshake_reads_id_and_params():
 
 
 def test_start_up_params_are_sent_before_init():
-    script, engine = scripted("""
+    script, engine = scripted(
+        """
         client: hub
         engine: some banner text the client ignores
         engine: id name=scripted
@@ -126,14 +134,18 @@ def test_start_up_params_are_sent_before_init():
         client: set-param name=book-file value="/a b/c.pdn"
         client: init
         engine: ready
-    """, params={"tt_size": 16, "book-file": "/a b/c.pdn"})
+    """,
+        params={"tt_size": 16, "book-file": "/a b/c.pdn"},
+    )
     with engine:
         assert engine.params["tt-size"].value == "16"
     assert script.finished(), script.failures
 
 
 def test_configure_sends_set_param_and_syncs_with_ping():
-    script, engine = scripted(HANDSHAKE + """
+    script, engine = scripted(
+        HANDSHAKE
+        + """
         client: set-param name=tt-size value=32
         client: set-param name=ponder value=true
         client: ping
@@ -142,7 +154,8 @@ def test_configure_sends_set_param_and_syncs_with_ping():
         client: ping
         engine: error message="tt-size must be from 1 to 1024, not 5000"
         engine: pong
-    """)
+    """
+    )
     with engine:
         engine.configure({"tt_size": 32, "ponder": True})
         assert engine.params["ponder"].value == "true"
@@ -151,7 +164,7 @@ def test_configure_sends_set_param_and_syncs_with_ping():
         assert err.value.line == 'error message="tt-size must be from 1 to 1024, not 5000"'
         assert engine.params["tt-size"].value == "32"
         with pytest.raises(EngineError, match="no parameter 'threads'"):
-            engine.configure({"threads": 4})                 # not declared: nothing is sent
+            engine.configure({"threads": 4})  # not declared: nothing is sent
     assert script.finished(), script.failures
 
 
@@ -168,11 +181,14 @@ def test_a_startup_that_stalls_times_out():
 
 # --- play -----------------------------------------------------------------------------
 
+
 def test_play_sends_the_game_and_reads_the_move():
     board = draughts.Board()
     board.push_text("32-28")
     board.push_text("19-23")
-    script, engine = scripted(HANDSHAKE + f"""
+    script, engine = scripted(
+        HANDSHAKE
+        + f"""
         client: set-param name=variant value=normal
         client: ping
         engine: pong
@@ -182,9 +198,10 @@ def test_play_sends_the_game_and_reads_the_move():
         engine: info depth=1 score=0.50 nodes=10 time=0.001 nps=0.01 pv=28x19x23
         engine: info depth=6 mean-depth=7.5 score=-0.25 nodes=12345 time=0.020 nps=0.62 pv="28x19x23 14x23x19" hashfull=3
         engine: done move=28x19x23 ponder=14x23x19
-    """)
+    """
+    )
     with engine:
-        engine.params["variant"].value = "russian"       # so that play must set it back
+        engine.params["variant"].value = "russian"  # so that play must set it back
         result = engine.play(board, Limit(depth=6))
     assert script.finished(), script.failures
     assert result.move == board.parse_move("28x19")
@@ -201,7 +218,9 @@ def test_play_sends_the_game_and_reads_the_move():
 
 def test_play_sets_the_variant_and_sends_33_character_positions():
     board = draughts.Board(variant="russian")
-    script, engine = scripted(HANDSHAKE + f"""
+    script, engine = scripted(
+        HANDSHAKE
+        + f"""
         client: set-param name=variant value=russian
         client: ping
         engine: pong
@@ -213,13 +232,14 @@ def test_play_sets_the_variant_and_sends_33_character_positions():
         client: level moves=20 time=10 inc=0.1
         client: go think
         engine: done move=11-15 ponder=garbage
-    """)
+    """
+    )
     with engine:
         r1 = engine.play(board, Limit(movetime=0.5))
         assert board.move_text(r1.move) == "c3-d4"
         board.push(r1.move)
         r2 = engine.play(board, Limit(time=10, inc=0.1, moves_to_go=20))
-        assert r2.ponder is None                          # an unreadable ponder move is dropped
+        assert r2.ponder is None  # an unreadable ponder move is dropped
         assert r2.move in board.legal_moves
     assert script.finished(), script.failures
 
@@ -248,15 +268,20 @@ def test_variants_and_rules_the_engine_lacks_are_errors():
             engine.play(draughts.Board(), Limit())
 
 
-@pytest.mark.parametrize("done", ["done move=32-26", "done move=32-27x", "done move=e3-f4", "done",
-                                  "done move= ponder=19-23", "done move=0-0"])
+@pytest.mark.parametrize(
+    "done",
+    ["done move=32-26", "done move=32-27x", "done move=e3-f4", "done", "done move= ponder=19-23", "done move=0-0"],
+)
 def test_an_illegal_or_unreadable_move_carries_the_engines_line(done):
-    script, engine = scripted(HANDSHAKE + f"""
+    script, engine = scripted(
+        HANDSHAKE
+        + f"""
         client: pos pos={START}
         client: level depth=1
         client: go think
         engine: {done}
-    """)
+    """
+    )
     with engine:
         engine.params["variant"].value = "normal"
         with pytest.raises(EngineProtocolError) as err:
@@ -266,7 +291,9 @@ def test_an_illegal_or_unreadable_move_carries_the_engines_line(done):
 
 
 def test_an_error_answer_to_go_is_raised_and_the_client_resyncs():
-    script, engine = scripted(HANDSHAKE + f"""
+    script, engine = scripted(
+        HANDSHAKE
+        + f"""
         client: pos pos={START}
         client: level depth=1
         client: go think
@@ -276,7 +303,8 @@ def test_an_error_answer_to_go_is_raised_and_the_client_resyncs():
         engine: pong
         client: ping
         engine: pong
-    """)
+    """
+    )
     with engine:
         engine.params["variant"].value = "normal"
         with pytest.raises(EngineCommandError, match="cannot think today") as err:
@@ -287,7 +315,9 @@ def test_an_error_answer_to_go_is_raised_and_the_client_resyncs():
 
 
 def test_a_late_move_is_returned_as_late_with_its_time():
-    script, engine = scripted(HANDSHAKE + f"""
+    script, engine = scripted(
+        HANDSHAKE
+        + f"""
         client: pos pos={START}
         client: level move-time=0.1
         client: go think
@@ -298,18 +328,21 @@ def test_a_late_move_is_returned_as_late_with_its_time():
         client: go think
         engine: <sleep 0.7>
         engine: done move=32-28
-    """)
+    """
+    )
     with engine:
         engine.params["variant"].value = "normal"
         result = engine.play(draughts.Board(), Limit(movetime=0.1))
         assert result.late and result.elapsed >= 0.39
-        result = engine.play(draughts.Board(), Limit(time=0.5, inc=0.5))   # 1 s with the increment
+        result = engine.play(draughts.Board(), Limit(time=0.5, inc=0.5))  # 1 s with the increment
         assert not result.late and result.elapsed >= 0.69
     assert script.finished(), script.failures
 
 
 def test_a_stalled_engine_times_out_and_a_crashed_one_is_terminated():
-    script, engine = scripted(HANDSHAKE + f"""
+    script, engine = scripted(
+        HANDSHAKE
+        + f"""
         client: pos pos={START}
         client: level move-time=0.1
         client: go think
@@ -319,13 +352,15 @@ def test_a_stalled_engine_times_out_and_a_crashed_one_is_terminated():
         client: go think
         engine: <stderr Segmentation fault>
         engine: <exit 139>
-    """, timeout=0.3)
+    """,
+        timeout=0.3,
+    )
     with engine:
         engine.params["variant"].value = "normal"
         t0 = time.monotonic()
         with pytest.raises(EngineTimeoutError) as err:
             engine.play(draughts.Board(), Limit(movetime=0.1))
-        assert 0.35 < time.monotonic() - t0 < 1.5          # the move time, then the timeout
+        assert 0.35 < time.monotonic() - t0 < 1.5  # the move time, then the timeout
         assert "waiting for the move" in err.value.waiting_for
         with pytest.raises(EngineTerminatedError) as err:
             engine.play(draughts.Board(), Limit(depth=1))
@@ -338,7 +373,9 @@ def test_a_stalled_engine_times_out_and_a_crashed_one_is_terminated():
 
 
 def test_stale_and_unknown_lines_do_not_confuse_the_next_command():
-    script, engine = scripted(HANDSHAKE + f"""
+    script, engine = scripted(
+        HANDSHAKE
+        + f"""
         client: pos pos={START}
         client: level depth=1
         client: go think
@@ -353,7 +390,8 @@ def test_stale_and_unknown_lines_do_not_confuse_the_next_command():
         client: go think
         engine: something-else
         engine: done move=31-27
-    """)
+    """
+    )
     with engine:
         engine.params["variant"].value = "normal"
         engine.play(draughts.Board(), Limit(depth=1))
@@ -365,8 +403,11 @@ def test_stale_and_unknown_lines_do_not_confuse_the_next_command():
 
 # --- analysis, stop, quit ----------------------------------------------------------------
 
+
 def test_analyse_streams_info_and_stops_at_the_limit():
-    script, engine = scripted(HANDSHAKE + f"""
+    script, engine = scripted(
+        HANDSHAKE
+        + f"""
         client: pos pos={START}
         client: level infinite
         client: go analyze
@@ -375,7 +416,8 @@ def test_analyse_streams_info_and_stops_at_the_limit():
         engine: info depth=3 score=0.00 pv="33-28 18-23"
         client: stop
         engine: done move=33-28 ponder=18-23
-    """)
+    """
+    )
     with engine:
         engine.params["variant"].value = "normal"
         with engine.analysis(draughts.Board(), Limit(depth=3)) as analysis:
@@ -387,14 +429,17 @@ def test_analyse_streams_info_and_stops_at_the_limit():
 
 
 def test_an_analysis_without_a_limit_runs_until_stop():
-    script, engine = scripted(HANDSHAKE + f"""
+    script, engine = scripted(
+        HANDSHAKE
+        + f"""
         client: pos pos={START}
         client: level infinite
         client: go analyze
         engine: info depth=1 score=0.10 pv=32-28
         client: stop
         engine: done move=32-28
-    """)
+    """
+    )
     with engine:
         engine.params["variant"].value = "normal"
         analysis = engine.analysis(draughts.Board())
@@ -412,11 +457,10 @@ def test_quit_kills_an_engine_that_does_not_exit():
     t0 = time.monotonic()
     assert engine.quit(timeout=0.2) == -9
     assert time.monotonic() - t0 < 1.5
-    assert engine.quit() == -9                              # quitting twice is harmless
+    assert engine.quit() == -9  # quitting twice is harmless
 
 
 # --- our client against our server, in memory -------------------------------------------
-
 
 
 @pytest.mark.parametrize("variant", list(draughts.VARIANTS))
@@ -434,6 +478,7 @@ def test_client_and_server_in_memory_play_a_game(variant):
 
 
 # --- real processes -------------------------------------------------------------------------
+
 
 def fake(mode, **options):
     return HubEngine([sys.executable, FAKE, mode], **options)
@@ -464,7 +509,7 @@ def test_a_crashing_process_reports_its_exit_code_and_stderr():
 def test_a_stalling_process_times_out_and_is_killed_at_quit():
     with fake("stubborn", timeout=0.3) as engine:
         with pytest.raises(EngineTimeoutError):
-            engine.ping(timeout=-1)                        # no time at all
+            engine.ping(timeout=-1)  # no time at all
         t0 = time.monotonic()
         rc = engine.quit(timeout=0.3)
     assert rc == -9 and time.monotonic() - t0 < 2.0
@@ -530,7 +575,7 @@ def test_the_client_pings_after_new_game():
 
 
 def test_play_reports_what_the_search_finds_as_it_goes_and_stop_asks_for_the_move():
-    engine = in_memory_engine(params={"book": "none"})      # a search from the start, not the book
+    engine = in_memory_engine(params={"book": "none"})  # a search from the start, not the book
     try:
         board = draughts.Board()
         seen = []
@@ -540,7 +585,7 @@ def test_play_reports_what_the_search_finds_as_it_goes_and_stop_asks_for_the_mov
         assert seen[-1].pv and seen[-1].pv[0] == result.move
         assert all(i.score is not None for i in seen)
         assert engine.busy is None
-        engine.stop()                                   # idle: nothing happens
+        engine.stop()  # idle: nothing happens
         timer = threading.Timer(0.3, engine.stop)
         timer.start()
         t0 = time.monotonic()
@@ -548,6 +593,6 @@ def test_play_reports_what_the_search_finds_as_it_goes_and_stop_asks_for_the_mov
         took = time.monotonic() - t0
         timer.join()
         assert result.move in board.legal_moves and 0.25 <= took < 5.0
-        assert engine.play(board, Limit(depth=2)).move in board.legal_moves     # and it goes on
+        assert engine.play(board, Limit(depth=2)).move in board.legal_moves  # and it goes on
     finally:
         engine.quit()

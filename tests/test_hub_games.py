@@ -9,7 +9,7 @@ import pytest
 import draughts
 from draughts.hub import HubEngine, Limit
 
-MAX_PLIES = 400                       # the draw rules end every game well before this
+MAX_PLIES = 400  # the draw rules end every game well before this
 
 
 @pytest.fixture(scope="module")

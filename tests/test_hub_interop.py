@@ -49,8 +49,7 @@ def interop_python() -> str:
     python = venv / "bin" / "python"
     if not (python.exists() and _works(str(python))):
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-        subprocess.run([str(python), "-m", "pip", "install", "--quiet", *PACKAGES], check=True,
-                       timeout=900)
+        subprocess.run([str(python), "-m", "pip", "install", "--quiet", *PACKAGES], check=True, timeout=900)
         assert _works(str(python)), "the interop environment was made but cannot import its packages"
     return str(python)
 
@@ -63,21 +62,32 @@ def hub_program(tmp_path) -> str:
     # pydraughts runs without PYTHONPATH (its `draughts` is another package); the
     # program gets this run's back, so it is the draughts under test
     path = os.environ.get("PYTHONPATH")
-    env = f'export PYTHONPATH={shlex.quote(path)}\n' if path else ""
+    env = f"export PYTHONPATH={shlex.quote(path)}\n" if path else ""
     program.write_text(f'#!/bin/sh\n{env}exec "{sys.executable}" -m draughts hub "$@"\n')
     program.chmod(program.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
     return str(program)
 
 
-PYDRAUGHTS_VARIANTS = {"normal": "international", "standard": "international", "english": "american",
-                       "russian": "russian", "brazilian": "brazilian", "italian": "italian"}
+PYDRAUGHTS_VARIANTS = {
+    "normal": "international",
+    "standard": "international",
+    "english": "american",
+    "russian": "russian",
+    "brazilian": "brazilian",
+    "italian": "italian",
+}
 
 
 def _pydraughts_game(interop_python: str, program: str, tmp_path, variant: str, plies: int, *options: str):
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    run = subprocess.run([interop_python, "-I", str(SCRIPTS / "pydraughts_game.py"), program, variant,
-                          str(plies), *options], capture_output=True, text=True, cwd=str(tmp_path), env=env,
-                         timeout=240)
+    run = subprocess.run(
+        [interop_python, "-I", str(SCRIPTS / "pydraughts_game.py"), program, variant, str(plies), *options],
+        capture_output=True,
+        text=True,
+        cwd=str(tmp_path),
+        env=env,
+        timeout=240,
+    )
     assert run.returncode == 0, run.stderr[-3000:]
     return json.loads(run.stdout.strip().splitlines()[-1])
 
@@ -86,15 +96,18 @@ def _same_position(a: draughts.Board, b: draughts.Board) -> bool:
     return a.turn == b.turn and a.pieces() == b.pieces()
 
 
-@pytest.mark.parametrize("variant, options", [
-    ("normal", ()),                                  # Scan's name, no dialect needed on 10x10
-    ("standard", ("pydraughts=true",)),
-    ("english", ("pydraughts=true",)),
-    ("russian", ("pydraughts=true",)),
-    ("brazilian", ("pydraughts=true",)),
-    ("italian", ()),
-    ("italian", ("pydraughts=true",)),
-])
+@pytest.mark.parametrize(
+    "variant, options",
+    [
+        ("normal", ()),  # Scan's name, no dialect needed on 10x10
+        ("standard", ("pydraughts=true",)),
+        ("english", ("pydraughts=true",)),
+        ("russian", ("pydraughts=true",)),
+        ("brazilian", ("pydraughts=true",)),
+        ("italian", ()),
+        ("italian", ("pydraughts=true",)),
+    ],
+)
 def test_pydraughts_drives_our_engine_through_a_game(interop_python, hub_program, tmp_path, variant, options):
     game = _pydraughts_game(interop_python, hub_program, tmp_path, variant, 300, *options)
     assert game["id"]["name"] == "draughts"
@@ -117,7 +130,7 @@ def test_pydraughts_drives_our_engine_through_a_game(interop_python, hub_program
         assert {"depth", "score", "nodes", "time", "nps"} <= set(info)
     assert len(game["moves"]) > 20
     assert game["over"] or len(game["moves"]) == 300
-    if game["over"] and game["winner"]:              # pydraughts: 2 is White, 1 Black
+    if game["over"] and game["winner"]:  # pydraughts: 2 is White, 1 Black
         assert board.outcome() is not None
         assert board.outcome().winner == (draughts.WHITE if game["winner"] == 2 else draughts.BLACK)
 
@@ -143,7 +156,7 @@ def test_our_client_drives_dame_through_a_game(interop_python):
     board = draughts.Board()
     with HubEngine([interop_python, "-I", "-m", "dame", "hub"], params={"hash": 16}) as engine:
         assert engine.name == "dame"
-        assert "variant" not in engine.params             # international only
+        assert "variant" not in engine.params  # international only
         with pytest.raises(draughts.EngineError):
             engine.play(draughts.Board(variant="russian"), Limit(depth=1))
         engine.new_game()

@@ -21,8 +21,16 @@ def test_a_session_with_bad_input_writes_only_protocol_lines(engine):
     assert engine.until("wait")[0].startswith("id name=draughts ")
     engine.send("init")
     engine.until("ready")
-    engine.send("nonsense", 'pos pos="open', b"\xff\xfe invalid utf-8 \xc3", "level depth=x",
-                "set-param name=variant value=russian", "pos start", "level depth=3", "go think")
+    engine.send(
+        "nonsense",
+        'pos pos="open',
+        b"\xff\xfe invalid utf-8 \xc3",
+        "level depth=x",
+        "set-param name=variant value=russian",
+        "pos start",
+        "level depth=3",
+        "go think",
+    )
     lines = engine.until("done")
     assert [line for line in lines if line.startswith("error")] == [
         "error message=\"unknown command 'nonsense'\"",
@@ -33,7 +41,7 @@ def test_a_session_with_bad_input_writes_only_protocol_lines(engine):
     engine.send("quit")
     assert engine.wait(5) == 0
     assert engine.read() is None
-    assert engine.stderr == []                          # nothing went wrong inside
+    assert engine.stderr == []  # nothing went wrong inside
 
 
 def test_quit_during_a_search_exits_at_once(engine):
@@ -45,12 +53,15 @@ def test_quit_during_a_search_exits_at_once(engine):
     assert time.monotonic() - t0 < 2.0
 
 
-@pytest.mark.parametrize("work", [
-    ["level infinite", "go think"],
-    ["level infinite", "go analyze"],
-    ["level time=100", "go ponder"],
-    ["perft depth=14"],                                 # cannot be stopped: the process still ends
-])
+@pytest.mark.parametrize(
+    "work",
+    [
+        ["level infinite", "go think"],
+        ["level infinite", "go analyze"],
+        ["level time=100", "go ponder"],
+        ["perft depth=14"],  # cannot be stopped: the process still ends
+    ],
+)
 def test_end_of_input_ends_the_process_promptly(engine, work):
     engine.send("pos start", *work, "ping")
     engine.until("pong")
@@ -62,5 +73,6 @@ def test_end_of_input_ends_the_process_promptly(engine, work):
 
 def test_the_hub_command_is_registered():
     import subprocess
+
     out = subprocess.run([sys.executable, "-m", "draughts", "hub", "--help"], capture_output=True, text=True)
     assert out.returncode == 0 and "Hub protocol" in out.stdout

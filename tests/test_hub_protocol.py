@@ -6,53 +6,66 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import draughts
-from draughts.errors import (AmbiguousMoveError, HubPositionError, HubSyntaxError, IllegalMoveError,
-                             InvalidMoveError)
+from draughts.errors import AmbiguousMoveError, HubPositionError, HubSyntaxError, IllegalMoveError, InvalidMoveError
 from draughts.hub import protocol
-from draughts.hub.protocol import (board_from_position,
-                                   format_line, format_position, match_move, parse_line,
-                                   parse_move, parse_position, root_board)
+from draughts.hub.protocol import (
+    board_from_position,
+    format_line,
+    format_position,
+    match_move,
+    parse_line,
+    parse_move,
+    parse_position,
+    root_board,
+)
 
 INTERNATIONAL_START = "W" + "b" * 20 + "e" * 10 + "w" * 20
 
 
 # --- lines ---------------------------------------------------------------------
 
-@pytest.mark.parametrize("line,command,args", [
-    ("hub", "hub", {}),
-    ("  ping  \r\n", "ping", {}),
-    ("", "", {}),
-    ("   ", "", {}),
-    ("go think", "go", {"think": ""}),
-    ("pos start", "pos", {"start": ""}),
-    ("set-param name=variant value=russian", "set-param", {"name": "variant", "value": "russian"}),
-    ('pos pos=W' + "e" * 50 + ' moves="32-28 19-23"', "pos", {"pos": "W" + "e" * 50, "moves": "32-28 19-23"}),
-    ('error message="a = b, said \'x\'"', "error", {"message": "a = b, said 'x'"}),
-    ('param name=book value="" type=string', "param", {"name": "book", "value": "", "type": "string"}),
-    ("info depth=3 score=", "info", {"depth": "3", "score": ""}),
-    ("level moves=40 time=60.5 inc=0.25", "level", {"moves": "40", "time": "60.5", "inc": "0.25"}),
-    ("x a=b=c", "x", {"a": "b=c"}),                        # lenient: '=' in a bare value
-    ("x\ta=1\t\tb", "x", {"a": "1", "b": ""}),
-    ("x a=1 a=2", "x", {"a": "2"}),                        # the last value wins
-    ("perft depth=3 divide", "perft", {"depth": "3", "divide": ""}),
-])
+
+@pytest.mark.parametrize(
+    "line,command,args",
+    [
+        ("hub", "hub", {}),
+        ("  ping  \r\n", "ping", {}),
+        ("", "", {}),
+        ("   ", "", {}),
+        ("go think", "go", {"think": ""}),
+        ("pos start", "pos", {"start": ""}),
+        ("set-param name=variant value=russian", "set-param", {"name": "variant", "value": "russian"}),
+        ("pos pos=W" + "e" * 50 + ' moves="32-28 19-23"', "pos", {"pos": "W" + "e" * 50, "moves": "32-28 19-23"}),
+        ("error message=\"a = b, said 'x'\"", "error", {"message": "a = b, said 'x'"}),
+        ('param name=book value="" type=string', "param", {"name": "book", "value": "", "type": "string"}),
+        ("info depth=3 score=", "info", {"depth": "3", "score": ""}),
+        ("level moves=40 time=60.5 inc=0.25", "level", {"moves": "40", "time": "60.5", "inc": "0.25"}),
+        ("x a=b=c", "x", {"a": "b=c"}),  # lenient: '=' in a bare value
+        ("x\ta=1\t\tb", "x", {"a": "1", "b": ""}),
+        ("x a=1 a=2", "x", {"a": "2"}),  # the last value wins
+        ("perft depth=3 divide", "perft", {"depth": "3", "divide": ""}),
+    ],
+)
 def test_parse_line(line, command, args):
     assert parse_line(line) == (command, args)
 
 
 def test_parse_line_keeps_the_order_of_args():
-    _, args = parse_line("id name=x version=1 author=\"A B\"")
+    _, args = parse_line('id name=x version=1 author="A B"')
     assert list(args) == ["name", "version", "author"]
 
 
-@pytest.mark.parametrize("line", [
-    'error message="no end',           # unterminated quote
-    "x =value",                         # a value without a name
-    'x a="b"c',                         # text glued to a closing quote
-    "a=b",                              # the line starts with a pair, not a command
-    '"quoted"',
-    'x "y"',
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        'error message="no end',  # unterminated quote
+        "x =value",  # a value without a name
+        'x a="b"c',  # text glued to a closing quote
+        "a=b",  # the line starts with a pair, not a command
+        '"quoted"',
+        'x "y"',
+    ],
+)
 def test_parse_line_rejects_malformed_lines(line):
     with pytest.raises(HubSyntaxError):
         parse_line(line)
@@ -83,12 +96,15 @@ def test_format_line_rejects_bad_words(name):
         format_line("x", {name: "1"})
 
 
-_words = st.text(st.characters(blacklist_characters='="', blacklist_categories=("Cc", "Zs", "Zl", "Zp")),
-                 min_size=1, max_size=12).filter(lambda w: not any(c.isspace() for c in w))
+_words = st.text(
+    st.characters(blacklist_characters='="', blacklist_categories=("Cc", "Zs", "Zl", "Zp")), min_size=1, max_size=12
+).filter(lambda w: not any(c.isspace() for c in w))
 
 
-@given(_words, st.lists(st.tuples(_words, st.one_of(st.none(), st.text(max_size=30))), max_size=6,
-                        unique_by=lambda kv: kv[0]))
+@given(
+    _words,
+    st.lists(st.tuples(_words, st.one_of(st.none(), st.text(max_size=30))), max_size=6, unique_by=lambda kv: kv[0]),
+)
 @settings(max_examples=300, deadline=None)
 def test_format_then_parse_round_trips(command, pairs):
     line = format_line(command, pairs)
@@ -113,21 +129,25 @@ def test_parse_line_never_fails_but_with_a_syntax_error(text):
 
 # --- positions -----------------------------------------------------------------
 
+
 def test_the_international_start_is_scans_string():
     assert format_position(draughts.Board()) == INTERNATIONAL_START
     assert board_from_position(INTERNATIONAL_START, "international").fen() == draughts.Board().fen()
     assert board_from_position(INTERNATIONAL_START, "normal").variant.name == "international"
 
 
-@pytest.mark.parametrize("variant,start", [
-    # 8x8: 33 characters, squares in the variant's own numbering (american grid for russian)
-    ("american", "B" + "b" * 12 + "e" * 8 + "w" * 12),
-    ("russian", "W" + "b" * 12 + "e" * 8 + "w" * 12),
-    ("brazilian", "W" + "b" * 12 + "e" * 8 + "w" * 12),
-    ("czech", "W" + "b" * 12 + "e" * 8 + "w" * 12),
-    ("italian", "W" + "b" * 12 + "e" * 8 + "w" * 12),
-    ("spanish", "W" + "w" * 12 + "e" * 8 + "b" * 12),     # spanish square 1 is on White's side
-])
+@pytest.mark.parametrize(
+    "variant,start",
+    [
+        # 8x8: 33 characters, squares in the variant's own numbering (american grid for russian)
+        ("american", "B" + "b" * 12 + "e" * 8 + "w" * 12),
+        ("russian", "W" + "b" * 12 + "e" * 8 + "w" * 12),
+        ("brazilian", "W" + "b" * 12 + "e" * 8 + "w" * 12),
+        ("czech", "W" + "b" * 12 + "e" * 8 + "w" * 12),
+        ("italian", "W" + "b" * 12 + "e" * 8 + "w" * 12),
+        ("spanish", "W" + "w" * 12 + "e" * 8 + "b" * 12),  # spanish square 1 is on White's side
+    ],
+)
 def test_8x8_start_positions(variant, start):
     board = draughts.Board(variant=variant)
     assert format_position(board) == start
@@ -135,7 +155,7 @@ def test_8x8_start_positions(variant, start):
 
 
 def test_position_letters_follow_the_variant_numbering():
-    board = draughts.Board("W:Wc3,Kd2:Bf6", variant="russian")     # c3 = 22, d2 = 26, f6 = 11
+    board = draughts.Board("W:Wc3,Kd2:Bf6", variant="russian")  # c3 = 22, d2 = 26, f6 = 11
     text = format_position(board)
     assert len(text) == 33
     assert (text[22], text[26], text[11]) == ("w", "W", "b")
@@ -163,14 +183,17 @@ def test_positions_round_trip_on_random_boards(variant):
         assert turn == board.turn and len(white) + len(black) == len(board.pieces())
 
 
-@pytest.mark.parametrize("text,variant,words", [
-    ("W" + "e" * 32, "international", "51 characters"),
-    (INTERNATIONAL_START, "russian", "33 characters"),
-    ("X" + "e" * 50, "international", "side to move"),
-    ("w" + "e" * 50, "international", "side to move"),
-    ("W" + "e" * 49 + "x", "international", "square 50"),
-    ("W" + "e" * 49 + "0", "international", "square 50"),
-])
+@pytest.mark.parametrize(
+    "text,variant,words",
+    [
+        ("W" + "e" * 32, "international", "51 characters"),
+        (INTERNATIONAL_START, "russian", "33 characters"),
+        ("X" + "e" * 50, "international", "side to move"),
+        ("w" + "e" * 50, "international", "side to move"),
+        ("W" + "e" * 49 + "x", "international", "square 50"),
+        ("W" + "e" * 49 + "0", "international", "square 50"),
+    ],
+)
 def test_bad_positions_are_named(text, variant, words):
     with pytest.raises(HubPositionError, match=words):
         board_from_position(text, variant)
@@ -187,19 +210,24 @@ def test_root_board_takes_the_board_back():
 
 # --- moves ---------------------------------------------------------------------
 
-@pytest.mark.parametrize("text,parsed", [
-    ("32-28", (32, 28, ())),
-    ("28x19x23", (28, 19, (23,))),
-    ("1x1x7x8x9", (1, 1, (7, 8, 9))),
-    (" 28X19X23 ", (28, 19, (23,))),
-    ("28x19", (28, 19, ())),
-])
+
+@pytest.mark.parametrize(
+    "text,parsed",
+    [
+        ("32-28", (32, 28, ())),
+        ("28x19x23", (28, 19, (23,))),
+        ("1x1x7x8x9", (1, 1, (7, 8, 9))),
+        (" 28X19X23 ", (28, 19, (23,))),
+        ("28x19", (28, 19, ())),
+    ],
+)
 def test_parse_move(text, parsed):
     assert parse_move(text) == parsed
 
 
-@pytest.mark.parametrize("text", ["", "32", "32-", "32--28", "32-28-23", "c3-d4", "28x", "x19", "32:28",
-                                  "1234-1", "32 28", "0x-1"])
+@pytest.mark.parametrize(
+    "text", ["", "32", "32-", "32--28", "32-28-23", "c3-d4", "28x", "x19", "32:28", "1234-1", "32 28", "0x-1"]
+)
 def test_parse_move_rejects_non_moves(text):
     with pytest.raises(InvalidMoveError):
         parse_move(text)
@@ -222,17 +250,17 @@ def test_match_move_quiet_and_errors():
     with pytest.raises(IllegalMoveError):
         match_move(board, "32-26")
     with pytest.raises(IllegalMoveError):
-        match_move(board, "32x28")                 # not a capture
+        match_move(board, "32x28")  # not a capture
     with pytest.raises(InvalidMoveError):
         match_move(board, "e3-f4")
     board.push_text("32-28")
     board.push_text("19-23")
     with pytest.raises(IllegalMoveError):
-        match_move(board, "28x19x24")              # wrong captured square
+        match_move(board, "28x19x24")  # wrong captured square
     with pytest.raises(InvalidMoveError):
-        match_move(board, "28x19x23x23")           # a captured square twice
+        match_move(board, "28x19x23x23")  # a captured square twice
     assert match_move(board, "28x19x23").captured == (23,)
-    assert match_move(board, "28x19").captured == (23,)   # lenient: the short form when unique
+    assert match_move(board, "28x19").captured == (23,)  # lenient: the short form when unique
 
 
 def test_match_move_reports_ambiguity_of_the_short_form():

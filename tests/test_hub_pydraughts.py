@@ -64,7 +64,7 @@ def test_english_start_and_moves(hub):
         expected.push(expected.parse_move(text))
     assert hub.server.board.fen() == expected.fen()
     done = _done(hub, "level depth=3", "go think")
-    move = expected.parse_move(done["move"])                # american numbers, White to move
+    move = expected.parse_move(done["move"])  # american numbers, White to move
     assert move in expected.legal_moves
     expected.push(move)
     assert expected.parse_move(done["ponder"]) in expected.legal_moves
@@ -100,8 +100,11 @@ def test_russian_moves_count_from_a1(hub, variant):
 
     for key in ("move", "ponder"):
         start, end, *captured = [pydraughts_russian_square(int(n)) for n in re.split("[-x]", done[key])]
-        found = [m for m in expected.legal_moves
-                 if (name(m.start), name(m.end)) == (start, end) and {name(c) for c in m.captured} == set(captured)]
+        found = [
+            m
+            for m in expected.legal_moves
+            if (name(m.start), name(m.end)) == (start, end) and {name(c) for c in m.captured} == set(captured)
+        ]
         assert len(found) == 1, (key, done[key], start, end, captured)
         expected.push(found[0])
 
@@ -118,8 +121,8 @@ def test_international_and_italian_are_unchanged(hub):
 
 def test_only_ascii_digits_are_square_numbers(hub):
     hub.send("set-param name=variant value=russian", "set-param name=pydraughts value=true")
-    hub.send('pos start moves="١١-١٥"')                  # Arabic-Indic 11-15 is not move text
-    assert hub.read().startswith("error message=\"move 1 of moves:")
+    hub.send('pos start moves="١١-١٥"')  # Arabic-Indic 11-15 is not move text
+    assert hub.read().startswith('error message="move 1 of moves:')
     # the rejected pos leaves the position as it was: the start, no move played
     assert hub.server.board.fen() == draughts.Board(variant="russian").fen()
     assert hub.server.board.move_stack == []

@@ -14,6 +14,7 @@ from hub_scripts.transcript import ServerSession
 
 START = "W" + "b" * 20 + "e" * 10 + "w" * 20
 
+
 @pytest.fixture
 def hub():
     session = ServerSession()
@@ -39,6 +40,7 @@ def divide(hub, depth=1):
 
 
 # --- start-up --------------------------------------------------------------------
+
 
 def test_handshake(hub):
     hub.transcript(f"""
@@ -122,11 +124,21 @@ def test_set_param_eval_switches_the_evaluation(hub):
     assert engine.eval == draughts.engine.default_eval(draughts.variant("american"))
 
 
-@pytest.mark.parametrize("name,canonical", [
-    ("normal", "international"), ("international", "international"), ("american", "american"),
-    ("english", "american"), ("italian", "italian"), ("spanish", "spanish"), ("russian", "russian"),
-    ("brazilian", "brazilian"), ("czech", "czech"), ("standard", "international"),
-])
+@pytest.mark.parametrize(
+    "name,canonical",
+    [
+        ("normal", "international"),
+        ("international", "international"),
+        ("american", "american"),
+        ("english", "american"),
+        ("italian", "italian"),
+        ("spanish", "spanish"),
+        ("russian", "russian"),
+        ("brazilian", "brazilian"),
+        ("czech", "czech"),
+        ("standard", "international"),
+    ],
+)
 def test_every_variant_can_be_chosen(hub, name, canonical):
     hub.transcript(f"""
         > set-param name=variant value={name}
@@ -151,6 +163,7 @@ def test_the_house_rule_makes_capturing_optional(hub):
 
 # --- positions ---------------------------------------------------------------------
 
+
 def test_pos_forms(hub):
     hub.send(f"pos pos={START}")
     assert len(divide(hub)) == 9
@@ -163,7 +176,7 @@ def test_pos_forms(hub):
     hub.send("pos fen=W:W28:B23,K5")
     assert set(divide(hub)) == {"28x19x23"}
     hub.send("pos fen=B:W28:B23,K5")
-    assert set(divide(hub)) == {"23x32x28"}             # black captures backwards
+    assert set(divide(hub)) == {"23x32x28"}  # black captures backwards
 
 
 @pytest.mark.parametrize("variant", ["american", "italian", "spanish", "russian", "brazilian", "czech"])
@@ -216,8 +229,14 @@ def test_a_rejected_pos_leaves_the_position_before_it(hub):
     after = draughts.Board()
     after.push_text("32-28")
     hub.send('pos start moves="32-28"')
-    for bad in ("pos pos=Wbbb", 'pos start moves="32-28 19-23 28-22"', 'pos start moves="32-28 banana"',
-                "pos fen=W:W99", "pos", "pos start fen=W:W1:B2"):
+    for bad in (
+        "pos pos=Wbbb",
+        'pos start moves="32-28 19-23 28-22"',
+        'pos start moves="32-28 banana"',
+        "pos fen=W:W99",
+        "pos",
+        "pos start fen=W:W1:B2",
+    ):
         hub.send(bad)
         assert hub.read().startswith("error message=")
         assert set(divide(hub)) == {m.hub() for m in after.legal_moves}, bad
@@ -230,21 +249,28 @@ def test_a_rejected_pos_leaves_the_position_before_it(hub):
     """)
 
 
-@pytest.mark.parametrize("line", ["go", "go thinkk", "go Think", "go think now", "go ponder think=1",
-                                  "go analyse", "go depth=3"])
+@pytest.mark.parametrize(
+    "line", ["go", "go thinkk", "go Think", "go think now", "go ponder think=1", "go analyse", "go depth=3"]
+)
 def test_a_go_without_exactly_one_known_kind_is_an_error(hub, line):
     hub.send("level depth=1", line)
     reply = hub.read()
     assert reply.startswith('error message="go takes one of think, ponder or analyze'), reply
     hub.send("ping")
-    assert hub.read() == "pong"             # no search was started
+    assert hub.read() == "pong"  # no search was started
     assert not hub.server.busy
 
 
 def test_the_article_before_a_vowel_is_an():
     from draughts._args import a_or_an
+
     assert [a_or_an(w) for w in ("international", "italian", "antidraughts", "russian", "thai")] == [
-        "an international", "an italian", "an antidraughts", "a russian", "a thai"]
+        "an international",
+        "an italian",
+        "an antidraughts",
+        "a russian",
+        "a thai",
+    ]
 
 
 def test_a_variant_switch_resets_the_board(hub):
@@ -254,6 +280,7 @@ def test_a_variant_switch_resets_the_board(hub):
 
 
 # --- level and go ---------------------------------------------------------------------
+
 
 def test_level_forms_and_errors(hub):
     hub.transcript("""
@@ -284,11 +311,13 @@ def test_level_forms_and_errors(hub):
     assert hub.server.level == draughts.Limit(depth=4, movetime=1.0)
 
 
-INFO = re.compile(r'info depth=\d+ score=-?\d+\.\d\d nodes=\d+ time=\d+\.\d{3} nps=\d+\.\d\d( pv=("[0-9x\- ]+"|[0-9x\-]+))?')
+INFO = re.compile(
+    r'info depth=\d+ score=-?\d+\.\d\d nodes=\d+ time=\d+\.\d{3} nps=\d+\.\d\d( pv=("[0-9x\- ]+"|[0-9x\-]+))?'
+)
 
 
 def test_go_think_at_a_fixed_depth(hub):
-    hub.send("set-param name=book value=none")          # a search, not the book's answer
+    hub.send("set-param name=book value=none")  # a search, not the book's answer
     hub.send("init")
     assert hub.until("ready") == ['info egdb="international up to 4 pieces"', "ready"]
     hub.send("pos start", "level depth=4", "go think")
@@ -320,7 +349,7 @@ def test_go_think_captures_in_hub_form(hub):
 def test_a_won_position_scores_in_scans_convention(hub):
     hub.send("pos fen=W:W28:B23", "level depth=3", "go think")
     lines = hub.until("done")
-    assert args_of(lines[-2])["score"] == "99.99"        # the win is one ply away
+    assert args_of(lines[-2])["score"] == "99.99"  # the win is one ply away
     assert args_of(lines[-1])["move"] == "28x19x23"
 
 
@@ -339,7 +368,7 @@ def test_go_in_a_finished_position_is_an_error(hub):
 
 def test_ping_is_answered_during_a_search_and_stop_ends_it(hub):
     hub.send("pos start", "level infinite", "go think")
-    hub.read()                                           # the first info: it is searching
+    hub.read()  # the first info: it is searching
     for _ in range(3):
         hub.send("ping")
         lines = hub.until("pong", timeout=2)
@@ -352,7 +381,7 @@ def test_ping_is_answered_during_a_search_and_stop_ends_it(hub):
     done = hub.until("done", timeout=2)[-1]
     assert time.monotonic() - t0 < 1.0
     assert draughts.Board().parse_move(args_of(done)["move"]) is not None
-    hub.send("stop")                                     # a late stop is ignored
+    hub.send("stop")  # a late stop is ignored
     hub.transcript("""
         > ping
         < pong
@@ -388,7 +417,7 @@ def test_a_forced_move_is_answered_at_once(hub, level):
         board.push(board.parse_move(text))
     assert [m.hub() for m in board.legal_moves] == ["28x19x23"]
     hub.send("init")
-    assert hub.until("ready") == ['info egdb="international up to 4 pieces"', "ready"]                         # the table is there
+    assert hub.until("ready") == ['info egdb="international up to 4 pieces"', "ready"]  # the table is there
     hub.send('pos start moves="32-28 19-23"', f"level {level}", "ping")
     hub.until("pong")
     t0 = time.monotonic()
@@ -402,13 +431,13 @@ def test_a_forced_move_still_waits_for_stop_when_infinite(hub):
     hub.send('pos start moves="32-28 19-23"', "level infinite", "go think")
     time.sleep(0.3)
     hub.send("ping")
-    assert parse_line(hub.until("pong", timeout=2)[-1])[0] == "pong"   # no done before the stop
+    assert parse_line(hub.until("pong", timeout=2)[-1])[0] == "pong"  # no done before the stop
     hub.send("stop")
     assert args_of(hub.until("done", timeout=2)[-1])["move"] == "28x19x23"
 
 
 def test_analyze_waits_for_stop(hub):
-    hub.send("pos fen=W:WK46:BK5", "level depth=1", "go analyze")   # ends its search at once
+    hub.send("pos fen=W:WK46:BK5", "level depth=1", "go analyze")  # ends its search at once
     time.sleep(0.3)
     lines = []
     while not hub.out.empty():
@@ -420,7 +449,7 @@ def test_analyze_waits_for_stop(hub):
 
 def test_ponder_then_ponder_hit_starts_the_clock(hub):
     hub.send('pos start moves="32-28"', "level move-time=0.3", "go ponder")
-    time.sleep(0.4)                                      # longer than the move time: no answer yet
+    time.sleep(0.4)  # longer than the move time: no answer yet
     while not hub.out.empty():
         assert parse_line(hub.read())[0] == "info"
     t0 = time.monotonic()
@@ -464,7 +493,7 @@ def test_new_game_and_quit(hub):
     lines = []
     while not hub.out.empty():
         lines.append(parse_line(hub.out.get())[0])
-    assert lines[-1] == "done" and set(lines) <= {"info", "done"}   # the stopped search answers
+    assert lines[-1] == "done" and set(lines) <= {"info", "done"}  # the stopped search answers
     hub.server.handle_line("ping")
     assert hub.out.empty()
 
@@ -486,10 +515,11 @@ def test_a_failing_search_still_answers_done(hub, monkeypatch):
         > ping
         < pong
     """)
-    assert "RuntimeError: boom" in "".join(hub.log)          # the traceback goes to the log (stderr)
+    assert "RuntimeError: boom" in "".join(hub.log)  # the traceback goes to the log (stderr)
 
 
 # --- extensions ---------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("variant,depth", [("international", 3), ("russian", 4), ("italian", 4)])
 def test_perft_matches_the_board(hub, variant, depth):
@@ -530,6 +560,7 @@ def test_bench(hub):
 
 
 # --- bad input -----------------------------------------------------------------------------
+
 
 def test_bad_lines_are_errors_and_the_engine_keeps_running(hub):
     hub.transcript("""
@@ -578,8 +609,13 @@ def test_a_hub_perft_stops_when_told_and_the_engine_goes_on():
 
 def test_quit_ends_a_long_perft_at_once():
     # nothing is read from the hub: its output goes nowhere, and `with` closes its stdin
-    with subprocess.Popen([sys.executable, "-m", "draughts", "hub"], stdin=subprocess.PIPE,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True) as proc:
+    with subprocess.Popen(
+        [sys.executable, "-m", "draughts", "hub"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    ) as proc:
         try:
             proc.stdin.write("perft depth=14\n")
             proc.stdin.flush()
@@ -613,8 +649,12 @@ def test_hub_pos_with_a_man_on_its_far_row_is_an_error():
 def test_a_hub_error_quotes_a_short_prefix_of_a_long_line():
     session = ServerSession()
     try:
-        for line in ("x" * 1_000_000, "set-param name=variant value=" + "y" * 100_000,
-                     "level depth=" + "9" * 50_000, "pos pos=" + "w" * 100_000):
+        for line in (
+            "x" * 1_000_000,
+            "set-param name=variant value=" + "y" * 100_000,
+            "level depth=" + "9" * 50_000,
+            "pos pos=" + "w" * 100_000,
+        ):
             session.send(line)
             reply = session.until("error", timeout=10)[-1]
             assert len(reply) < 300, reply[:400]
@@ -628,6 +668,7 @@ def test_a_hub_error_quotes_a_short_prefix_of_a_long_line():
 
 def test_pos_plays_only_the_new_moves_of_the_same_game_and_keeps_its_history():
     import random
+
     session = ServerSession()
     try:
         session.send("set-param name=variant value=american")

@@ -13,18 +13,44 @@ import draughts
 # docs/design.md, "Layers: who may import whom"
 LAYERS = {
     "draughts_core": 0,
-    "draughts.errors": 1, "draughts.limits": 1, "draughts._progress": 1, "draughts._install": 1,
-    "draughts.variants": 2, "draughts.tuning": 2, "draughts.options": 2, "draughts._memory": 2, "draughts._files": 2, "draughts.cluster": 2,
-    "draughts.notation": 3, "draughts._args": 3,
-    "draughts.board": 4, "draughts.diagram": 4,
-    "draughts.egdb": 5, "draughts.egdb.format": 5, "draughts.egdb.database": 5, "draughts.egdb.builder": 5,
-    "draughts.egdb.cli": 5, "draughts.engine_api": 5, "draughts.engine": 5, "draughts.learned": 5, "draughts.pdn": 5,
-    "draughts.perft": 5, "draughts.book": 5,
+    "draughts.errors": 1,
+    "draughts.limits": 1,
+    "draughts._progress": 1,
+    "draughts._install": 1,
+    "draughts.variants": 2,
+    "draughts.tuning": 2,
+    "draughts.options": 2,
+    "draughts._memory": 2,
+    "draughts._files": 2,
+    "draughts.cluster": 2,
+    "draughts.notation": 3,
+    "draughts._args": 3,
+    "draughts.board": 4,
+    "draughts.diagram": 4,
+    "draughts.egdb": 5,
+    "draughts.egdb.format": 5,
+    "draughts.egdb.database": 5,
+    "draughts.egdb.builder": 5,
+    "draughts.egdb.cli": 5,
+    "draughts.engine_api": 5,
+    "draughts.engine": 5,
+    "draughts.learned": 5,
+    "draughts.pdn": 5,
+    "draughts.perft": 5,
+    "draughts.book": 5,
     "draughts.svg": 5,
-    "draughts.bench": 6, "draughts.play": 6, "draughts.hub": 6, "draughts.selfplay": 6, "draughts.train": 6,
+    "draughts.bench": 6,
+    "draughts.play": 6,
+    "draughts.hub": 6,
+    "draughts.selfplay": 6,
+    "draughts.train": 6,
     "draughts.positions": 6,
-    "draughts.match": 7, "draughts.dxp": 7, "draughts.book_build": 7,
-    "draughts.cli": 8, "draughts.__main__": 8, "draughts.gui": 8,
+    "draughts.match": 7,
+    "draughts.dxp": 7,
+    "draughts.book_build": 7,
+    "draughts.cli": 8,
+    "draughts.__main__": 8,
+    "draughts.gui": 8,
 }
 
 
@@ -49,8 +75,12 @@ def own_imports(name, path):
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             out.add(node.module)
             out.update(f"{node.module}.{a.name}" for a in node.names)
-    return {m for m in out if m.split(".")[0] in ("draughts", "draughts_core")
-            and importlib.util.find_spec(m.rsplit(".", 1)[0] if m.count(".") else m) is not None}
+    return {
+        m
+        for m in out
+        if m.split(".")[0] in ("draughts", "draughts_core")
+        and importlib.util.find_spec(m.rsplit(".", 1)[0] if m.count(".") else m) is not None
+    }
 
 
 MODULES = ["draughts"] + [m.name for m in pkgutil.walk_packages(draughts.__path__, "draughts.")]

@@ -34,6 +34,7 @@ SHIPPED = VARIANTS
 
 # --- the reference ------------------------------------------------------------
 
+
 def squares(size):
     h = size // 2
     out = []
@@ -66,10 +67,10 @@ def ref_regions(size, board):
             inside = [rc for rc in sq if r0 <= rc[0] < r0 + 4 and c0 <= rc[1] < c0 + 4]
             assert len(inside) == 8
             index = 0
-            for k, rc in enumerate(inside):          # internal order: row by row, left to right
+            for k, rc in enumerate(inside):  # internal order: row by row, left to right
                 piece = board.get(rc)
                 digit = 0 if piece is None or piece[1] else 1 + piece[0]
-                index += digit * 3 ** k
+                index += digit * 3**k
             out.append(index)
     return out
 
@@ -102,18 +103,26 @@ def ref_side(size, flying, board):
     for r, c in men:
         if 1 <= r <= 3 and not any(er < r and abs(ec - c) <= r - er for er, ec in enemy):
             runaway += 1
-    locked = sum(1 for r, c in men
-                 if not any(on_board(size, r - 1, c + dc) and (r - 1, c + dc) not in board for dc in (-1, 1)))
+    locked = sum(
+        1 for r, c in men if not any(on_board(size, r - 1, c + dc) and (r - 1, c + dc) not in board for dc in (-1, 1))
+    )
     k = len(kings)
     by_name = {
-        "men": len(men), "king1": int(k >= 1), "king2": int(k >= 2), "kings3": max(0, k - 2),
-        "king_mobility": mobility, "king_long_diagonal": sum(1 for r, c in kings if r + c == size - 1),
-        "king_stuck": stuck, "tempo": sum(size - 1 - r for r, c in men),
-        "balance": abs(2 * left - len(men)), "back_rank": sum(1 for r, c in men if r == size - 1),
-        "runaway": runaway, "locked": locked,
+        "men": len(men),
+        "king1": int(k >= 1),
+        "king2": int(k >= 2),
+        "kings3": max(0, k - 2),
+        "king_mobility": mobility,
+        "king_long_diagonal": sum(1 for r, c in kings if r + c == size - 1),
+        "king_stuck": stuck,
+        "tempo": sum(size - 1 - r for r, c in men),
+        "balance": abs(2 * left - len(men)),
+        "back_rank": sum(1 for r, c in men if r == size - 1),
+        "runaway": runaway,
+        "locked": locked,
     }
     # in the order the core's enum (draughts_core.eval.Dense) names them
-    return [by_name[name] for name in learned.DENSE[:learned.SIDE_FEATURES]]
+    return [by_name[name] for name in learned.DENSE[: learned.SIDE_FEATURES]]
 
 
 def trunc_div(a, b):
@@ -161,8 +170,8 @@ def ref_score(variant, patterns, dense_w, king_w, white, black, kings, turn):
     op = eg = 0
     for r, i in enumerate(idx):
         # the flipped pattern: digits reversed, colours 1 <-> 2
-        digits = [(i // 3 ** k) % 3 for k in range(8)]
-        j = sum((0 if d == 0 else 3 - d) * 3 ** k for k, d in enumerate(reversed(digits)))
+        digits = [(i // 3**k) % 3 for k in range(8)]
+        j = sum((0 if d == 0 else 3 - d) * 3**k for k, d in enumerate(reversed(digits)))
         for phase in (0, 1):
             t = int(patterns[r][i][phase]) - int(patterns[nreg - 1 - r][j][phase])
             t = max(-32767, min(32767, t))
@@ -183,6 +192,7 @@ def ref_score(variant, patterns, dense_w, king_w, white, black, kings, turn):
 
 
 # --- positions ----------------------------------------------------------------
+
 
 def random_placements(v, count, seed):
     """Random legal-looking placements: no man on its crowning row, kings often."""
@@ -242,11 +252,12 @@ def positions(v, seed):
 
 def key_of(v, white, black, kings, turn):
     p = draughts_core_position(v, white, black, kings, turn)
-    return p.key()[:4]          # (white, black, kings, turn); the fifth is the frisian king-move count
+    return p.key()[:4]  # (white, black, kings, turn); the fifth is the frisian king-move count
 
 
 def draughts_core_position(v, white, black, kings, turn):
     from draughts_core.position import Position
+
     return Position(v.core_rules, white, black, kings, turn)
 
 
@@ -271,6 +282,7 @@ def random_weights(tmp_path_factory):
 
 
 # --- tests --------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("name", VARIANTS)
 def test_features_equal_the_reference(name):
@@ -346,8 +358,9 @@ def test_colour_flip_negates_the_score(name, which, random_weights):
     nonzero = 0
     for white, black, kings, turn in positions(v, 14):
         p = draughts_core_position(v, white, black, kings, turn)
-        flip = draughts_core_position(v, [n - 1 - s for s in black], [n - 1 - s for s in white],
-                                      [n - 1 - s for s in kings], 1 - turn)
+        flip = draughts_core_position(
+            v, [n - 1 - s for s in black], [n - 1 - s for s in white], [n - 1 - s for s in kings], 1 - turn
+        )
         a, b = engine._searcher.evaluate(p), engine._searcher.evaluate(flip)
         assert a == b, (white, black, kings, turn)
         nonzero += a != 0
@@ -362,7 +375,7 @@ def test_shipped_weights_load_and_match_their_manifest(name):
     with open(path, "rb") as f:
         assert hashlib.sha256(f.read()).hexdigest() == man["sha256"]
     assert man["variant"] == name
-    if man["command"].startswith("draughts positions fit "):       # fitted to a position set
+    if man["command"].startswith("draughts positions fit "):  # fitted to a position set
         assert all(st["settings"]["variant"] == name for st in man["sets"]) and man["sets"]
         assert man["heldout_loss_target"] < man["heldout_loss_target_start"]
     else:
@@ -471,8 +484,12 @@ def test_bad_weights_files_are_refused(tmp_path, random_weights):
     with pytest.raises(draughts.DraughtsError, match="8x8, not 10x10"):
         Engine("international", eval="learned", weights_file=random_weights[8][0])
     bad = tmp_path / "bad.npz"
-    np.savez(bad, patterns=np.zeros((3, 5, 2), dtype=np.int16), dense=np.zeros((14, 2), dtype=np.int16),
-             king_squares=np.zeros((32, 2), dtype=np.int16))
+    np.savez(
+        bad,
+        patterns=np.zeros((3, 5, 2), dtype=np.int16),
+        dense=np.zeros((14, 2), dtype=np.int16),
+        king_squares=np.zeros((32, 2), dtype=np.int16),
+    )
     with pytest.raises(draughts.DraughtsError, match="patterns of shape"):
         Engine("american", eval="learned", weights_file=str(bad))
     junk = tmp_path / "junk.npz"
@@ -485,8 +502,7 @@ def test_bad_weights_files_are_refused(tmp_path, random_weights):
 
 def test_eval_can_be_switched():
     engine = Engine("american", eval="classic", tt_mb=1)
-    board = draughts.Board("B:W18,21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
-                           variant="american")
+    board = draughts.Board("B:W18,21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12", variant="american")
     classic = engine.evaluate(board)
     engine.configure({"eval": "learned"})
     assert engine.eval == "learned"
@@ -569,10 +585,15 @@ def test_the_prior_of_the_l2_term():
     v = draughts.variant("breakthrough")
     n = 200
     lay = learned.layout(v)
-    data = Data(idx=np.zeros((n, lay.nreg), dtype=np.uint16),
-                dense=np.zeros((n, len(lay.dense)), dtype=np.int32),
-                king_sq=np.zeros((n, lay.squares), dtype=np.int8), phase=np.full(n, 0.5),
-                result=np.full(n, 0.5), heldout=np.arange(n) % 10 == 7, score=np.zeros(n))
+    data = Data(
+        idx=np.zeros((n, lay.nreg), dtype=np.uint16),
+        dense=np.zeros((n, len(lay.dense)), dtype=np.int32),
+        king_sq=np.zeros((n, lay.squares), dtype=np.int8),
+        phase=np.full(n, 0.5),
+        result=np.full(n, 0.5),
+        heldout=np.arange(n) % 10 == 7,
+        score=np.zeros(n),
+    )
     start = classic_model(v).patterns
     moved = {}
     for prior in (None, start):
@@ -589,8 +610,27 @@ def test_training_lowers_the_heldout_loss(tmp_path, capsys):
     from draughts.cli import main
 
     out = tmp_path / "run"
-    argv = ["train", "-v", "american", "--out", str(out), "--games", "100", "--nodes", "200",
-            "--generations", "2", "--epochs", "3", "--workers", "2", "--nice", "0", "--seed", "3"]
+    argv = [
+        "train",
+        "-v",
+        "american",
+        "--out",
+        str(out),
+        "--games",
+        "100",
+        "--nodes",
+        "200",
+        "--generations",
+        "2",
+        "--epochs",
+        "3",
+        "--workers",
+        "2",
+        "--nice",
+        "0",
+        "--seed",
+        "3",
+    ]
     assert main(argv) == 0
     man = json.loads((out / "weights-2.json").read_text())
     first = json.loads((out / "weights-1.json").read_text())
@@ -610,9 +650,32 @@ def test_training_lowers_the_heldout_loss(tmp_path, capsys):
     # --games 0 fits the games of earlier runs (--data) without playing any;
     # a fit from --start-weights keeps their sigmoid scale (their unit)
     refit = tmp_path / "refit"
-    assert main(["train", "-v", "american", "--out", str(refit), "--games", "0", "--data", str(out / "games-0"),
-                 "--data", str(out / "games-1"), "--start-weights", str(out / "weights-1.npz"),
-                 "--score-weight", "0.5", "--epochs", "2", "--seed", "3"]) == 0
+    assert (
+        main(
+            [
+                "train",
+                "-v",
+                "american",
+                "--out",
+                str(refit),
+                "--games",
+                "0",
+                "--data",
+                str(out / "games-0"),
+                "--data",
+                str(out / "games-1"),
+                "--start-weights",
+                str(out / "weights-1.npz"),
+                "--score-weight",
+                "0.5",
+                "--epochs",
+                "2",
+                "--seed",
+                "3",
+            ]
+        )
+        == 0
+    )
     rman = json.loads((refit / "weights-1.json").read_text())
     assert rman["games"] == 200 and rman["positions"] == man["positions"] and rman["played_with"] == "none"
     assert rman["scale"] == first["scale"]

@@ -37,13 +37,13 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import reference_turkish as T  # noqa: E402
 
 TURKISH = draughts.variant("turkish")
-BLOCKS = ([(r, c, 2, 4) for r in range(7) for c in (0, 2, 4)]
-          + [(r, c, 4, 2) for r in (0, 2, 4) for c in (0, 2, 4, 6)])
+BLOCKS = [(r, c, 2, 4) for r in range(7) for c in (0, 2, 4)] + [(r, c, 4, 2) for r in (0, 2, 4) for c in (0, 2, 4, 6)]
 DIRECTIONS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 FULL = 32
 
 
 # --- the reference ------------------------------------------------------------
+
 
 def board_of(white, black, kings):
     """{(row, col): (colour, king)} of internal squares lists."""
@@ -74,7 +74,7 @@ def ref_regions(board):
         for k in range(8):
             piece = board.get((r0 + k // w, c0 + k % w))
             digit = 0 if piece is None or piece[1] else 1 + piece[0]
-            index += digit * 3 ** k
+            index += digit * 3**k
         out.append(index)
     return out
 
@@ -100,15 +100,21 @@ def ref_side(board):
     left = sum(1 for r, c in men if c < 4)
     k = len(kings)
     by_name = {
-        "men": len(men), "king1": int(k >= 1), "king2": int(k >= 2), "kings3": max(0, k - 2),
-        "king_mobility": king_mobility, "men_mobility": sum(moves), "king_stuck": stuck,
-        "tempo": sum(7 - r for r, c in men), "balance": abs(2 * left - len(men)),
+        "men": len(men),
+        "king1": int(k >= 1),
+        "king2": int(k >= 2),
+        "kings3": max(0, k - 2),
+        "king_mobility": king_mobility,
+        "men_mobility": sum(moves),
+        "king_stuck": stuck,
+        "tempo": sum(7 - r for r, c in men),
+        "balance": abs(2 * left - len(men)),
         "threshold": sum(1 for r, c in men if r == 1),
         "threshold_free": sum(1 for r, c in men if r == 1 and empty(0, c)),
         "locked": sum(1 for m in moves if m == 0),
     }
     # in the order the core's enum (draughts_core.eval.DenseOrtho) names them
-    return [by_name[name] for name in learned.DENSE_ORTHO[:learned.SIDE_FEATURES]]
+    return [by_name[name] for name in learned.DENSE_ORTHO[: learned.SIDE_FEATURES]]
 
 
 def trunc_div(a, b):
@@ -138,7 +144,7 @@ def ref_score(patterns, dense_w, king_w, white, black, kings, turn):
     """The learned score from the side to move, integer arithmetic as the core
     (the weights are small enough that no table entry is clipped)."""
     if len(white) == 1 and len(black) == 1:
-        return 0                    # one piece against one piece: a draw (below)
+        return 0  # one piece against one piece: a draw (below)
     board = board_of(white, black, kings)
     _, dense, pieces, king_sq = ref_features(white, black, kings, turn)
     tot = [0, 0]
@@ -152,8 +158,7 @@ def ref_score(patterns, dense_w, king_w, white, black, kings, turn):
     # the king squares, symmetrised as the patterns: the board and its mirror image
     mirror_kings = [8 * (s // 8) + 7 - s % 8 for s in kings]
     mirror_white = [8 * (s // 8) + 7 - s % 8 for s in white]
-    for ksq in (king_sq, ref_features(mirror_white, [8 * (s // 8) + 7 - s % 8 for s in black],
-                                      mirror_kings, turn)[3]):
+    for ksq in (king_sq, ref_features(mirror_white, [8 * (s // 8) + 7 - s % 8 for s in black], mirror_kings, turn)[3]):
         for s, x in enumerate(ksq):
             for phase in (0, 1):
                 tot[phase] += x * int(king_w[s][phase])
@@ -163,6 +168,7 @@ def ref_score(patterns, dense_w, king_w, white, black, kings, turn):
 
 
 # --- positions ----------------------------------------------------------------
+
 
 def random_placements(count, seed):
     """Random placements: no man on its crowning row, kings often; a few
@@ -189,8 +195,7 @@ def random_placements(count, seed):
     for kinds in ((True, False), (False, True), (False, False), (True, False, False), (True, True, False)):
         sq = rnd.sample(range(8, 56), len(kinds))
         white = sq[:1] if len(kinds) == 2 else sq[:2]
-        out.append((white, [s for s in sq if s not in white], [s for s, k in zip(sq, kinds) if k],
-                    rnd.randrange(2)))
+        out.append((white, [s for s in sq if s not in white], [s for s, k in zip(sq, kinds) if k], rnd.randrange(2)))
     return out
 
 
@@ -239,6 +244,7 @@ def random_weights(tmp_path_factory):
 
 # --- tests --------------------------------------------------------------------
 
+
 def test_the_internal_squares_are_rows_from_the_top():
     white, black, _ = draughts.Board(variant=TURKISH).position.pieces()
     assert sorted(white) == list(range(40, 56)) and sorted(black) == list(range(8, 24))
@@ -247,8 +253,7 @@ def test_the_internal_squares_are_rows_from_the_top():
 def test_features_equal_the_reference():
     for white, black, kings, turn in positions(21):
         got = features(TURKISH.core_rules, *key_of(white, black, kings, turn))
-        assert (got[0], got[1], got[2], got[3]) == ref_features(white, black, kings, turn), \
-            (white, black, kings, turn)
+        assert (got[0], got[1], got[2], got[3]) == ref_features(white, black, kings, turn), (white, black, kings, turn)
 
 
 def test_feature_arrays_equal_one_by_one():
@@ -316,13 +321,18 @@ def test_weights_of_another_board_are_refused(tmp_path, random_weights):
     with pytest.raises(draughts.DraughtsError, match="are for the orthogonal 8x8 board, not 8x8"):
         Engine("american", eval="learned", weights_file=random_weights[0])
     diagonal = tmp_path / "diagonal.npz"
-    learned.write(str(diagonal), np.zeros((learned.regions(8), learned.NPAT, 2)), np.zeros((14, 2)),
-                  np.zeros((32, 2)), {})
+    learned.write(
+        str(diagonal), np.zeros((learned.regions(8), learned.NPAT, 2)), np.zeros((14, 2)), np.zeros((32, 2)), {}
+    )
     with pytest.raises(draughts.DraughtsError, match="are for 8x8, not the orthogonal 8x8 board"):
         Engine(TURKISH, eval="learned", weights_file=str(diagonal))
     bad = tmp_path / "bad.npz"
-    np.savez(bad, patterns=np.zeros((len(BLOCKS), learned.NPAT, 2), dtype=np.int16),
-             dense=np.zeros((14, 2), dtype=np.int16), king_squares=np.zeros((32, 2), dtype=np.int16))
+    np.savez(
+        bad,
+        patterns=np.zeros((len(BLOCKS), learned.NPAT, 2), dtype=np.int16),
+        dense=np.zeros((14, 2), dtype=np.int16),
+        king_squares=np.zeros((32, 2), dtype=np.int16),
+    )
     with pytest.raises(draughts.DraughtsError, match="king squares of shape"):
         Engine(TURKISH, eval="learned", weights_file=str(bad))
 
@@ -353,8 +363,27 @@ def test_training_lowers_the_heldout_loss(tmp_path):
     from draughts.cli import main
 
     out = tmp_path / "run"
-    argv = ["train", "-v", "turkish", "--out", str(out), "--games", "100", "--nodes", "200",
-            "--epochs", "3", "--workers", "2", "--nice", "0", "--seed", "3", "--score-weight", "0.5"]
+    argv = [
+        "train",
+        "-v",
+        "turkish",
+        "--out",
+        str(out),
+        "--games",
+        "100",
+        "--nodes",
+        "200",
+        "--epochs",
+        "3",
+        "--workers",
+        "2",
+        "--nice",
+        "0",
+        "--seed",
+        "3",
+        "--score-weight",
+        "0.5",
+    ]
     assert main(argv) == 0
     man = json.loads((out / "weights-1.json").read_text())
     assert man["heldout_loss"] < man["heldout_loss_start"]
@@ -366,6 +395,7 @@ def test_training_lowers_the_heldout_loss(tmp_path):
 
 
 # --- endings --------------------------------------------------------------------
+
 
 def lone_pieces():
     """Every position of one piece against one (each a king or a man, no man
@@ -408,10 +438,15 @@ def test_one_piece_against_one_is_a_draw_and_scores_zero():
 #: benchmarks/results/2026-12-01-turkish.md; only the win is checked here): two kings against a man or a king, a king and a man
 #: against a man or a king
 WON = [
-    ("W:WKd4,Kc2:Bh2", 11), ("W:WKf7,Kf2:Ba2", 11),
-    ("W:WKa2,e1:Bf6", 11), ("W:WKa6,b4:Bc3", 15), ("W:WKh7,f1:Bb6", 13),
-    ("W:WKf4,Ka1:BKh3", 9), ("W:WKa5,Kd4:BKb3", 11),
-    ("W:We6,Kf1:BKh4", 17), ("W:WKd6,f6:BKg3", 19),
+    ("W:WKd4,Kc2:Bh2", 11),
+    ("W:WKf7,Kf2:Ba2", 11),
+    ("W:WKa2,e1:Bf6", 11),
+    ("W:WKa6,b4:Bc3", 15),
+    ("W:WKh7,f1:Bb6", 13),
+    ("W:WKf4,Ka1:BKh3", 9),
+    ("W:WKa5,Kd4:BKb3", 11),
+    ("W:We6,Kf1:BKh4", 17),
+    ("W:WKd6,f6:BKg3", 19),
 ]
 
 

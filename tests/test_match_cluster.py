@@ -13,10 +13,30 @@ from draughts.match import cli
 from draughts.match.runner import Console, Match
 
 
-ARGS = ["-variant", "american", "-games", "6", "-repeat", "-concurrency", "2",
-        "-engine", "name=deep", "cmd=draughts", "arg=hub", "depth=4",
-        "-engine", "name=shallow", "cmd=draughts", "arg=hub", "depth=2",
-        "-openings", "file=acf-3move", "order=random", "-srand", "5"]
+ARGS = [
+    "-variant",
+    "american",
+    "-games",
+    "6",
+    "-repeat",
+    "-concurrency",
+    "2",
+    "-engine",
+    "name=deep",
+    "cmd=draughts",
+    "arg=hub",
+    "depth=4",
+    "-engine",
+    "name=shallow",
+    "cmd=draughts",
+    "arg=hub",
+    "depth=2",
+    "-openings",
+    "file=acf-3move",
+    "order=random",
+    "-srand",
+    "5",
+]
 
 
 def _run(argv):
@@ -39,10 +59,14 @@ def test_a_match_on_the_cluster_equals_the_same_match_here(ray_cluster, tmp_path
             assert end.result() == g.result
     # the same referee and deterministic engines: the games are the local ones
     local, _ = _run(ARGS)
-    assert [(r.index, r.first, r.result, r.reason, r.moves) for r in remote.records] == \
-           [(r.index, r.first, r.result, r.reason, r.moves) for r in local.records]
-    assert (remote.summary.wins, remote.summary.losses, remote.summary.draws) == \
-           (local.summary.wins, local.summary.losses, local.summary.draws)
+    assert [(r.index, r.first, r.result, r.reason, r.moves) for r in remote.records] == [
+        (r.index, r.first, r.result, r.reason, r.moves) for r in local.records
+    ]
+    assert (remote.summary.wins, remote.summary.losses, remote.summary.draws) == (
+        local.summary.wins,
+        local.summary.losses,
+        local.summary.draws,
+    )
 
 
 GOOD = ["-engine", "name=good", "cmd=draughts", "arg=hub", "depth=2"]
@@ -55,13 +79,16 @@ def _wait_for(predicate, timeout, what):
         time.sleep(0.1)
 
 
-@pytest.mark.parametrize("argv", [["perft", "--variant", "american", "--depth", "5", "--cluster", "127.0.0.1:1"],
-                                  ["match", "-cluster", "127.0.0.1:1", "-variant", "american", "-games", "2"]
-                                  + GOOD + GOOD])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["perft", "--variant", "american", "--depth", "5", "--cluster", "127.0.0.1:1"],
+        ["match", "-cluster", "127.0.0.1:1", "-variant", "american", "-games", "2"] + GOOD + GOOD,
+    ],
+)
 def test_a_cluster_address_where_nothing_listens_is_an_error_at_once(argv):
     t0 = time.monotonic()
-    run = subprocess.run([sys.executable, "-m", "draughts", *argv], capture_output=True, text=True,
-                         timeout=60)
+    run = subprocess.run([sys.executable, "-m", "draughts", *argv], capture_output=True, text=True, timeout=60)
     assert run.returncode != 0
     assert "cannot connect to the Ray cluster at '127.0.0.1:1'" in run.stderr, run.stderr[-2000:]
     assert time.monotonic() - t0 < 30
@@ -71,8 +98,18 @@ def test_perft_on_a_cluster_whose_head_dies_keeps_its_checkpoint_and_resumes(tmp
     from conftest import lost_head_driver_env, ray_head
 
     cp = tmp_path / "cp.json"
-    base = [sys.executable, "-m", "draughts", "perft", "--variant", "international", "--depth", "9",
-            "--progress", "off"]
+    base = [
+        sys.executable,
+        "-m",
+        "draughts",
+        "perft",
+        "--variant",
+        "international",
+        "--depth",
+        "9",
+        "--progress",
+        "off",
+    ]
 
     def done():
         try:
@@ -81,9 +118,13 @@ def test_perft_on_a_cluster_whose_head_dies_keeps_its_checkpoint_and_resumes(tmp
             return 0
 
     with ray_head(num_cpus=1) as (address, kill):
-        run = subprocess.Popen(base + ["--cluster", address, "--checkpoint", str(cp)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               env=lost_head_driver_env())
+        run = subprocess.Popen(
+            base + ["--cluster", address, "--checkpoint", str(cp)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=lost_head_driver_env(),
+        )
         _wait_for(lambda: done() >= 1 or run.poll() is not None, 180, "a finished subtree")
         kill()
         out, err = run.communicate(timeout=90)
@@ -91,9 +132,10 @@ def test_perft_on_a_cluster_whose_head_dies_keeps_its_checkpoint_and_resumes(tmp
     assert "lost the Ray cluster" in err or "failed on the Ray cluster" in err, err[-3000:]
     assert f"--resume {cp}" in err
     kept = done()
-    assert 1 <= kept < 9                                   # 9 subtrees, one per root move
-    resumed = subprocess.run(base + ["--resume", str(cp), "--threads", "2", "--hash-mb", "64"],
-                             capture_output=True, text=True, timeout=300)
+    assert 1 <= kept < 9  # 9 subtrees, one per root move
+    resumed = subprocess.run(
+        base + ["--resume", str(cp), "--threads", "2", "--hash-mb", "64"], capture_output=True, text=True, timeout=300
+    )
     assert resumed.returncode == 0, resumed.stderr
     # DCTL's international perft(9), duplicates merged
     assert "perft depth=9 nodes=41022423 " in resumed.stdout
@@ -106,9 +148,28 @@ def test_a_match_on_a_cluster_whose_head_dies_keeps_its_games_and_resumes(tmp_pa
     # the head plays one game at a time and dies with its worker once the
     # first game is saved: most of the games are still to play
     n = 4
-    argv = [sys.executable, "-m", "draughts", "match", "-variant", "american", "-games", str(n),
-            "-engine", "name=a", "cmd=draughts", "arg=hub", "depth=2",
-            "-engine", "name=b", "cmd=draughts", "arg=hub", "depth=2", "-progress", "off"]
+    argv = [
+        sys.executable,
+        "-m",
+        "draughts",
+        "match",
+        "-variant",
+        "american",
+        "-games",
+        str(n),
+        "-engine",
+        "name=a",
+        "cmd=draughts",
+        "arg=hub",
+        "depth=2",
+        "-engine",
+        "name=b",
+        "cmd=draughts",
+        "arg=hub",
+        "depth=2",
+        "-progress",
+        "off",
+    ]
 
     def games():
         try:
@@ -117,9 +178,13 @@ def test_a_match_on_a_cluster_whose_head_dies_keeps_its_games_and_resumes(tmp_pa
             return 0
 
     with ray_head(num_cpus=1) as (address, kill):
-        run = subprocess.Popen(argv + ["-cluster", address, "-state", str(state)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               env=lost_head_driver_env())
+        run = subprocess.Popen(
+            argv + ["-cluster", address, "-state", str(state)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=lost_head_driver_env(),
+        )
         _wait_for(lambda: games() >= 1 or run.poll() is not None, 180, "a finished game")
         kill()
         out, err = run.communicate(timeout=90)
@@ -128,9 +193,12 @@ def test_a_match_on_a_cluster_whose_head_dies_keeps_its_games_and_resumes(tmp_pa
     assert f"-resume {state}" in err
     kept = games()
     assert 1 <= kept < n
-    resumed = subprocess.run([sys.executable, "-m", "draughts", "match", "-resume", str(state),
-                              "-cluster", "none", "-progress", "off"],
-                             capture_output=True, text=True, timeout=300)
+    resumed = subprocess.run(
+        [sys.executable, "-m", "draughts", "match", "-resume", str(state), "-cluster", "none", "-progress", "off"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert resumed.returncode == 0, resumed.stderr
     saved = json.loads(state.read_text())
     assert saved["complete"] and sorted(r["index"] for r in saved["records"]) == list(range(n))

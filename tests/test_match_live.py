@@ -54,8 +54,8 @@ def test_the_referee_tells_its_watch_of_every_move_and_of_the_lines_as_they_come
     for c, m in zip(moved, record.moves):
         assert c[1] == board.turn and c[2] in board.legal_moves
         board.push(c[2])
-        assert move_tuple(board.peek()) == m               # the moves the record keeps
-        assert c[3] is None                                # a depth limit: no clock
+        assert move_tuple(board.peek()) == m  # the moves the record keeps
+        assert c[3] is None  # a depth limit: no clock
     assert len(moved) == len(record.moves) == 24
     # every move: thinking, then lines of that side only, then the move
     i = 0
@@ -69,18 +69,41 @@ def test_the_referee_tells_its_watch_of_every_move_and_of_the_lines_as_they_come
             i += 1
         assert watch.calls[i] is c
         i += 1
-        assert infos and infos[-1].depth == 3          # depth=3: the last line is of depth 3
+        assert infos and infos[-1].depth == 3  # depth=3: the last line is of depth 3
     assert i == len(watch.calls)
-    assert all(p.on_info is None for p in players)   # the callback does not outlive the move
+    assert all(p.on_info is None for p in players)  # the callback does not outlive the move
 
 
 def test_a_match_keeps_its_games_in_progress_in_the_live_file(tmp_path):
     live = tmp_path / "live.json"
     state = tmp_path / "state.json"
-    argv = [sys.executable, "-m", "draughts", "match", "-variant", "international",
-            "-engine", "name=hub", "cmd=draughts", "arg=hub", "-engine", "name=inproc", "proto=builtin",
-            "-each", "st=0.3", "-games", "2", "-maxmoves", "8", "-live", str(live), "-state", str(state),
-            "-progress", "off"]
+    argv = [
+        sys.executable,
+        "-m",
+        "draughts",
+        "match",
+        "-variant",
+        "international",
+        "-engine",
+        "name=hub",
+        "cmd=draughts",
+        "arg=hub",
+        "-engine",
+        "name=inproc",
+        "proto=builtin",
+        "-each",
+        "st=0.3",
+        "-games",
+        "2",
+        "-maxmoves",
+        "8",
+        "-live",
+        str(live),
+        "-state",
+        str(state),
+        "-progress",
+        "off",
+    ]
     run = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     seen = []
     try:
@@ -106,12 +129,12 @@ def test_a_match_keeps_its_games_in_progress_in_the_live_file(tmp_path):
     for g in games:
         board = draughts.Board(g["fen"], variant="international")
         for text in g["moves"]:
-            board.push(board.parse_move(text))      # every move is legal in order
+            board.push(board.parse_move(text))  # every move is legal in order
         assert {g["white"], g["black"]} == {"hub", "inproc"}
         if g["running"]:
             assert g["clocks"][g["running"]] == 0.3 and g["since"] <= time.time()
             line = g["lines"][g["running"]]
-            if line:                                # the line of the move being searched
+            if line:  # the line of the move being searched
                 b = board.copy()
                 for text in line["pv"]:
                     b.push(b.parse_move(text))
@@ -131,9 +154,24 @@ def test_a_match_keeps_its_games_in_progress_in_the_live_file(tmp_path):
 
 
 def test_live_is_refused_with_a_cluster_and_a_bad_file_is_named(tmp_path):
-    settings = cli.settings_from_options(cli.split_options(
-        ["-engine", "name=a", "proto=builtin", "-engine", "name=b", "proto=builtin", "-each", "depth=1",
-         "-live", "x.json", "-cluster", "127.0.0.1:1"]))
+    settings = cli.settings_from_options(
+        cli.split_options(
+            [
+                "-engine",
+                "name=a",
+                "proto=builtin",
+                "-engine",
+                "name=b",
+                "proto=builtin",
+                "-each",
+                "depth=1",
+                "-live",
+                "x.json",
+                "-cluster",
+                "127.0.0.1:1",
+            ]
+        )
+    )
     with pytest.raises(InvalidInputError, match="-live .* -cluster"):
         Match(settings).run()
     other = tmp_path / "other.json"

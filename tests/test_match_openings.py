@@ -18,12 +18,13 @@ from draughts.match.engines import parse_engine
 
 # --- the ACF 3-move deck ---------------------------------------------------------
 
+
 def test_acf_deck_has_the_156_ballots_and_every_one_is_legal():
     path, variant = op.deck_file("acf-3move")
     assert variant == "american"
     with open(path, encoding="utf-8") as f:
         text = f.read()
-    games = list(pdn.read_games(text))                # our parser checks every move
+    games = list(pdn.read_games(text))  # our parser checks every move
     assert len(games) == 156
     positions = set()
     numbers = []
@@ -33,15 +34,15 @@ def test_acf_deck_has_the_156_ballots_and_every_one_is_legal():
         assert g.headers["Source"] == "American Checker Federation 3-move deck"
         board = g.end()
         assert board.outcome() is None
-        assert board.turn == draughts.WHITE            # black, white, black: white to move
+        assert board.turn == draughts.WHITE  # black, white, black: white to move
         positions.add(board.fen())
         numbers.append(int(g.headers["Round"]))
-    assert len(positions) == 156                       # no ballot twice
+    assert len(positions) == 156  # no ballot twice
     # ACF numbering runs 1..174; the 18 barred ballots are not in the deck
     assert numbers == sorted(numbers) and numbers[0] == 1 and numbers[-1] == 174
     barred = set(range(1, 175)) - set(numbers)
     assert len(barred) == 18
-    assert {3, 13, 45, 48, 94, 137, 145, 171} <= barred      # e.g. 9-14 22-18 14-17 loses a man
+    assert {3, 13, 45, 48, 94, 137, 145, 171} <= barred  # e.g. 9-14 22-18 14-17 loses a man
     first = games[0]
     assert [first.board().move_text(m) for m in first.moves[:1]] == ["9-13"]
     assert [str(m) for m in first.moves] == ["9-13", "21-17", "5-9"]
@@ -56,6 +57,7 @@ def test_deck_loads_by_name_and_refuses_another_variant():
 
 
 # --- reading books -----------------------------------------------------------------
+
 
 def test_pdn_openings_with_plies_and_fen(tmp_path):
     board = draughts.Board(variant="russian")
@@ -98,7 +100,7 @@ def test_book_orders():
     r2 = op.Book(openings, "random", seed=11)
     r3 = op.Book(openings, "random", seed=12)
     first_pass = [r1.index(k) for k in range(5)]
-    assert sorted(first_pass) == [0, 1, 2, 3, 4]          # every opening once a pass
+    assert sorted(first_pass) == [0, 1, 2, 3, 4]  # every opening once a pass
     assert [r1.index(k) for k in range(15)] == [r2.index(k) for k in range(15)]
     assert [r1.index(k) for k in range(15)] != [r3.index(k) for k in range(15)]
     with pytest.raises(DraughtsError):
@@ -106,6 +108,7 @@ def test_book_orders():
 
 
 # --- the generator -------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("variant", list(draughts.VARIANTS))
 def test_generated_openings_are_legal_distinct_and_near_equal(variant):
@@ -115,7 +118,7 @@ def test_generated_openings_are_legal_distinct_and_near_equal(variant):
     seen = set()
     engine = draughts.Engine(v, tt_mb=4)
     for g in items:
-        board = g.opening.board(v)                # replays the moves legally
+        board = g.opening.board(v)  # replays the moves legally
         assert len(board.move_stack) == 4 and board.outcome() is None
         seen.add(board.fen())
         engine.new_game()
@@ -133,18 +136,58 @@ def test_generator_refuses_when_nothing_balanced_is_found():
 
 def test_openings_command_writes_pdn_and_fen(tmp_path):
     out = tmp_path / "o.pdn"
-    run = subprocess.run([sys.executable, "-m", "draughts", "openings", "--variant", "international",
-                          "--plies", "4", "--count", "4", "--depth", "2", "--seed", "3", "-o", str(out)],
-                         capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "draughts",
+            "openings",
+            "--variant",
+            "international",
+            "--plies",
+            "4",
+            "--count",
+            "4",
+            "--depth",
+            "2",
+            "--seed",
+            "3",
+            "-o",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 0, run.stderr
     games = list(pdn.read_games(out.read_text()))
     assert len(games) == 4 and all(g.variant.name == "international" and len(g.moves) == 4 for g in games)
-    assert all(g.comments.get(3, "").endswith("/2") for g in games)      # the search's score/depth
+    assert all(g.comments.get(3, "").endswith("/2") for g in games)  # the search's score/depth
     book = op.load(str(out), "international")
     assert len(book) == 4
-    run = subprocess.run([sys.executable, "-m", "draughts", "openings", "--variant", "czech", "--plies", "3",
-                          "--count", "2", "--depth", "2", "--seed", "3", "--format", "fen"],
-                         capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "draughts",
+            "openings",
+            "--variant",
+            "czech",
+            "--plies",
+            "3",
+            "--count",
+            "2",
+            "--depth",
+            "2",
+            "--seed",
+            "3",
+            "--format",
+            "fen",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 0, run.stderr
     fens = run.stdout.split()
     assert len(fens) == 2
@@ -153,6 +196,7 @@ def test_openings_command_writes_pdn_and_fen(tmp_path):
 
 
 # --- the schedule ---------------------------------------------------------------------
+
 
 def _book(n=50):
     return op.Book([op.Opening(name=f"o{i}") for i in range(n)], "sequential")
@@ -166,7 +210,7 @@ def test_pairs_share_an_opening_with_colours_swapped():
         assert ja.opening == jb.opening and ja.slot == jb.slot
         assert (ja.first, ja.second) == (jb.second, jb.first)
     assert len(sched.game_pairs(jobs)) == 6
-    assert len({j.slot for j in jobs}) == 6                   # a new opening for every pair
+    assert len({j.slot for j in jobs}) == 6  # a new opening for every pair
     assert [j.index for j in jobs] == list(range(12))
 
 
@@ -191,6 +235,7 @@ def test_every_pairing_of_a_round_plays_the_round_openings():
 
 # --- time controls ------------------------------------------------------------------
 
+
 def test_time_control_forms():
     assert parse_tc("40/60+0.5") == {"moves": 40, "time": 60.0, "inc": 0.5, "infinite": False}
     assert parse_tc("2:00")["time"] == 120.0
@@ -200,7 +245,7 @@ def test_time_control_forms():
         with pytest.raises(DraughtsError):
             parse_tc(bad)
     e = parse_engine(["name=x", "cmd=x", "st=300"])
-    assert e.tc.movetime == 300 and e.tc.text() == "300/move"      # five minutes a move
+    assert e.tc.movetime == 300 and e.tc.text() == "300/move"  # five minutes a move
     e = parse_engine(["name=x", "cmd=x", "tc=40/1:30+0.5", "timemargin=200", "depth=9"])
     assert e.tc.text() == "40/90+0.5, depth=9" and e.tc.margin == 0.2
     with pytest.raises(DraughtsError, match="limit"):
@@ -212,8 +257,9 @@ def test_time_control_forms():
 
 
 def test_each_settings_and_engine_overrides():
-    e = parse_engine(["name=a", "cmd=prog", "arg=hub", "depth=3", "option.level=5"],
-                     ["depth=8", "option.tt-size=32", "arg=-q"])
+    e = parse_engine(
+        ["name=a", "cmd=prog", "arg=hub", "depth=3", "option.level=5"], ["depth=8", "option.tt-size=32", "arg=-q"]
+    )
     assert e.tc.depth == 3 and e.option_dict() == {"tt-size": "32", "level": "5"}
     assert e.args == ("-q", "hub")
     # an engine's own clock replaces the one -each gives
@@ -226,13 +272,13 @@ def test_each_settings_and_engine_overrides():
 def test_clock_periods_increments_and_flag_fall():
     c = Clock(TimeControl(moves=2, time=10.0, inc=1.0, margin=0.1))
     assert c.limit() == Limit(time=10.0, inc=1.0, moves_to_go=2)
-    assert c.available() == 11.0                        # the increment comes before the move
-    assert c.spend(3.0)                                 # 10 + 1 - 3 = 8
+    assert c.available() == 11.0  # the increment comes before the move
+    assert c.spend(3.0)  # 10 + 1 - 3 = 8
     assert c.remaining == pytest.approx(8.0)
     assert c.limit().moves_to_go == 1
-    assert c.spend(4.0)                                 # 8 + 1 - 4 = 5, then +10 for the next period
+    assert c.spend(4.0)  # 8 + 1 - 4 = 5, then +10 for the next period
     assert c.remaining == pytest.approx(15.0)
-    assert not c.spend(16.2)                            # 16 s available, 0.1 s grace
+    assert not c.spend(16.2)  # 16 s available, 0.1 s grace
     st = Clock(TimeControl(movetime=0.5, margin=0.05))
     assert st.limit() == Limit(movetime=0.5)
     assert st.spend(0.54) and not st.spend(0.56)

@@ -15,8 +15,7 @@ from draughts.match import cli
 from draughts.engine_api import Info, PlayResult
 from draughts.match.engines import EngineConfig
 from draughts.match.players import InProcessPlayer
-from draughts.match.game import (DrawAdjudication, GameJob, ResignAdjudication, Rules, play_game,
-                                 record_board)
+from draughts.match.game import DrawAdjudication, GameJob, ResignAdjudication, Rules, play_game, record_board
 from draughts.match.openings import START
 from draughts.match.runner import Console, Match
 from draughts.match.timecontrol import TimeControl
@@ -53,28 +52,43 @@ def test_a_misbehaving_engine_loses_every_game_with_the_reason(mode, tmp_path):
     termination, words, limit = FAULTS[mode]
     pdn_path = tmp_path / "games.pdn"
     json_path = tmp_path / "match.json"
-    result, out = run(scripted(mode, limit, "timemargin=100") + GOOD +
-                      ["-variant", "american", "-games", "2", "-recover", "-pdnout", str(pdn_path),
-                       "-jsonout", str(json_path), "-srand", "1"], tmp_path)
+    result, out = run(
+        scripted(mode, limit, "timemargin=100")
+        + GOOD
+        + [
+            "-variant",
+            "american",
+            "-games",
+            "2",
+            "-recover",
+            "-pdnout",
+            str(pdn_path),
+            "-jsonout",
+            str(json_path),
+            "-srand",
+            "1",
+        ],
+        tmp_path,
+    )
     assert result.complete and len(result.records) == 2
     finished = [l for l in out.splitlines() if l.startswith("Finished game")]
     assert len(finished) == 2
     for rec, line in zip(result.records, finished):
         assert rec.termination == termination
         assert words in rec.reason
-        assert rec.winner == 1                                   # the good engine
-        colour = "Black" if rec.first == 0 else "White"          # american: Black moves first
+        assert rec.winner == 1  # the good engine
+        colour = "Black" if rec.first == 0 else "White"  # american: Black moves first
         assert rec.reason.startswith(colour)
         assert line.endswith(f"{{{rec.reason}}}")
         # the fault comes on the bad engine's third move
         assert len(rec.moves) == (4 if rec.first == 0 else 5)
         if mode in ("crash", "stall"):
             assert rec.failed == [0]
-        if mode == "late":                  # how late: past the 200 ms and the 100 ms margin
+        if mode == "late":  # how late: past the 200 ms and the 100 ms margin
             late = re.search(r"loses on time \((\d+\.\d) ms of 200\.0 ms", rec.reason)
             assert late and float(late.group(1)) > 300.0, rec.reason
     assert "Score of bad vs good: 0 - 2 - 0" in out
-    games = list(pdn.read_games(pdn_path.read_text()))          # no game record lost
+    games = list(pdn.read_games(pdn_path.read_text()))  # no game record lost
     assert len(games) == 2
     for g, rec in zip(games, result.records):
         assert g.headers["Termination"] == termination
@@ -92,15 +106,18 @@ def test_garbage_lines_are_ignored_and_the_game_goes_on(tmp_path):
         assert rec.termination == "normal"
         assert "no pieces left" in rec.reason or "no legal move" in rec.reason or rec.reason.startswith("Draw")
         board = record_board(rec, draughts.variant("american"))
-        assert board.outcome() is not None                      # played to the end by the rules
+        assert board.outcome() is not None  # played to the end by the rules
 
 
 def test_a_crash_without_recover_stops_the_match_and_resume_goes_on(tmp_path):
     state = tmp_path / "state.json"
     pdn_path = tmp_path / "games.pdn"
-    result, out = run(scripted("crash", "depth=1") + GOOD +
-                      ["-variant", "american", "-games", "3", "-state", str(state), "-pdnout", str(pdn_path)],
-                      tmp_path)
+    result, out = run(
+        scripted("crash", "depth=1")
+        + GOOD
+        + ["-variant", "american", "-games", "3", "-state", str(state), "-pdnout", str(pdn_path)],
+        tmp_path,
+    )
     assert not result.complete and len(result.records) == 1
     assert "Terminating match: bad failed" in out
     saved = json.loads(state.read_text())
@@ -122,12 +139,14 @@ def test_an_engine_that_cannot_start_is_an_error(tmp_path):
 
 # --- adjudication, with players that report chosen scores ---------------------------
 
+
 class Scored(InProcessPlayer):
     """Our engine's moves, reporting a fixed score."""
 
     def __init__(self, name, score):
-        super().__init__(EngineConfig(name=name, proto="builtin", tc=TimeControl(depth=1)),
-                         draughts.variant("american"))
+        super().__init__(
+            EngineConfig(name=name, proto="builtin", tc=TimeControl(depth=1)), draughts.variant("american")
+        )
         self.score = score
 
     def play(self, board, limit, grace):
@@ -148,13 +167,13 @@ def test_draw_adjudication():
     assert rec.termination == "adjudication" and rec.reason == "Draw by adjudication"
     assert rec.result == "1/2-1/2" and len(rec.moves) == 12
     rec = _game(Rules(draw=DrawAdjudication(movenumber=6, movecount=3, score=1)), 0.03, -0.02)
-    assert rec.termination != "adjudication"                 # scores not within the window
+    assert rec.termination != "adjudication"  # scores not within the window
 
 
 def test_resign_adjudication_one_and_two_sided():
     rec = _game(Rules(resign=ResignAdjudication(movecount=3, score=300)), 0.5, -4.0)
     assert rec.termination == "adjudication" and rec.winner == 0
-    assert rec.reason == "Black wins by adjudication"          # a moves first: Black
+    assert rec.reason == "Black wins by adjudication"  # a moves first: Black
     assert len(rec.moves) == 6
     # two-sided: the winner must agree; here it does not
     rec = _game(Rules(resign=ResignAdjudication(movecount=3, score=300, twosided=True)), 0.5, -4.0)
@@ -175,6 +194,7 @@ def test_variant_draw_rules_are_applied_by_the_referee():
     v = draughts.variant("american")
     players = [Scored("a", 0.0), Scored("b", 0.0)]
     from draughts.match.openings import Opening
+
     job = GameJob(0, 0, (0, 1), 0, 1, 0, Opening("B:WK29,K32:BK1,K4"))
     rec = play_game(job, players, [p.config for p in players], v, Rules())
     assert rec.winner is None and rec.termination == "normal"
@@ -182,11 +202,11 @@ def test_variant_draw_rules_are_applied_by_the_referee():
     assert record_board(rec, v).outcome() is not None
 
 
-
 def test_an_engine_that_floods_info_lines_loses_on_time_not_as_stalled(tmp_path):
     pdn_path = tmp_path / "g.pdn"
-    result, out = run(scripted("flood", "st=0.2") + GOOD +
-                      ["-variant", "american", "-games", "2", "-pdnout", str(pdn_path)], tmp_path)
+    result, out = run(
+        scripted("flood", "st=0.2") + GOOD + ["-variant", "american", "-games", "2", "-pdnout", str(pdn_path)], tmp_path
+    )
     assert result.complete and len(result.records) == 2
     for rec in result.records:
         assert rec.termination == "time forfeit", rec.reason
@@ -196,8 +216,7 @@ def test_an_engine_that_floods_info_lines_loses_on_time_not_as_stalled(tmp_path)
 
 
 def test_a_done_without_a_move_is_named_so(tmp_path):
-    result, out = run(scripted("emptydone", "depth=1") + GOOD + ["-variant", "american", "-games", "2"],
-                      tmp_path)
+    result, out = run(scripted("emptydone", "depth=1") + GOOD + ["-variant", "american", "-games", "2"], tmp_path)
     for rec in result.records:
         assert rec.termination == "illegal move"
         assert rec.reason.endswith("sends no move (a done without a move)"), rec.reason

@@ -27,7 +27,7 @@ def test_elo_and_its_interval(w, l, d):
     elo, margin = stats.elo_interval(w, l, d)
     assert elo == pytest.approx(elo_of(mean), abs=1e-9)
     if not (0 < mean - z * se and mean + z * se < 1):
-        assert math.isnan(margin)          # the interval leaves the scale
+        assert math.isnan(margin)  # the interval leaves the scale
         return
     want_margin = (elo_of(mean + z * se) - elo_of(mean - z * se)) / 2
     assert margin == pytest.approx(want_margin, rel=1e-9)
@@ -42,7 +42,7 @@ def test_elo_by_hand():
     assert margin == pytest.approx(48.47, abs=0.02)
     assert stats.elo_interval(3, 0, 0)[0] == math.inf
     assert stats.elo_interval(0, 3, 0)[0] == -math.inf
-    assert stats.elo_interval(0, 0, 4) == (0.0, 0.0)       # all draws: no spread at all
+    assert stats.elo_interval(0, 0, 4) == (0.0, 0.0)  # all draws: no spread at all
 
 
 @pytest.mark.parametrize("w,l", [(30, 20), (3, 9), (0, 0), (7, 7), (100, 1)])
@@ -94,7 +94,7 @@ def test_nelo_by_hand():
 
 def test_sprt_bounds_by_hand():
     lower, upper = stats.sprt_bounds(0.05, 0.05)
-    assert lower == pytest.approx(-2.944439, abs=1e-6)     # log(0.05/0.95)
+    assert lower == pytest.approx(-2.944439, abs=1e-6)  # log(0.05/0.95)
     assert upper == pytest.approx(2.944439, abs=1e-6)
     lower, upper = stats.sprt_bounds(0.05, 0.1)
     assert lower == pytest.approx(math.log(0.1 / 0.95))
@@ -123,8 +123,9 @@ def _trinomial_max_loglik(w, l, d, s):
     return ll((a + b) / 2)
 
 
-@pytest.mark.parametrize("w,l,d,elo0,elo1", [(30, 20, 50, 0, 10), (120, 100, 300, 0, 5),
-                                             (10, 30, 60, -5, 5), (4, 2, 3, 0, 50)])
+@pytest.mark.parametrize(
+    "w,l,d,elo0,elo1", [(30, 20, 50, 0, 10), (120, 100, 300, 0, 5), (10, 30, 60, -5, 5), (4, 2, 3, 0, 50)]
+)
 def test_sprt_llr_trinomial_is_the_likelihood_ratio(w, l, d, elo0, elo1):
     s0, s1 = (1 / (1 + 10 ** (-e / 400)) for e in (elo0, elo1))
     want = _trinomial_max_loglik(w, l, d, s1) - _trinomial_max_loglik(w, l, d, s0)

@@ -89,6 +89,7 @@ def test_an_option_added_to_the_table_reaches_the_engine_and_the_hub(monkeypatch
 
 def test_every_match_option_is_in_the_help_and_the_help_names_no_other():
     from draughts.match import cli as match_cli
+
     named = set(re.findall(r"(?<![\w-])-([a-z][a-z-]*)", match_cli.MATCH_USAGE))
     assert set(match_cli.MATCH_OPTIONS) == named
 
@@ -98,16 +99,39 @@ def test_the_state_file_keeps_every_settings_field():
     round-trips without being written out by hand."""
     from draughts.match.cli import settings_from_options, split_options
     from draughts.match.settings import MatchSettings
-    opts = split_options(["-engine", "proto=builtin", "depth=2", "book=on", "option.level=3",
-                          "-engine", "proto=builtin", "depth=1", "name=b", "-games", "4", "-maxmoves", "90",
-                          "-sprt", "elo0=0", "elo1=10", "-show-latency", "-no-mandatory-capture",
-                          "-variant", "russian", "-event", "E"])
+
+    opts = split_options(
+        [
+            "-engine",
+            "proto=builtin",
+            "depth=2",
+            "book=on",
+            "option.level=3",
+            "-engine",
+            "proto=builtin",
+            "depth=1",
+            "name=b",
+            "-games",
+            "4",
+            "-maxmoves",
+            "90",
+            "-sprt",
+            "elo0=0",
+            "elo1=10",
+            "-show-latency",
+            "-no-mandatory-capture",
+            "-variant",
+            "russian",
+            "-event",
+            "E",
+        ]
+    )
     settings = settings_from_options(opts)
     again = MatchSettings.from_json(settings.to_json())
     assert again == settings
     assert set(settings.to_json()) == {f.name for f in dataclasses.fields(MatchSettings)}
     assert again.engines[0].book is True and again.engines[0].options == (("level", "3"),)
     old = settings.to_json()
-    del old["use_affinity"], old["engines"][0]["book"]              # a state file of an earlier version
+    del old["use_affinity"], old["engines"][0]["book"]  # a state file of an earlier version
     earlier = MatchSettings.from_json(old)
     assert earlier.use_affinity is None and earlier.engines[0].book is False

@@ -12,8 +12,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_version_on_the_command_line():
-    out = subprocess.run([sys.executable, "-m", "draughts", "--version"], capture_output=True, text=True,
-                         timeout=60)
+    out = subprocess.run([sys.executable, "-m", "draughts", "--version"], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0
     assert out.stdout.strip() == f"draughts {importlib.metadata.version('draughts-engine')}"
     assert draughts.__version__ == importlib.metadata.version("draughts-engine")
@@ -37,8 +36,25 @@ def test_the_licence_is_declared_and_shipped():
 
 def test_ruff_finds_nothing():
     # pyproject.toml's [tool.ruff]: unused names, loop-variable closures, raise without from
-    out = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "src", "tests", "benchmarks"],
-                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    out = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "--no-cache", "src", "tests", "benchmarks"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_the_code_is_formatted_by_ruff():
+    # `ruff format src tests benchmarks` (pyproject.toml's line length) leaves every file as it is
+    out = subprocess.run(
+        [sys.executable, "-m", "ruff", "format", "--check", "--no-cache", "src", "tests", "benchmarks"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert out.returncode == 0, out.stdout + out.stderr
 
 
@@ -47,8 +63,9 @@ def test_mypy_passes_on_the_python_package(pytestconfig):
     # mypy's incremental cache is kept in pytest's cache directory: a rerun checks
     # only what changed (mypy keys its cache on every file's contents and options)
     cache = pytestconfig.cache.mkdir("mypy")
-    out = subprocess.run([sys.executable, "-m", "mypy", "--cache-dir", str(cache)], cwd=ROOT,
-                         capture_output=True, text=True, timeout=600)
+    out = subprocess.run(
+        [sys.executable, "-m", "mypy", "--cache-dir", str(cache)], cwd=ROOT, capture_output=True, text=True, timeout=600
+    )
     assert out.returncode == 0, out.stdout + out.stderr
     assert "Success: no issues found" in out.stdout
 
@@ -59,8 +76,21 @@ def test_the_core_stubs_match_the_compiled_modules(pytestconfig):
     modules = sorted(f"draughts_core.{p.stem}" for p in (ROOT / "src" / "draughts_core").glob("*.pyi"))
     assert "draughts_core.search" in modules and "draughts_core.position" in modules
     cache = pytestconfig.cache.mkdir("stubtest")
-    out = subprocess.run([sys.executable, "-m", "mypy.stubtest", "--ignore-disjoint-bases",
-                          "--allowlist", str(ROOT / "tests" / "data" / "stubtest-allowlist.txt"),
-                          "--mypy-config-file", str(cache / "none.ini"), *modules],
-                         cwd=cache, capture_output=True, text=True, timeout=600)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mypy.stubtest",
+            "--ignore-disjoint-bases",
+            "--allowlist",
+            str(ROOT / "tests" / "data" / "stubtest-allowlist.txt"),
+            "--mypy-config-file",
+            str(cache / "none.ini"),
+            *modules,
+        ],
+        cwd=cache,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert out.returncode == 0, out.stdout + out.stderr

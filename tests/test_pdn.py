@@ -90,11 +90,19 @@ def play_on(board, rng, *, plies, first=None):
 def add_random_comments(game, rng):
     for ply in range(-1, len(game.moves)):
         if rng.random() < 0.15:
-            game.comments[ply] = rng.choice(["good", "a longer remark about ( this ) move; really",
-                                             "", "2-0 is not a result here", "[Event \"x\"] inside"])
+            game.comments[ply] = rng.choice(
+                [
+                    "good",
+                    "a longer remark about ( this ) move; really",
+                    "",
+                    "2-0 is not a result here",
+                    '[Event "x"] inside',
+                ]
+            )
 
 
 # --- round trips ---------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("name", VARIANT_NAMES)
 def test_random_games_round_trip(name):
@@ -102,13 +110,14 @@ def test_random_games_round_trip(name):
     variant = draughts.variant(name)
     stats = Counter()
     for i in range(16):
-        setup = 0 if i < 8 else rng.randint(1, 41)       # odd counts: the second player to move
+        setup = 0 if i < 8 else rng.randint(1, 41)  # odd counts: the second player to move
         board = random_game(variant, rng, setup_plies=setup)
         for move in board.move_stack:
             stats["captures"] += move.is_capture
             stats["multi"] += len(move.captured) > 1
-        game = pdn.Game.from_board(board, headers={"Event": f"random {i}", "Round": str(i),
-                                                   "Annotator": 'quote " and \\ backslash'})
+        game = pdn.Game.from_board(
+            board, headers={"Event": f"random {i}", "Round": str(i), "Annotator": 'quote " and \\ backslash'}
+        )
         assert game.moves == board.move_stack
         assert (game.setup_fen is None) == (setup == 0)
         add_random_comments(game, rng)
@@ -192,6 +201,7 @@ def test_round_trip_without_mandatory_capture():
 
 # --- the hand-written file -----------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def fixture_games():
     with open(DATA / "games.pdn", encoding="utf-8") as handle:
@@ -200,19 +210,23 @@ def fixture_games():
 
 def test_fixture_international_with_comments_and_variations(fixture_games):
     game = fixture_games[0]
-    assert list(game.headers) == ["Event", "Site", "Date", "Round", "White", "Black", "Result",
-                                  "GameType", "Annotator"]
+    assert list(game.headers) == ["Event", "Site", "Date", "Round", "White", "Black", "Result", "GameType", "Annotator"]
     assert game.headers["White"] == "Anna" and game.headers["Annotator"] == "test file"
     assert game.variant.name == "international" and game.setup_fen is None
-    assert texts(game) == ("35-30 17-22 33-29 12-17 31-27 22x31 36x27 18-22 27x18 13x22 30-25 19-23 "
-                           "29x27 17-22 27x18 20-24 18-12 7x18 32-28 15-20 37-31 24-30 42-37 9-13").split()
-    assert game.moves[12].captured == (23, 22)         # 29x18x27: two pieces
+    assert (
+        texts(game)
+        == (
+            "35-30 17-22 33-29 12-17 31-27 22x31 36x27 18-22 27x18 13x22 30-25 19-23 "
+            "29x27 17-22 27x18 20-24 18-12 7x18 32-28 15-20 37-31 24-30 42-37 9-13"
+        ).split()
+    )
+    assert game.moves[12].captured == (23, 22)  # 29x18x27: two pieces
     assert game.intro == "An opening with a comment over two lines."
-    assert game.comments == {-1: "An opening with a comment over two lines.", 9: "recapture",
-                             11: "a line comment"}
+    assert game.comments == {-1: "An opening with a comment over two lines.", 9: "recapture", 11: "a line comment"}
     assert game.result == "1-1"
-    assert game.end().fen() == ("W:W25,28,31,34,37,38,39,40,41,43,44,45,46,47,48,49,50:"
-                                "B1,2,3,4,5,6,8,10,11,13,14,16,18,20,30")
+    assert game.end().fen() == (
+        "W:W25,28,31,34,37,38,39,40,41,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,8,10,11,13,14,16,18,20,30"
+    )
 
 
 def test_fixture_setup_black_to_move(fixture_games):
@@ -240,7 +254,7 @@ def test_fixture_american_black_first(fixture_games):
     assert game.variant.name == "american"
     assert game.board().turn == draughts.BLACK
     assert game.moves[0] == game.board().parse_move("11-16")
-    assert game.moves[6].path == (9, 18, 25)          # written 9x25
+    assert game.moves[6].path == (9, 18, 25)  # written 9x25
     assert len(game.moves) == 20 and game.result == "0-1"
     text = pdn.write_game(game)
     assert "\n1. 11-16 22-18 2. 9-13 25-22 3. 5-9 18-14 4. 9x25 29x22" in text
@@ -288,10 +302,12 @@ def test_result_tokens_of_both_families(token, gametype):
 
 
 def test_movetext_details():
-    text = ('[GameType "20"]\n'
-            "{before} 1.32-28 $3 19-23!? 2. 28x19 {a} {b} ((2... 13-19) 2... 23x32 ?) 14x23 ; rest\n"
-            "% an escape line: 1. 99-98\n"
-            "3. 33-28?? (3. 34-29 {in a variation: 2-0} 23x34) 23x32 4. 37x28 *")
+    text = (
+        '[GameType "20"]\n'
+        "{before} 1.32-28 $3 19-23!? 2. 28x19 {a} {b} ((2... 13-19) 2... 23x32 ?) 14x23 ; rest\n"
+        "% an escape line: 1. 99-98\n"
+        "3. 33-28?? (3. 34-29 {in a variation: 2-0} 23x34) 23x32 4. 37x28 *"
+    )
     game = pdn.read_game(text)
     assert texts(game) == "32-28 19-23 28x19 14x23 33-28 23x32 37x28".split()
     assert game.comments == {-1: "before", 2: "a b", 3: "rest"}
@@ -299,18 +315,19 @@ def test_movetext_details():
 
 
 def test_read_game_from_a_handle_game_after_game():
-    handle = io.StringIO('[Event "a"]\n1. 32-28 2-0 [Event "b"] 1. 33-29 0-2\n\n'
-                         '[Event "c"]\n1. 34-30\n[Event "d"]\n\n*\n\n{trailing words}\n')
+    handle = io.StringIO(
+        '[Event "a"]\n1. 32-28 2-0 [Event "b"] 1. 33-29 0-2\n\n'
+        '[Event "c"]\n1. 34-30\n[Event "d"]\n\n*\n\n{trailing words}\n'
+    )
     events = []
     while True:
         game = pdn.read_game(handle)
         if game is None:
             break
         events.append((game.headers["Event"], texts(game), game.result))
-    assert events == [("a", ["32-28"], "2-0"), ("b", ["33-29"], "0-2"), ("c", ["34-30"], "*"),
-                      ("d", [], "*")]
+    assert events == [("a", ["32-28"], "2-0"), ("b", ["33-29"], "0-2"), ("c", ["34-30"], "*"), ("d", [], "*")]
     assert pdn.read_game(handle) is None
-    handle.seek(0)                              # a moved handle is read afresh
+    handle.seek(0)  # a moved handle is read afresh
     assert pdn.read_game(handle).headers["Event"] == "a"
 
 
@@ -319,13 +336,14 @@ def test_read_game_end_of_input_and_text():
     assert pdn.read_game("\n   \n% only an escape\n") is None
     assert pdn.read_game(io.StringIO("")) is None
     text = '[Event "first"]\n1. 32-28 *\n[Event "second"]\n1. 33-29 *\n'
-    assert pdn.read_game(text).headers["Event"] == "first"     # a text is read from its start
+    assert pdn.read_game(text).headers["Event"] == "first"  # a text is read from its start
     assert pdn.read_game(text).headers["Event"] == "first"
     assert [g.headers["Event"] for g in pdn.read_games(text)] == ["first", "second"]
     assert pdn.read_game(text.encode()).headers["Event"] == "first"
 
 
 # --- writing -------------------------------------------------------------------------------
+
 
 def test_write_exact_text():
     game = pdn.Game({"Event": "E", "Annotator": "me"})
@@ -335,20 +353,21 @@ def test_write_exact_text():
     assert pdn.write_game(game) == (
         '[Event "E"]\n[Site "?"]\n[Date "????.??.??"]\n[Round "?"]\n[White "?"]\n[Black "?"]\n'
         '[Result "1-1"]\n[GameType "20,W,10,10,N2,0"]\n[Annotator "me"]\n'
-        '\n1. 32-28 19-23 {c} 2. 28x19 14x23 1-1\n')
+        "\n1. 32-28 19-23 {c} 2. 28x19 14x23 1-1\n"
+    )
     game.comments = {0: "after the first move"}
     assert "\n1. 32-28 {after the first move} 1... 19-23 2. 28x19 14x23 1-1\n" in pdn.write_game(game)
     assert str(game) == pdn.write_game(game)
 
 
 def test_tag_order_fen_and_escapes():
-    game = pdn.Game({"Annotator": "x", "White": 'W "quoted" \\', "Event": "e"},
-                    setup_fen="B:W31-50:B1-20", variant="international")
+    game = pdn.Game(
+        {"Annotator": "x", "White": 'W "quoted" \\', "Event": "e"}, setup_fen="B:W31-50:B1-20", variant="international"
+    )
     game.add_move("19-23")
     text = pdn.write_game(game)
     tags = [line.split()[0][1:] for line in text.splitlines() if line.startswith("[")]
-    assert tags == ["Event", "Site", "Date", "Round", "White", "Black", "Result", "GameType",
-                    "FEN", "Annotator"]
+    assert tags == ["Event", "Site", "Date", "Round", "White", "Black", "Result", "GameType", "FEN", "Annotator"]
     assert '[White "W \\"quoted\\" \\\\"]' in text
     assert "\n1... 19-23 *\n" in text
     assert pdn.read_game(text).headers["White"] == 'W "quoted" \\'
@@ -402,7 +421,7 @@ def test_writer_checks():
     with pytest.raises(ValueError, match="tag name"):
         pdn.write_game(game)
     game = pdn.Game()
-    game.moves.append(draughts.Move(19, 23))          # Black's move with White to move
+    game.moves.append(draughts.Move(19, 23))  # Black's move with White to move
     with pytest.raises(draughts.IllegalMoveError):
         pdn.write_game(game)
     game = pdn.Game()
@@ -412,11 +431,19 @@ def test_writer_checks():
 
 # --- Game ----------------------------------------------------------------------------------
 
+
 def test_game_api():
     game = pdn.Game()
-    assert game.headers == {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?",
-                            "White": "?", "Black": "?", "Result": "*",
-                            "GameType": "20,W,10,10,N2,0"}
+    assert game.headers == {
+        "Event": "?",
+        "Site": "?",
+        "Date": "????.??.??",
+        "Round": "?",
+        "White": "?",
+        "Black": "?",
+        "Result": "*",
+        "GameType": "20,W,10,10,N2,0",
+    }
     assert game.variant.name == "international" and game.setup_fen is None and game.result == "*"
     move = game.add_move("32-28", comment="opening")
     assert move == draughts.Move(32, 28) and game.comments == {0: "opening"}
@@ -431,9 +458,9 @@ def test_game_api():
     assert game.board().fen() == draughts.Board().fen()
     end = game.end()
     assert end.move_stack == game.moves and end.turn == draughts.WHITE
-    end.push("28x19")                                   # a copy: the game is unchanged
+    end.push("28x19")  # a copy: the game is unchanged
     assert len(game.moves) == 2 and game.end().ply == 2
-    game.moves.pop()                                     # the list can be edited by hand
+    game.moves.pop()  # the list can be edited by hand
     assert game.end().ply == 1
     assert "international" in repr(game)
 
@@ -452,8 +479,10 @@ def test_game_from_board():
     start = draughts.Board("B:W31-50:B1-20")
     start.push_text("19-23")
     game = pdn.Game.from_board(start)
-    assert game.setup_fen == "B:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:" \
-                             "B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20"
+    assert (
+        game.setup_fen == "B:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:"
+        "B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20"
+    )
     assert game.board().turn == draughts.BLACK and game.result == "*"
     assert game.end().fen() == start.fen()
 
@@ -463,7 +492,7 @@ def test_game_headers_and_variant_agree():
     assert game.variant.name == "american" and game.headers["GameType"] == "21"
     game = pdn.Game({"GameType": "21"}, variant="italian")
     assert game.headers["GameType"] == "22,W,8,8,N2,1"
-    game.variant = draughts.variant("czech")            # a changed variant writes its own GameType
+    game.variant = draughts.variant("czech")  # a changed variant writes its own GameType
     assert '[GameType "29,W,8,8,A0,0"]' in pdn.write_game(game)
     with pytest.raises(draughts.VariantError):
         pdn.Game({"GameType": "99"})
@@ -475,23 +504,40 @@ GOOD = '[Event "good"]\n\n1. 32-28 19-23 2-0\n\n'
 
 ERRORS = {
     # name: (bad game text, expected message part, token, line in the bad game, cause)
-    "bad tag": ('[Event "ok"]\n[Site "unterminated]\n\n1. 32-28 *\n', "bad tag", '[Site "unterminated]', 2,
-                None),
-    "bad tag value": ('[Event unquoted]\n\n1. 32-28 *\n', "bad tag", "[Event unquoted]", 1, None),
-    "illegal move": ('[Event "x"]\n\n1. 32-28 19-23 2. 28x19 14x23\n3. 50-45 *\n', "illegal move 3. 50-45",
-                     "50-45", 4, draughts.IllegalMoveError),
-    "wrong side": ('[Event "x"]\n\n1. 19-23 *\n', "illegal move 1. 19-23", "19-23", 3,
-                   draughts.IllegalMoveError),
+    "bad tag": ('[Event "ok"]\n[Site "unterminated]\n\n1. 32-28 *\n', "bad tag", '[Site "unterminated]', 2, None),
+    "bad tag value": ("[Event unquoted]\n\n1. 32-28 *\n", "bad tag", "[Event unquoted]", 1, None),
+    "illegal move": (
+        '[Event "x"]\n\n1. 32-28 19-23 2. 28x19 14x23\n3. 50-45 *\n',
+        "illegal move 3. 50-45",
+        "50-45",
+        4,
+        draughts.IllegalMoveError,
+    ),
+    "wrong side": ('[Event "x"]\n\n1. 19-23 *\n', "illegal move 1. 19-23", "19-23", 3, draughts.IllegalMoveError),
     "not a move": ('[Event "x"]\n\n1. 32-28 hello *\n', "hello", "hello", 3, draughts.InvalidMoveError),
-    "ambiguous move": (f'[FEN "{AMBIGUOUS["international"]}"]\n\n1. 5x2 *\n', "ambiguous move 1. 5x2",
-                       "5x2", 3, draughts.AmbiguousMoveError),
-    "unknown GameType": ('[GameType "33,W,8,8,N1,0"]\n\n1. 32-28 *\n', "unknown GameType",
-                         "33,W,8,8,N1,0", 1, draughts.VariantError),
+    "ambiguous move": (
+        f'[FEN "{AMBIGUOUS["international"]}"]\n\n1. 5x2 *\n',
+        "ambiguous move 1. 5x2",
+        "5x2",
+        3,
+        draughts.AmbiguousMoveError,
+    ),
+    "unknown GameType": (
+        '[GameType "33,W,8,8,N1,0"]\n\n1. 32-28 *\n',
+        "unknown GameType",
+        "33,W,8,8,N1,0",
+        1,
+        draughts.VariantError,
+    ),
     "bad FEN": ('[Event "x"]\n[FEN "W:W51:B1"]\n\n1. 32-28 *\n', "bad FEN", "W:W51:B1", 2, draughts.FenError),
-    "unterminated comment": ('[Event "x"]\n\n1. 32-28 {no end\n19-23 2-0\n\n', "unterminated comment", "{",
-                             3, None),
-    "unterminated variation": ('[Event "x"]\n\n1. 32-28 (1. 33-29 (19-23) 2-0\n2. 28-23 *\n',
-                               "unterminated variation", "(", 3, None),
+    "unterminated comment": ('[Event "x"]\n\n1. 32-28 {no end\n19-23 2-0\n\n', "unterminated comment", "{", 3, None),
+    "unterminated variation": (
+        '[Event "x"]\n\n1. 32-28 (1. 33-29 (19-23) 2-0\n2. 28-23 *\n',
+        "unterminated variation",
+        "(",
+        3,
+        None,
+    ),
     "unmatched paren": ('[Event "x"]\n\n1. 32-28 ) *\n', "')'", ")", 3, None),
     # issue 10: a stray `}` raised AttributeError and, with errors="skip", ended the whole file
     "stray brace": ('[Event "x"]\n\n1. 32-28 } 19-23 *\n', "'}' without a comment to close", "}", 3, None),
@@ -561,9 +607,18 @@ def test_bad_file_raise_and_skip():
                 seen.append((err.game_number, err.line, err.game.headers.get("Event")))
             else:
                 seen.append(game.headers["Event"])
-    assert seen == ["good 1", (2, 7, "bad tag"), (3, 13, "illegal move"), (4, 18, "ambiguous move"),
-                    (5, 21, "unknown GameType"), (6, 26, "bad FEN"), (7, 32, "unterminated variation"),
-                    "good 2", (9, 42, "unterminated comment"), "good 3"]
+    assert seen == [
+        "good 1",
+        (2, 7, "bad tag"),
+        (3, 13, "illegal move"),
+        (4, 18, "ambiguous move"),
+        (5, 21, "unknown GameType"),
+        (6, 26, "bad FEN"),
+        (7, 32, "unterminated variation"),
+        "good 2",
+        (9, 42, "unterminated comment"),
+        "good 3",
+    ]
     with open(path, encoding="utf-8") as handle:
         reader = pdn.read_games(handle, errors="skip")
         assert [g.headers["Event"] for g in reader] == ["good 1", "good 2", "good 3"]
@@ -586,6 +641,7 @@ def test_a_stray_brace_is_an_error_of_its_game():
 
 # --- what real files hold ----------------------------------------------------------------
 
+
 def test_unknown_side_to_move_is_the_first_mover():
     # PDN 3.0 allows `?` for the side to move
     assert draughts.Board("?:W29,13,11:B22,4,2").turn == draughts.WHITE
@@ -597,7 +653,9 @@ def test_unknown_side_to_move_is_the_first_mover():
 def test_tags_glued_to_a_result_begin_the_next_game():
     games = list(pdn.read_games('[Event "a"]\n\n1. 32-28 19-23 2-0[Event "b"]\n\n1. 33-29 *\n'))
     assert [(g.headers["Event"], texts(g), g.result) for g in games] == [
-        ("a", ["32-28", "19-23"], "2-0"), ("b", ["33-29"], "*")]
+        ("a", ["32-28", "19-23"], "2-0"),
+        ("b", ["33-29"], "*"),
+    ]
 
 
 def test_algebraic_squares_without_a_separator():
@@ -610,8 +668,9 @@ def test_a_short_capture_is_the_one_the_game_goes_on_after():
     start = draughts.Board(fen)
     rng = random.Random(14)
     resolved = 0
-    for a, b in [(m, n) for m in start.legal_moves for n in start.legal_moves
-                 if m != n and (m.start, m.end) == (n.start, n.end)]:
+    for a, b in [
+        (m, n) for m in start.legal_moves for n in start.legal_moves if m != n and (m.start, m.end) == (n.start, n.end)
+    ]:
         for _ in range(20):
             board = play_on(start.copy(), rng, plies=6, first=a)
             other = start.copy()
@@ -619,7 +678,7 @@ def test_a_short_capture_is_the_one_the_game_goes_on_after():
             try:
                 for move in board.move_stack[1:]:
                     other.push(move)
-                continue                              # the rest fits b too: truly ambiguous
+                continue  # the rest fits b too: truly ambiguous
             except draughts.IllegalMoveError:
                 pass
             rest = pdn.write_game(pdn.Game.from_board(board)).split("\n\n", 1)[1]
@@ -638,9 +697,9 @@ def test_a_short_capture_is_the_one_the_game_goes_on_after():
 AUTO_CASES = [
     # (movetext, FEN or None, variant found)
     ("1. 32-28 19-23 2. 28x19 14x23 *", None, "international"),
-    ("1. 11-15 23-19 2. 8-11 22-17 *", None, "american"),           # Black first
-    ("1. 22-18 11-14 2. 18x11 7x14 *", None, "italian"),           # White first, italian numbering
-    ("1. c3-d4 f6-g5 2. g3-h4 *", None, "czech"),                  # no move breaks the czech rules
+    ("1. 11-15 23-19 2. 8-11 22-17 *", None, "american"),  # Black first
+    ("1. 22-18 11-14 2. 18x11 7x14 *", None, "italian"),  # White first, italian numbering
+    ("1. c3-d4 f6-g5 2. g3-h4 *", None, "czech"),  # no move breaks the czech rules
     ("1. c3-b4 f6-g5 2. b4-c5 d6xb4 3. a3xc5 *", None, "czech"),
 ]
 
@@ -656,9 +715,9 @@ def test_auto_infers_the_variant(movetext, fen, expected):
 def test_auto_russian_when_a_man_captures_backwards():
     # czech men capture forwards only; russian men capture backwards too
     game = pdn.read_game('[FEN "B:We5,a1:Bf6"]\n\n1... f6xd4 *', variant="auto")
-    assert game.variant.name == "czech"                  # forwards for Black
+    assert game.variant.name == "czech"  # forwards for Black
     game = pdn.read_game('[FEN "B:We5,a1:Bd4"]\n\n1... d4xf6 *', variant="auto")
-    assert game.variant.name == "russian"                # backwards for Black
+    assert game.variant.name == "russian"  # backwards for Black
     assert texts(game) == ["d4:f6"]
 
 

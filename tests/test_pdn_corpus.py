@@ -27,8 +27,20 @@ SUCCEED = CORPUS / "wiegerw_pdn" / "games" / "succeed"
 FAIL = CORPUS / "wiegerw_pdn" / "games" / "fail"
 
 # the corpus README: the variants of the files, by name (most have no GameType)
-AMERICAN = {"OCA_2.0", "Principles of Strategy", "Tricks traps and shots", "beginner", "borderclassics",
-            "bridges", "gem", "goulds", "inferno", "lpc", "tinsley", "11_man_english"}
+AMERICAN = {
+    "OCA_2.0",
+    "Principles of Strategy",
+    "Tricks traps and shots",
+    "beginner",
+    "borderclassics",
+    "bridges",
+    "gem",
+    "goulds",
+    "inferno",
+    "lpc",
+    "tinsley",
+    "11_man_english",
+}
 ITALIAN = {"Campionato Assoluto 2005", "11_man_italian"}
 RUSSIAN = {"ussr1947", "abatsiev", "alphanumeric", "russian_corpus_snippet"}
 CZECH = {"mrcd2000kval", "mrcd2006", "mrcd2007", "mrdrcd07", "mrdrcd08"}
@@ -58,16 +70,18 @@ NOT_READABLE = {
 
 def variant_of(path: Path) -> str:
     name = path.stem
-    for names, variant in ((AMERICAN, "american"), (ITALIAN, "italian"), (RUSSIAN, "russian"),
-                           (CZECH, "czech")):
+    for names, variant in ((AMERICAN, "american"), (ITALIAN, "italian"), (RUSSIAN, "russian"), (CZECH, "czech")):
         if name in names:
             return variant
     return "international"
 
 
 def good_files():
-    return (sorted(SUCCEED.glob("*.pdn")) + sorted((CORPUS / "checkerboard").glob("*.pdn"))
-            + sorted((CORPUS / "lidraughts").glob("*.pdn")))
+    return (
+        sorted(SUCCEED.glob("*.pdn"))
+        + sorted((CORPUS / "checkerboard").glob("*.pdn"))
+        + sorted((CORPUS / "lidraughts").glob("*.pdn"))
+    )
 
 
 _RESULT_AT_END = re.compile(r"(?:^|\s)(?:2-0|0-2|1-1|1-0|0-1|1/2-1/2|\*)\s*\Z")
@@ -83,12 +97,12 @@ def count_games(data: bytes) -> int:
     open_game = False
     for line in data.decode("latin-1").splitlines():
         text = line.strip()
-        if not text or line.startswith("%"):            # blank and escape lines
+        if not text or line.startswith("%"):  # blank and escape lines
             continue
         if text.startswith("["):
             if not after_tag:
                 games += 1
-            after_tag = re.fullmatch(r'(\[[^\]]*\]\s*)+', text) is not None
+            after_tag = re.fullmatch(r"(\[[^\]]*\]\s*)+", text) is not None
             open_game = True
         else:
             if not open_game:
@@ -134,7 +148,7 @@ def test_every_good_game_reads_and_replays(corpus):
         total += len(games)
         for game in games:
             assert game.variant.name == variant_of(path) or "GameType" in game.headers
-            end = game.end()                        # every move is legal from the start
+            end = game.end()  # every move is legal from the start
             assert end.move_stack == game.moves
     assert set(rejected) == set(NOT_READABLE)
     for key, why in NOT_READABLE.items():
@@ -158,8 +172,12 @@ def _replay_on_reference(game) -> None:
     board = game.board()
     position = R.parse_fen(board.fen(numeric=True), variant)
     for ply, move in enumerate(game.moves):
-        key = (R.square_to_rc(variant, move.start), R.square_to_rc(variant, move.end),
-               frozenset(R.square_to_rc(variant, s) for s in move.captured), move.promotion)
+        key = (
+            R.square_to_rc(variant, move.start),
+            R.square_to_rc(variant, move.end),
+            frozenset(R.square_to_rc(variant, s) for s in move.captured),
+            move.promotion,
+        )
         found = [m for m in R.legal_moves(position, variant) if m.key() == key]
         assert found, f"ply {ply + 1}: {board.move_text(move)} is not legal for the reference ({board.fen()})"
         position = R.apply_move(position, found[0])
@@ -181,8 +199,7 @@ def test_space_padded_squares():
     games, errors = read_all(SUCCEED / "DUTCH96H.pdn", "international")
     assert not errors and len(games) == 13
     game = pdn.read_game("1. 32-28 19-23 2. 28x 19 14x23 3. 37-32 10-14 4. 41-37  5-10 *")
-    assert [str(m) for m in game.moves] == ["32-28", "19-23", "28x19", "14x23", "37-32", "10-14",
-                                            "41-37", "5-10"]
+    assert [str(m) for m in game.moves] == ["32-28", "19-23", "28x19", "14x23", "37-32", "10-14", "41-37", "5-10"]
     game = pdn.read_game('[FEN "W:W7,14:B9,40"]\n\n1. 14x 3 40-45 2.  7- 1 *')
     assert [str(m) for m in game.moves] == ["14x3", "40-45", "7-1"]
 
@@ -219,6 +236,7 @@ def test_the_nested_comment_file_is_one_bad_game():
 
 # --- variant="auto" ---------------------------------------------------------------------
 
+
 def test_auto_finds_the_variant_of_the_corpus_files():
     wrong = {}
     for path in good_files():
@@ -234,5 +252,12 @@ def test_auto_finds_the_variant_of_the_corpus_files():
     # problems whose squares are all below 33; and five of the american problems
     # above with a man on its crowning row, valid where another numbering puts
     # that square elsewhere (spanish, international).
-    assert wrong == {"11_man_italian": 2400, "mrcd2007": 8, "alphanumeric": 1, "ussr1947": 1, "fen": 2,
-                     "goulds": 1, "lpc": 4}
+    assert wrong == {
+        "11_man_italian": 2400,
+        "mrcd2007": 8,
+        "alphanumeric": 1,
+        "ussr1947": 1,
+        "fen": 2,
+        "goulds": 1,
+        "lpc": 4,
+    }

@@ -22,9 +22,8 @@ def cases(section):
     for entry in DATA[section]:
         name = entry.get("name", "start")
         for depth, count in enumerate(entry["counts"], start=1):
-            if count <= FAST_LEAVES:          # deeper: benchmarks/perft_tables.py
-                yield pytest.param(entry, depth, count,
-                                   id=f"{entry['variant']}-{name}-{entry['duplicates']}-d{depth}")
+            if count <= FAST_LEAVES:  # deeper: benchmarks/perft_tables.py
+                yield pytest.param(entry, depth, count, id=f"{entry['variant']}-{name}-{entry['duplicates']}-d{depth}")
 
 
 @pytest.mark.parametrize("entry,depth,expected", list(cases("start")))
@@ -76,12 +75,12 @@ def test_perft_depth_zero_and_bad_arguments():
     with pytest.raises(ValueError):
         board.perft(3, duplicates="sometimes")
     with pytest.raises(ValueError, match="from 0 to 64"):
-        draughts.Board("W:WK1:BK50").perft(1000)     # deeper would overflow the stack
+        draughts.Board("W:WK1:BK50").perft(1000)  # deeper would overflow the stack
 
 
 def test_house_rule_counts_more_moves():
     """Without compulsory capture a side with a capture may also move quietly."""
-    fen = "W:W22:B18"      # american: white 22 can take 18 (22x15) or not
+    fen = "W:W22:B18"  # american: white 22 can take 18 (22x15) or not
     strict = draughts.Board(fen, variant="american")
     free = draughts.Board(fen, variant=draughts.variant("american", mandatory_capture=False))
     assert [str(m) for m in strict.legal_moves] == ["22x15"]

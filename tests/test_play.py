@@ -34,13 +34,20 @@ class Terminal:
         master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
         env = dict(os.environ, TERM="xterm", COLUMNS=str(cols), LINES=str(rows), PYTHONUNBUFFERED="1")
-        self.proc = subprocess.Popen(draughts_command() + list(args), stdin=slave, stdout=slave,
-                                     stderr=slave, cwd=cwd, env=env, close_fds=True,
-                                     start_new_session=True)
+        self.proc = subprocess.Popen(
+            draughts_command() + list(args),
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            cwd=cwd,
+            env=env,
+            close_fds=True,
+            start_new_session=True,
+        )
         os.close(slave)
         self.fd = master
-        self.seen = ""           # everything the program wrote, escapes removed
-        self.pos = 0             # how far `expect` has read
+        self.seen = ""  # everything the program wrote, escapes removed
+        self.pos = 0  # how far `expect` has read
 
     def _pump(self, timeout):
         ready, _, _ = select.select([self.fd], [], [], timeout)
@@ -48,7 +55,7 @@ class Terminal:
             return False
         try:
             data = os.read(self.fd, 65536)
-        except OSError:          # the program has closed the terminal
+        except OSError:  # the program has closed the terminal
             return None
         if not data:
             return None
@@ -62,7 +69,7 @@ class Terminal:
         while True:
             m = rx.search(self.seen, self.pos)
             if m:
-                out = self.seen[self.pos:m.end()]
+                out = self.seen[self.pos : m.end()]
                 self.pos = m.end()
                 self.match = m
                 return out
@@ -223,16 +230,16 @@ def test_a_short_game_to_the_end_and_undo_after_it(term, tmp_path):
     t = term("play", "-v", "american", "--side", "white", "--fen", "W:W14,31:B5", *FAST)
     screen = t.expect(PROMPT_WHITE)
     rows = board_rows(screen)
-    assert rows[0][0] == "1-4" and rows[-1][0] == "29-32"        # White at the bottom
+    assert rows[0][0] == "1-4" and rows[-1][0] == "29-32"  # White at the bottom
     t.line("31-27")
     screen = t.expect(r"The engine plays (\S+)\.")
     assert t.match.group(1) == "5-9"
     t.expect(PROMPT_WHITE)
     t.line("14x5")
     screen = t.expect(r"game over> ")
-    white_wins = draughts.variant("american").result_tokens[2]      # Black moves first there
+    white_wins = draughts.variant("american").result_tokens[2]  # Black moves first there
     assert f"You win (White): Black has no pieces left. Result {white_wins}." in screen
-    assert re.search(r"\[w *5\]", screen) and re.search(r"x *9", screen)   # marked, and the taken man
+    assert re.search(r"\[w *5\]", screen) and re.search(r"x *9", screen)  # marked, and the taken man
     t.line("save end.pdn")
     screen = t.expect(r"game over> ")
     if "Cannot save" not in screen:
@@ -254,7 +261,7 @@ def test_draw_offers_accepted_and_declined(term):
     screen = t.expect(r"game over> ")
     assert "The engine accepts the draw" in screen
     assert "Game over: Draw: draw agreed. Result 1/2-1/2." in screen
-    t.line("undo")                      # an agreement can be taken back
+    t.line("undo")  # an agreement can be taken back
     t.expect(PROMPT_BLACK)
     t.eof()
     assert t.wait() == 0
@@ -274,11 +281,11 @@ def test_engine_moves_first_and_unicode_board(term):
     t = term("play", "-v", "russian", "--side", "black", "--movetime", "0.05")
     screen = t.expect(PROMPT_BLACK)
     assert "The engine (White) is thinking" in screen
-    assert re.search(r"^ +h  g  f  e  d  c  b  a", screen, re.M)      # flipped: Black at the bottom
+    assert re.search(r"^ +h  g  f  e  d  c  b  a", screen, re.M)  # flipped: Black at the bottom
     rows = board_rows(screen)
     assert rows[0][0] == "1" and rows[-1][0] == "8"
     assert "●" in rows[-1][1] and "○" in rows[0][1]
-    assert "[○]" in screen and "[.]" in screen                       # the engine's move is marked
+    assert "[○]" in screen and "[.]" in screen  # the engine's move is marked
     t.line("a1-b2")
     screen = t.expect(PROMPT_BLACK)
     assert "'a1-b2' is not a legal move: the piece on a1 is White's" in screen
@@ -289,17 +296,32 @@ def test_engine_moves_first_and_unicode_board(term):
 
 
 def test_bad_options_are_refused():
-    run = subprocess.run(draughts_command() + ["play", "--level", "99"], capture_output=True,
-                         text=True, timeout=60, stdin=subprocess.DEVNULL)
+    run = subprocess.run(
+        draughts_command() + ["play", "--level", "99"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
     assert run.returncode == 2 and "level" in run.stderr
-    run = subprocess.run(draughts_command() + ["play", "--fen", "X:nonsense"], capture_output=True,
-                         text=True, timeout=60, stdin=subprocess.DEVNULL)
+    run = subprocess.run(
+        draughts_command() + ["play", "--fen", "X:nonsense"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
     assert run.returncode == 2 and "FEN" in run.stderr
 
 
 def test_play_reads_a_pipe_too():
-    run = subprocess.run(draughts_command() + ["play", "-v", "italian", "--ascii", "--depth", "2"],
-                         input="fen\n", capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        draughts_command() + ["play", "-v", "italian", "--ascii", "--depth", "2"],
+        input="fen\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert run.returncode == 0, run.stderr
     assert "FEN: W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12" in run.stdout
     assert "End of input" in run.stdout
@@ -307,10 +329,14 @@ def test_play_reads_a_pipe_too():
 
 # --- analyze --------------------------------------------------------------------
 
+
 def test_analyze_streams_iterations_then_the_best_move():
-    run = subprocess.run(draughts_command() + ["analyze", "-v", "american", "--depth", "6",
-                                               "--fen", "B:W18,21-32:B1-12"],
-                         capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        draughts_command() + ["analyze", "-v", "american", "--depth", "6", "--fen", "B:W18,21-32:B1-12"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
     infos = [ln for ln in lines if ln.startswith("depth")]
@@ -327,20 +353,30 @@ def test_analyze_streams_iterations_then_the_best_move():
 
 
 def test_analyze_a_finished_game_and_by_time():
-    run = subprocess.run(draughts_command() + ["analyze", "-v", "american", "--fen", "B:W14:B"],
-                         capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        draughts_command() + ["analyze", "-v", "american", "--fen", "B:W14:B"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert run.returncode == 0 and "The game is over: no pieces left" in run.stdout
-    run = subprocess.run(draughts_command() + ["analyze", "-v", "russian", "--movetime", "0.2"],
-                         capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        draughts_command() + ["analyze", "-v", "russian", "--movetime", "0.2"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert run.returncode == 0 and re.search(r"^best move [a-h][1-8]-[a-h][1-8]", run.stdout, re.M)
-    run = subprocess.run(draughts_command() + ["analyze", "--depth", "3", "--movetime", "1"],
-                         capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        draughts_command() + ["analyze", "--depth", "3", "--movetime", "1"], capture_output=True, text=True, timeout=60
+    )
     assert run.returncode == 2 and "not allowed with" in run.stderr
 
 
 def analyze(capsys, *argv):
     """`draughts analyze ARGV` in process: (exit code, stdout, stderr)."""
     from draughts import cli
+
     code = cli.main(["analyze", *argv])
     out, err = capsys.readouterr()
     return code, out, err
@@ -356,8 +392,9 @@ def test_analyze_a_move_list_from_the_start_or_a_fen(capsys):
     assert best in ("14x23", "13x24")
     assert re.search(rf"^line 2\.\.\. {best}( 3\. \S+)?", out, re.M)
     # move numbers pasted from such a line are passed over; --moves after --fen
-    code, out, err = analyze(capsys, "-v", "american", "--fen", "B:W21,22,23:B9,10,11", "--depth", "1",
-                             "--moves", "1. 11-15 23-19")
+    code, out, err = analyze(
+        capsys, "-v", "american", "--fen", "B:W21,22,23:B9,10,11", "--depth", "1", "--moves", "1. 11-15 23-19"
+    )
     assert code == 0, err
     assert "american: B:W19,21,22:B9,10,15," in out and "after 1. 11-15 23-19\n" in out
 
@@ -414,6 +451,7 @@ def test_analyze_pdn_errors(tmp_path, capsys):
 
 # --- the text board, in process -------------------------------------------------
 
+
 def test_text_board_layouts():
     # italian: square 1 at the top left, 29 at the bottom, the bottom-left corner unplayable
     board = draughts.Board("W:W29:B1", variant="italian")
@@ -442,7 +480,8 @@ def test_explanations():
     assert play.explain_illegal(b, "20-25") == "the piece on 20 is Black's, and White is to move"
     assert play.explain_illegal(b, "28-23") == "there is no piece on 28"
     assert "you must take the most pieces" in play.explain_illegal(
-        draughts.Board("W:W32,33:B28,19,9", variant="international"), "33-29")
+        draughts.Board("W:W32,33:B28,19,9", variant="international"), "33-29"
+    )
     assert "cannot go to 28" in play.explain_illegal(b, "31-28")
     assert play.explain_illegal(b, "46-41") == "the man on 46 has no legal move"
 
@@ -459,8 +498,7 @@ def test_session_in_process_saves_the_game(tmp_path):
 
     board = draughts.Board(variant="american")
     engine = draughts.Engine("american", tt_mb=4)
-    session = play.PlaySession(board, draughts.BLACK, engine, depth=2, ascii=True,
-                               write=out.append, read=read)
+    session = play.PlaySession(board, draughts.BLACK, engine, depth=2, ascii=True, write=out.append, read=read)
     assert session.run() == 0
     text = "\n".join(out)
     assert "You play 11-15." in text and "The engine plays" in text and "End of input" in text
@@ -471,7 +509,13 @@ def test_session_in_process_saves_the_game(tmp_path):
 
 def test_unicode_falls_back_to_letters_on_an_ascii_terminal():
     env = dict(os.environ, PYTHONIOENCODING="ascii")
-    run = subprocess.run(draughts_command() + ["play", "-v", "american", "--depth", "1"],
-                         input="", capture_output=True, text=True, timeout=60, env=env)
+    run = subprocess.run(
+        draughts_command() + ["play", "-v", "american", "--depth", "1"],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
     assert run.returncode == 0, run.stderr
     assert "b 1" in run.stdout and "w white man" in run.stdout

@@ -23,8 +23,9 @@ SMALL = P.PositionConfig("american", nodes=150, depth=3, chunk_games=2, seed=3)
 
 def _position(row, v):
     """The core position of a record (its bitboards are the core's square bits)."""
-    return Position(v.core_rules, *(train._squares(v.size, int(row[f])) for f in ("white", "black", "kings")),
-                    int(row["turn"]))
+    return Position(
+        v.core_rules, *(train._squares(v.size, int(row[f])) for f in ("white", "black", "kings")), int(row["turn"])
+    )
 
 
 def _board(row, v):
@@ -53,20 +54,21 @@ def test_the_record_is_34_bytes_and_the_chunks_map_from_disk(small_set):
     assert manifest["format"] == P.FORMAT and manifest["heldout_every"] == P.HELDOUT_EVERY
     assert np.dtype([tuple(f) for f in manifest["record"]]) == P.RECORD
     assert manifest["settings"]["depth"] == 3 and manifest["settings"]["variant"] == "american"
-    assert len(manifest["settings"]["weights"]) == 64           # the labelling weights' sha256
+    assert len(manifest["settings"]["weights"]) == 64  # the labelling weights' sha256
     assert manifest["runs"][-1]["positions"] == P.count(str(small_set))
     assert oct(os.stat(P.chunk_path(str(small_set), 0)).st_mode & 0o077) != "0o0"  # readable like any file
 
 
 def test_a_chunk_is_its_games_positions_quiet_and_once_each(small_set):
     rows = np.load(P.chunk_path(str(small_set), 1))
-    assert set(rows["game"].tolist()) == {2, 3}                 # chunk 1 holds games 2 and 3
+    assert set(rows["game"].tolist()) == {2, 3}  # chunk 1 holds games 2 and 3
     v = variant("american")
-    assert len(set(zip(rows["white"].tolist(), rows["black"].tolist(), rows["kings"].tolist(),
-                       rows["turn"].tolist()))) == len(rows)       # once in the chunk
+    assert len(
+        set(zip(rows["white"].tolist(), rows["black"].tolist(), rows["kings"].tolist(), rows["turn"].tolist()))
+    ) == len(rows)  # once in the chunk
     for game in (2, 3):
         g = rows[rows["game"] == game]
-        assert len(set(g["result"].tolist())) == 1              # one result a game
+        assert len(set(g["result"].tolist())) == 1  # one result a game
         assert np.all(np.diff(g["ply"].astype(int)) > 0)
     for row in rows:
         pos = _position(row, v)
@@ -98,17 +100,19 @@ def test_exploring_moves_part_the_games_sooner():
     """The same openings, with and without random moves early on: the games
     with them hold positions the others do not."""
     from dataclasses import replace
+
     calm = P.play_chunk(replace(SMALL, explore=0.0), 0)
     wild = P.play_chunk(replace(SMALL, explore=0.5), 0)
     keys = lambda rows: set(P.position_keys(rows).tolist())
     assert keys(wild) - keys(calm)
-    assert P.play_chunk(replace(SMALL, explore=0.5), 0).tobytes() == wild.tobytes()      # seeded
+    assert P.play_chunk(replace(SMALL, explore=0.5), 0).tobytes() == wild.tobytes()  # seeded
 
 
 def test_label_caps_a_win():
     class Info:
         def __init__(self, score, win_in=None):
             self.score, self.win_in = score, win_in
+
     assert P.label(Info(0.37)) == 37
     assert P.label(Info(-45.0)) == -P.SCORE_CAP
     assert P.label(Info(99.5, 7)) == P.SCORE_CAP and P.label(Info(-99.5, 8)) == -P.SCORE_CAP
@@ -119,7 +123,7 @@ def test_a_rerun_resumes_with_the_same_chunks(small_set, tmp_path):
     P.generate(SMALL, str(d), chunks=1, workers=1, niceness=0, progress=False)
     (d / ".chunk-000002-x.tmp").write_bytes(b"an interrupted write")
     run = P.generate(SMALL, str(d), chunks=3, workers=2, niceness=0, progress=False)
-    assert run.chunks == 2                                      # chunk 0 was there
+    assert run.chunks == 2  # chunk 0 was there
     assert _chunk_bytes(d) == _chunk_bytes(small_set)
     manifest = json.loads((d / P.MANIFEST).read_text())
     assert [r["chunks"] for r in manifest["runs"]] == [1, 2]
@@ -135,6 +139,7 @@ def test_a_target_of_positions_stops_the_run(tmp_path):
 
 def test_other_settings_in_the_same_directory_are_refused(small_set):
     from dataclasses import replace
+
     with pytest.raises(DraughtsError, match=r"other settings: depth 3 \(now 5\)"):
         P.generate(replace(SMALL, depth=5), str(small_set), chunks=4, workers=1, progress=False)
     with pytest.raises(DraughtsError, match="how much"):
@@ -161,13 +166,13 @@ def test_load_keeps_first_occurrences_and_holds_out_whole_chunks(tmp_path):
     held = P.HELDOUT_EVERY - 1
     _write_set(tmp_path / "s", {0: _rows([1, 2, 3, 2]), 1: _rows([3, 4, 5], game=9), held: _rows([5, 6])})
     got = P.load([str(tmp_path / "s")])
-    assert got.train["white"].tolist() == [1, 2, 3, 4]          # 2 and 3 once; 5 is held out
+    assert got.train["white"].tolist() == [1, 2, 3, 4]  # 2 and 3 once; 5 is held out
     assert got.train["game"].tolist() == [0, 0, 0, 9]
     assert got.heldout["white"].tolist() == [5, 6]
     assert got.read == 9 and got.duplicates == 3
     assert P.load([str(tmp_path / "s")], limit=2).train["white"].tolist() == [1, 2]
     turned = _rows([1])
-    turned["turn"] = 1                                          # another side to move: another position
+    turned["turn"] = 1  # another side to move: another position
     assert P.position_keys(turned)[0] != P.position_keys(_rows([1]))[0]
 
 
@@ -176,7 +181,7 @@ def _forward(v, patterns, dense, king_sq, data):
     here from the features: T_R[i] = theta_R[i] - theta_{n-1-R}[FLIP[i]]."""
     n = patterns.shape[0]
     table = patterns - patterns[::-1][:, learned.FLIP]
-    pat = sum(table[r][data.idx[:, r].astype(np.int64)] for r in range(n))          # (m, 2)
+    pat = sum(table[r][data.idx[:, r].astype(np.int64)] for r in range(n))  # (m, 2)
     kx = data.king_sq.astype(np.float64)
     tot = pat + data.dense.astype(np.float64) @ dense + kx @ king_sq
     return tot[:, 0] * data.phase + tot[:, 1] * (1 - data.phase)
@@ -203,8 +208,7 @@ def test_the_fit_recovers_known_weights(small_set, tmp_path):
     cut = len(synthetic) * 3 // 4
     _write_set(d, {0: synthetic[:cut], P.HELDOUT_EVERY - 1: synthetic[cut:]})
     out = tmp_path / "w.npz"
-    manifest = P.fit_sets([str(d)], str(out), start="material", score_weight=1.0, epochs=60, batch=128,
-                          lr=2.0, l2=50.0)
+    manifest = P.fit_sets([str(d)], str(out), start="material", score_weight=1.0, epochs=60, batch=128, lr=2.0, l2=50.0)
     assert manifest["heldout_loss_target"] < 0.1 * manifest["heldout_loss_target_start"]
     pat, dense, king = learned.read(str(out), lay)
     held = P.load([str(d)]).heldout
@@ -218,8 +222,30 @@ def test_the_fit_recovers_known_weights(small_set, tmp_path):
 
 def test_the_command_line_end_to_end(tmp_path, capsys):
     d = tmp_path / "cli"
-    argv = ["positions", "generate", "-v", "american", "--out", str(d), "--chunks", "2", "--chunk-games", "2",
-            "--nodes", "150", "--depth", "3", "--seed", "3", "--workers", "1", "--nice", "0", "--progress", "off"]
+    argv = [
+        "positions",
+        "generate",
+        "-v",
+        "american",
+        "--out",
+        str(d),
+        "--chunks",
+        "2",
+        "--chunk-games",
+        "2",
+        "--nodes",
+        "150",
+        "--depth",
+        "3",
+        "--seed",
+        "3",
+        "--workers",
+        "1",
+        "--nice",
+        "0",
+        "--progress",
+        "off",
+    ]
     assert main(argv) == 0
     assert "positions in 2 chunks" in capsys.readouterr().out
     assert main(["positions", "info", str(d)]) == 0

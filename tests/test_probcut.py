@@ -21,12 +21,15 @@ def test_packed_tables_follow_the_fit():
     assert all(shallow[d] == d - 1 for d in range(4, 64))
 
 
-@pytest.mark.parametrize("bad", [
-    ProbCutFit(1, 40, 1.0, 0, 20.0, 3.0, 1.5),      # min_depth below 2
-    ProbCutFit(64, 40, 1.0, 0, 20.0, 3.0, 1.5),     # past the tables
-    ProbCutFit(4, 40, 0.1, 0, 20.0, 3.0, 1.5),      # slope out of range
-    ProbCutFit(4, 40, 4.5, 0, 20.0, 3.0, 1.5),      # slope out of range
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        ProbCutFit(1, 40, 1.0, 0, 20.0, 3.0, 1.5),  # min_depth below 2
+        ProbCutFit(64, 40, 1.0, 0, 20.0, 3.0, 1.5),  # past the tables
+        ProbCutFit(4, 40, 0.1, 0, 20.0, 3.0, 1.5),  # slope out of range
+        ProbCutFit(4, 40, 4.5, 0, 20.0, 3.0, 1.5),  # slope out of range
+    ],
+)
 def test_bad_figures_are_refused_and_the_old_ones_stay(bad):
     engine = Engine("american", tt_mb=1)
     engine.configure({"probcut": FIT})
@@ -67,7 +70,7 @@ def test_probcut_cuts_and_off_restores_the_search():
 
     off, counts = run(None)
     assert counts == (0, 0)
-    assert run(None)[0] == off                     # deterministic with one thread
+    assert run(None)[0] == off  # deterministic with one thread
     nodes, (tries, cuts) = run(FIT)
     assert 0 < cuts <= tries and nodes != off
     # margins no evaluation reaches: the shallow search is never tried, the search is the same

@@ -50,7 +50,7 @@ def test_the_readme_installs_the_extras_ci_tests_with():
 
 def test_the_readme_says_what_the_build_needs_and_installs_every_extra_at_once():
     readme = " ".join(README.read_text(encoding="utf-8").split())
-    assert "build-essential python3-dev" in readme            # a compiler and Python's headers
+    assert "build-essential python3-dev" in readme  # a compiler and Python's headers
     assert "a minute or two" in readme
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     section = re.search(r"^\[project\.optional-dependencies\]\n(.*?)^\[", pyproject, re.S | re.M).group(1)

@@ -57,8 +57,7 @@ def perft_list(pos, variant, depth, duplicates, mandatory_capture=True):
 
     walk(pos, 0, None)
     shallow = min(depth, 3)
-    assert [R.perft(pos, d, variant, mandatory_capture, duplicates) for d in range(1, shallow + 1)] == \
-        counts[:shallow]
+    assert [R.perft(pos, d, variant, mandatory_capture, duplicates) for d in range(1, shallow + 1)] == counts[:shallow]
     return counts
 
 
@@ -68,25 +67,24 @@ def perft_list(pos, variant, depth, duplicates, mandatory_capture=True):
 
 # (variant, duplicates, published numbers) -- DCTL board_08x08.cpp / board_10x10.cpp
 START_PERFT = [
-    ("american", "keep", [7, 49, 302, 1469, 7361, 36768, 179740]),       # DCTL "Checkers"
+    ("american", "keep", [7, 49, 302, 1469, 7361, 36768, 179740]),  # DCTL "Checkers"
     ("american", "drop", [7, 49, 302, 1469, 7361, 36768]),
-    ("russian", "keep", [7, 49, 302, 1469, 7482, 37986, 190146]),        # DCTL "Russian"
+    ("russian", "keep", [7, 49, 302, 1469, 7482, 37986, 190146]),  # DCTL "Russian"
     ("russian", "drop", [7, 49, 302, 1469, 7482, 37986]),
-    ("brazilian", "keep", [7, 49, 302, 1469, 7473, 37628, 187302]),      # DCTL "Brazilian"
+    ("brazilian", "keep", [7, 49, 302, 1469, 7473, 37628, 187302]),  # DCTL "Brazilian"
     ("brazilian", "drop", [7, 49, 302, 1469, 7473, 37628]),
-    ("spanish", "keep", [7, 49, 302, 1469, 7361, 36473, 177532]),        # DCTL "Spanish"
+    ("spanish", "keep", [7, 49, 302, 1469, 7361, 36473, 177532]),  # DCTL "Spanish"
     ("spanish", "drop", [7, 49, 302, 1469, 7361, 36473]),
-    ("italian", "keep", [7, 49, 302, 1469, 7361, 36473, 177532]),        # DCTL "Italian"
+    ("italian", "keep", [7, 49, 302, 1469, 7361, 36473, 177532]),  # DCTL "Italian"
     ("italian", "drop", [7, 49, 302, 1469, 7361, 36473]),
-    ("czech", "keep", [7, 49, 302, 1469, 7361, 36768, 179740]),          # DCTL "Czech"
+    ("czech", "keep", [7, 49, 302, 1469, 7361, 36768, 179740]),  # DCTL "Czech"
     ("czech", "drop", [7, 49, 302, 1469, 7361, 36768]),
-    ("international", "keep", [9, 81, 658, 4265, 27117, 167140]),        # DCTL "International"
+    ("international", "keep", [9, 81, 658, 4265, 27117, 167140]),  # DCTL "International"
     ("international", "drop", [9, 81, 658, 4265, 27117]),
 ]
 
 
-@pytest.mark.parametrize("variant,duplicates,expected", START_PERFT,
-                         ids=[f"{v}-{d}" for v, d, _ in START_PERFT])
+@pytest.mark.parametrize("variant,duplicates,expected", START_PERFT, ids=[f"{v}-{d}" for v, d, _ in START_PERFT])
 def test_start_position_perft(variant, duplicates, expected):
     pos = R.start_position(variant)
     assert perft_list(pos, variant, len(expected), duplicates) == expected
@@ -98,32 +96,51 @@ def test_start_position_perft(variant, duplicates, expected):
 
 POSITION_PERFT = [
     # DCTL international/fmjd.cpp "Random178" (drop)
-    ("international", "B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46",
-     "drop", [14, 55, 1168, 5432, 87195]),
+    (
+        "international",
+        "B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46",
+        "drop",
+        [14, 55, 1168, 5432, 87195],
+    ),
     # DCTL international/fmjd.cpp "Woldouby" (drop)
-    ("international", "W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38",
-     "drop", [6, 12, 30, 73, 215, 590, 1944, 6269]),
+    (
+        "international",
+        "W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38",
+        "drop",
+        [6, 12, 30, 73, 215, 590, 1944, 6269],
+    ),
     # DCTL international/fmjd.cpp "AllKings" (drop)
-    ("international",
-     "W:WK31,K32,K33,K34,K35,K36,K37,K38,K39,K40,K41,K42,K43,K44,K45,K46,K47,K48,K49,K50"
-     ":BK1,K2,K3,K4,K5,K6,K7,K8,K9,K10,K11,K12,K13,K14,K15,K16,K17,K18,K19,K20",
-     "drop", [17, 79, 352, 1399, 7062]),
+    (
+        "international",
+        "W:WK31,K32,K33,K34,K35,K36,K37,K38,K39,K40,K41,K42,K43,K44,K45,K46,K47,K48,K49,K50"
+        ":BK1,K2,K3,K4,K5,K6,K7,K8,K9,K10,K11,K12,K13,K14,K15,K16,K17,K18,K19,K20",
+        "drop",
+        [17, 79, 352, 1399, 7062],
+    ),
     # DCTL international/fmjd.cpp "AlmostPromotion" (drop)
     ("international", "W:W6,7,8,9,10:B41,42,43,44,45", "drop", [9, 81, 795, 7578]),
     # DCTL international/shashki.cpp "FrontRows" (keep)
     ("international", "W:B16,17,18,19,20:W31,32,33,34,35", "keep", [9, 81, 534, 2538, 9052, 29999]),
     # DCTL italian/gilbert.cpp Position1..3 (keep), italian numbering
-    ("italian", "W:W30,26,27,22,23,24,17,18,20:B14,15,16,9,11,5,6,1,3",
-     "keep", [5, 13, 42, 107, 360, 1099, 3736, 12495]),
-    ("italian", "B:W30,21,22,17,20,K6:B25,28,9,5,1,3",
-     "keep", [6, 47, 271, 1916, 10810, 73137]),
-    ("italian", "W:WK27,K28,17,20,9,K12,8:B21,24,K19,K13,14,K11,4",
-     "keep", [13, 112, 828, 6756, 46241, 368908]),   # depth 7 (2468110) decides tie-break (4): below
+    (
+        "italian",
+        "W:W30,26,27,22,23,24,17,18,20:B14,15,16,9,11,5,6,1,3",
+        "keep",
+        [5, 13, 42, 107, 360, 1099, 3736, 12495],
+    ),
+    ("italian", "B:W30,21,22,17,20,K6:B25,28,9,5,1,3", "keep", [6, 47, 271, 1916, 10810, 73137]),
+    (
+        "italian",
+        "W:WK27,K28,17,20,9,K12,8:B21,24,K19,K13,14,K11,4",
+        "keep",
+        [13, 112, 828, 6756, 46241, 368908],
+    ),  # depth 7 (2468110) decides tie-break (4): below
 ]
 
 
-@pytest.mark.parametrize("variant,fen,duplicates,expected", POSITION_PERFT,
-                         ids=[f"{v}-{i}" for i, (v, *_rest) in enumerate(POSITION_PERFT)])
+@pytest.mark.parametrize(
+    "variant,fen,duplicates,expected", POSITION_PERFT, ids=[f"{v}-{i}" for i, (v, *_rest) in enumerate(POSITION_PERFT)]
+)
 def test_position_perft(variant, fen, duplicates, expected):
     pos = R.parse_fen(fen, variant)
     assert perft_list(pos, variant, len(expected), duplicates) == expected
@@ -139,9 +156,9 @@ def test_italian_king_order_reading_matches_gilbert(monkeypatch):
     depth-7 count took 2.5 M leaves of this pure-Python generator, about 20 s,
     the slowest test of the suite), and the core's counts of the position go
     deeper in tests/test_perft.py."""
-    fen = "W:WK3,K4,5,17,20,K27,K28:BK7,K13,14,K15,21,24"   # reached at ply 5 of Position3
-    lex = {(3, 10, frozenset({7, 15, 14}), False)}          # kings at positions 0, 1
-    other = (4, 9, frozenset({7, 14, 13}), False)             # kings at positions 0, 2
+    fen = "W:WK3,K4,5,17,20,K27,K28:BK7,K13,14,K15,21,24"  # reached at ply 5 of Position3
+    lex = {(3, 10, frozenset({7, 15, 14}), False)}  # kings at positions 0, 1
+    other = (4, 9, frozenset({7, 14, 13}), False)  # kings at positions 0, 2
     monkeypatch.setattr(R, "ITALIAN_KING_ORDER", "lexicographic")
     assert move_set(fen, "italian", duplicates="keep") == lex
     monkeypatch.setattr(R, "ITALIAN_KING_ORDER", "first_king_only")
@@ -152,12 +169,15 @@ def test_italian_king_order_reading_matches_gilbert(monkeypatch):
 # Hand-worked positions (focused rule tests)
 # ---------------------------------------------------------------------------
 
+
 def move_set(fen, variant, mandatory_capture=True, duplicates="drop"):
     """Moves as (start, end, frozenset(captured), promotion) in variant numbering."""
     pos = R.parse_fen(fen, variant)
     sq = lambda rc: R.rc_to_square(variant, rc)  # noqa: E731
-    return {(sq(m.start), sq(m.end), frozenset(sq(c) for c in m.captured), m.promotion)
-            for m in R.legal_moves(pos, variant, mandatory_capture, duplicates)}
+    return {
+        (sq(m.start), sq(m.end), frozenset(sq(c) for c in m.captured), m.promotion)
+        for m in R.legal_moves(pos, variant, mandatory_capture, duplicates)
+    }
 
 
 def test_russian_promotion_during_capture_goes_on_as_king():
@@ -185,8 +205,7 @@ def test_far_row_during_capture_three_behaviours():
     # lands on c1 (30), the far row.  Square 23 (e3) behind 26 is empty.
     fen = "B:W25,26:B21"
     # russian: crowned on c1, goes on as a flying king over 26: lands e3/f4/g5/h6
-    assert move_set(fen, "russian") == {
-        (21, e, frozenset({25, 26}), True) for e in (23, 19, 16, 12)}
+    assert move_set(fen, "russian") == {(21, e, frozenset({25, 26}), True) for e in (23, 19, 16, 12)}
     # brazilian: goes on as a man (men capture backwards), ends on e3: no crown
     assert move_set(fen, "brazilian") == {(21, 23, frozenset({25, 26}), False)}
     # american / czech: crowned on c1, the move ends
@@ -194,7 +213,9 @@ def test_far_row_during_capture_three_behaviours():
         assert move_set(fen, v) == {(21, 30, frozenset({25}), True)}
     # brazilian, capture ending on the far row: crowned
     assert move_set("B:W9,K23,K25:B5,21", "brazilian") == {
-        (21, 30, frozenset({25}), True), (5, 14, frozenset({9}), False)}
+        (21, 30, frozenset({25}), True),
+        (5, 14, frozenset({9}), False),
+    }
 
 
 def test_turkish_strike_blocks_the_king():
@@ -266,18 +287,18 @@ def test_american_men_capture_forward_only_and_short_king():
     # White man 22 with Black men 18 (in front) and 26 (behind).
     assert move_set("W:W22:B18,26", "american") == {(22, 15, frozenset({18}), False)}
     # russian: men capture backwards too (26 is behind 22, landing 31 empty)
-    assert move_set("W:W22:B18,26", "russian") == {
-        (22, 15, frozenset({18}), False), (22, 31, frozenset({26}), False)}
+    assert move_set("W:W22:B18,26", "russian") == {(22, 15, frozenset({18}), False), (22, 31, frozenset({26}), False)}
     # short king moves one square only
-    assert move_set("W:WK22:B1", "american") == {
-        (22, e, frozenset(), False) for e in (17, 18, 25, 26)}
+    assert move_set("W:WK22:B1", "american") == {(22, e, frozenset(), False) for e in (17, 18, 25, 26)}
 
 
 def test_optional_capture_house_rule():
     fen = "W:W22:B18"
     assert move_set(fen, "american") == {(22, 15, frozenset({18}), False)}
     assert move_set(fen, "american", mandatory_capture=False) == {
-        (22, 15, frozenset({18}), False), (22, 17, frozenset(), False)}
+        (22, 15, frozenset({18}), False),
+        (22, 17, frozenset(), False),
+    }
 
 
 def test_italian_man_cannot_capture_king():
@@ -341,8 +362,13 @@ def test_majority_rule():
     # International: man A on (8,9) can take one piece, (7,8); man B on (8,1)
     # can take two, (7,2) then (5,4).  The majority rule leaves only B's.
     v = "international"
-    pieces = {(8, 9): ("W", False), (7, 8): ("B", False),
-              (8, 1): ("W", False), (7, 2): ("B", False), (5, 4): ("B", False)}
+    pieces = {
+        (8, 9): ("W", False),
+        (7, 8): ("B", False),
+        (8, 1): ("W", False),
+        (7, 2): ("B", False),
+        (5, 4): ("B", False),
+    }
     pos = (pieces, "W")
     moves = R.legal_moves(pos, v)
     assert [(m.start, m.end, set(m.captured)) for m in moves] == [((8, 1), (4, 5), {(7, 2), (5, 4)})]
@@ -354,20 +380,25 @@ def test_majority_rule():
 # Numbering and FEN (docs/rules.md "Square numbering and notation" table)
 # ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("variant,table", [
-    ("international", {1: (0, 1), 5: (0, 9), 46: (9, 0), 50: (9, 8)}),
-    ("american", {1: (0, 1), 4: (0, 7), 29: (7, 0), 32: (7, 6)}),
-    ("russian", {1: (0, 1), 4: (0, 7), 5: (1, 0), 29: (7, 0), 32: (7, 6)}),
-    ("italian", {1: (0, 0), 4: (0, 6), 29: (7, 1), 32: (7, 7)}),
-    ("spanish", {1: (7, 7), 4: (7, 1), 29: (0, 6), 32: (0, 0)}),
-])
+
+@pytest.mark.parametrize(
+    "variant,table",
+    [
+        ("international", {1: (0, 1), 5: (0, 9), 46: (9, 0), 50: (9, 8)}),
+        ("american", {1: (0, 1), 4: (0, 7), 29: (7, 0), 32: (7, 6)}),
+        ("russian", {1: (0, 1), 4: (0, 7), 5: (1, 0), 29: (7, 0), 32: (7, 6)}),
+        ("italian", {1: (0, 0), 4: (0, 6), 29: (7, 1), 32: (7, 7)}),
+        ("spanish", {1: (7, 7), 4: (7, 1), 29: (0, 6), 32: (0, 0)}),
+    ],
+)
 def test_square_numbering(variant, table):
     for n, rc in table.items():
         assert R.square_to_rc(variant, n) == rc
         assert R.rc_to_square(variant, rc) == n
     n_squares = 50 if variant == "international" else 32
-    assert sorted(R.rc_to_square(variant, R.square_to_rc(variant, n))
-                  for n in range(1, n_squares + 1)) == list(range(1, n_squares + 1))
+    assert sorted(R.rc_to_square(variant, R.square_to_rc(variant, n)) for n in range(1, n_squares + 1)) == list(
+        range(1, n_squares + 1)
+    )
 
 
 def test_algebraic():
@@ -376,27 +407,34 @@ def test_algebraic():
     assert R.rc_to_algebraic("russian", (7, 6)) == "g1"
 
 
-@pytest.mark.parametrize("variant,fen", [
-    ("american", "B:W21-32:B1-12"),
-    ("russian", "W:W21-32:B1-12"),
-    ("italian", "W:W21-32:B1-12"),
-    ("spanish", "W:W1-12:B21-32"),
-    ("czech", "W:W21-32:B1-12"),
-    ("brazilian", "W:W21-32:B1-12"),
-    ("international", "W:W31-50:B1-20"),
-])
+@pytest.mark.parametrize(
+    "variant,fen",
+    [
+        ("american", "B:W21-32:B1-12"),
+        ("russian", "W:W21-32:B1-12"),
+        ("italian", "W:W21-32:B1-12"),
+        ("spanish", "W:W1-12:B21-32"),
+        ("czech", "W:W21-32:B1-12"),
+        ("brazilian", "W:W21-32:B1-12"),
+        ("international", "W:W31-50:B1-20"),
+    ],
+)
 def test_start_positions_match_rules_table(variant, fen):
     assert R.parse_fen(fen, variant) == R.start_position(variant)
 
 
 def test_fen_parse_and_write():
     pos = R.parse_fen("W:W31,32,K33:B1,2", "international")
-    assert pos == ({(6, 1): ("W", False), (6, 3): ("W", False), (6, 5): ("W", True),
-                    (0, 1): ("B", False), (0, 3): ("B", False)}, "W")
+    assert pos == (
+        {(6, 1): ("W", False), (6, 3): ("W", False), (6, 5): ("W", True), (0, 1): ("B", False), (0, 3): ("B", False)},
+        "W",
+    )
     assert R.write_fen(pos, "international") == "W:W31,32,K33:B1,2"
     assert R.parse_fen("B:B1,2:WK33,31,32", "international") == (pos[0], "B")
     assert R.parse_fen("W:W5:B", "american") == ({(1, 0): ("W", False)}, "W")
-    assert R.parse_fen("W:WK1-3:B", "american")[0] == {
-        (0, 1): ("W", True), (0, 3): ("W", True), (0, 5): ("W", True)}
+    assert R.parse_fen("W:WK1-3:B", "american")[0] == {(0, 1): ("W", True), (0, 3): ("W", True), (0, 5): ("W", True)}
     assert R.parse_fen("W:Wa1,Kc1:Bh8", "russian")[0] == {
-        (7, 0): ("W", False), (7, 2): ("W", True), (0, 7): ("B", False)}
+        (7, 0): ("W", False),
+        (7, 2): ("W", True),
+        (0, 7): ("B", False),
+    }

@@ -15,8 +15,18 @@ from draughts.egdb import format as egdb_format
 from draughts.variants import VARIANTS, Variant
 from draughts_core import position, rule_fields
 from draughts_core.position import CoreRules
-from draughts_core.rule_fields import (BY_NAME, DRAW, LEGACY_NAMES, MOVE, MOVE_RULE_FIELDS, RULE_FIELDS, RULES,
-                                       RuleField, current_names, differing_rules)
+from draughts_core.rule_fields import (
+    BY_NAME,
+    DRAW,
+    LEGACY_NAMES,
+    MOVE,
+    MOVE_RULE_FIELDS,
+    RULE_FIELDS,
+    RULES,
+    RuleField,
+    current_names,
+    differing_rules,
+)
 
 
 def core_values(field):
@@ -64,14 +74,14 @@ def test_every_rule_reaches_the_struct_and_comes_back_by_name(name):
         try:
             core = CoreRules(**rules)
         except ValueError:
-            assert name == "size"                          # 9: only 8 and 10 are boards
+            assert name == "size"  # 9: only 8 and 10 are boards
             continue
         seen += 1
         got = core.as_dict()
         assert list(got) == list(RULE_FIELDS)
         assert got == rules
         assert pickle.loads(pickle.dumps(core)).as_dict() == rules
-        assert f"{name}={value}" in repr(core)[len("CoreRules("):-1].split(", ")
+        assert f"{name}={value}" in repr(core)[len("CoreRules(") : -1].split(", ")
         if field.group == MOVE:
             assert core.move_rules() == {n: rules[n] for n in MOVE_RULE_FIELDS}
         else:
@@ -131,6 +141,7 @@ def test_changing_one_rule_of_a_variant_changes_that_rule_in_the_core(name):
 
 # --- the endgame tables: keyed by name, the shipped ones still found -------------------
 
+
 def test_the_shipped_tables_are_found_under_the_names_they_ship_with():
     shipped = sorted(os.listdir(egdb.shipped_dir()))
     assert "international-2d07bda0" in shipped
@@ -167,10 +178,11 @@ def test_a_move_rule_added_later_leaves_the_tables_while_it_is_off(monkeypatch):
 
 # --- the opening books: rules by name, the former names read as today's -----------------
 
+
 @pytest.mark.parametrize("name", ["american", "international", "russian"])
 def test_a_shipped_book_with_the_former_names_is_for_its_variant(name):
     b = book.Book(book.shipped_path(draughts.variant(name)))
-    assert set(b.header["rules"]) & set(LEGACY_NAMES)        # written with the core's former names
+    assert set(b.header["rules"]) & set(LEGACY_NAMES)  # written with the core's former names
     assert b.rules == current_names(b.header["rules"])
     assert not b.rules_differ(draughts.variant(name))
     b.check_rules(draughts.variant(name))

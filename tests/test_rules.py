@@ -51,10 +51,11 @@ from draughts import BLACK, WHITE, Board, Piece, Termination
 from draughts.notation import squares_of
 
 ALL = ["american", "russian", "brazilian", "spanish", "italian", "czech", "international"]
-GRID8 = ["american", "russian", "brazilian", "czech"]     # the american grid and colouring
+GRID8 = ["american", "russian", "brazilian", "czech"]  # the american grid and colouring
 
 
 # --- helpers -------------------------------------------------------------------
+
 
 def make(fen, variant, **options):
     return Board(fen, variant=draughts.variant(variant, **options))
@@ -106,8 +107,8 @@ def test_man_moves_one_square_diagonally_forward_only(variant, fen, white, black
 
 
 def test_man_on_the_edge_has_one_move():
-    assert triples(make("W:W21:B1", "american")) == quiet(21, 17)        # a3 - b4 only
-    assert triples(make("W:W20:B1", "american")) == quiet(20, 16)        # h4 - g5 only
+    assert triples(make("W:W21:B1", "american")) == quiet(21, 17)  # a3 - b4 only
+    assert triples(make("W:W20:B1", "american")) == quiet(20, 16)  # h4 - g5 only
     assert triples(make("W:W36:B1", "international")) == quiet(36, 31)
 
 
@@ -205,12 +206,12 @@ def test_side_with_no_pieces_loses(variant):
 
 BLOCKED = [
     # White's only man cannot move: both forward squares are taken and nothing can be captured.
-    ("american", "W:W29:B25,22"),       # a1: b2 black, c3 behind it black
+    ("american", "W:W29:B25,22"),  # a1: b2 black, c3 behind it black
     ("russian", "W:W29:B25,22"),
     ("brazilian", "W:W29:B25,22"),
     ("czech", "W:W29:B25,22"),
-    ("italian", "W:W32:B28,23"),        # h1: g2 black, f3 behind it black
-    ("spanish", "W:W1:B5,10"),          # h1: g2 black, f3 behind it black
+    ("italian", "W:W32:B28,23"),  # h1: g2 black, f3 behind it black
+    ("spanish", "W:W1:B5,10"),  # h1: g2 black, f3 behind it black
     ("international", "W:W46:B41,37"),
 ]
 
@@ -252,8 +253,8 @@ def test_either_path_of_a_duplicate_capture_names_the_one_move():
     # reads back as the one move (docs/rules.md: they are ONE move).
     board = make("W:W32:B17,18,27,28", "international")
     move = next(iter(board.legal_moves))
-    one_way = board.parse_move("32x21x12x23x32")        # up-left first
-    other_way = board.parse_move("32x23x12x21x32")      # up-right first
+    one_way = board.parse_move("32x21x12x23x32")  # up-left first
+    other_way = board.parse_move("32x23x12x21x32")  # up-right first
     assert one_way == other_way == move
 
 
@@ -286,11 +287,20 @@ def test_captures_with_same_ends_but_different_pieces_are_two_moves():
 # The variants table
 # =============================================================================
 
+
 # board, men per side, moves first
-@pytest.mark.parametrize("variant,size,men,first", [
-    ("american", 8, 12, BLACK), ("russian", 8, 12, WHITE), ("brazilian", 8, 12, WHITE),
-    ("spanish", 8, 12, WHITE), ("italian", 8, 12, WHITE), ("czech", 8, 12, WHITE),
-    ("international", 10, 20, WHITE)])
+@pytest.mark.parametrize(
+    "variant,size,men,first",
+    [
+        ("american", 8, 12, BLACK),
+        ("russian", 8, 12, WHITE),
+        ("brazilian", 8, 12, WHITE),
+        ("spanish", 8, 12, WHITE),
+        ("italian", 8, 12, WHITE),
+        ("czech", 8, 12, WHITE),
+        ("international", 10, 20, WHITE),
+    ],
+)
 def test_board_men_and_first_player(variant, size, men, first):
     board = Board(variant=variant)
     assert board.variant.size == size
@@ -331,8 +341,7 @@ KING_MOVES = [
     ("brazilian", "W:WK18:B1", [4, 5, 8, 9, 11, 14, 15, 22, 23, 25, 27, 29, 32]),
     ("czech", "W:WK18:B1", [4, 5, 8, 9, 11, 14, 15, 22, 23, 25, 27, 29, 32]),
     ("spanish", "W:WK14:B31", [1, 4, 5, 7, 10, 11, 18, 19, 21, 23, 25, 28, 32]),
-    ("international", "W:WK28:B1",
-     [5, 6, 10, 11, 14, 17, 19, 22, 23, 32, 33, 37, 39, 41, 44, 46, 50]),
+    ("international", "W:WK28:B1", [5, 6, 10, 11, 14, 17, 19, 22, 23, 32, 33, 37, 39, 41, 44, 46, 50]),
 ]
 
 
@@ -356,21 +365,23 @@ KING_CAPTURE_AT_DISTANCE = [
 ]
 
 
-@pytest.mark.parametrize("variant,fen,expected", KING_CAPTURE_AT_DISTANCE,
-                         ids=[c[0] for c in KING_CAPTURE_AT_DISTANCE])
+@pytest.mark.parametrize("variant,fen,expected", KING_CAPTURE_AT_DISTANCE, ids=[c[0] for c in KING_CAPTURE_AT_DISTANCE])
 def test_flying_king_captures_at_distance_and_lands_anywhere_behind(variant, fen, expected):
     assert triples(make(fen, variant)) == expected
 
 
-@pytest.mark.parametrize("variant,fen,expected", [
-    # a short king takes an adjacent piece, one square behind it, in any direction
-    ("american", "W:WK22:B18", [(22, 15, (18,))]),
-    ("american", "W:WK15:B18", [(15, 22, (18,))]),       # backwards
-    ("italian", "W:WK22:B19", [(22, 15, (19,))]),
-    ("italian", "W:WK15:B19", [(15, 22, (19,))]),
-    # a flying king next to the piece still lands on any empty square behind it
-    ("russian", "W:WK22:B18", [(22, e, (18,)) for e in (4, 8, 11, 15)]),
-])
+@pytest.mark.parametrize(
+    "variant,fen,expected",
+    [
+        # a short king takes an adjacent piece, one square behind it, in any direction
+        ("american", "W:WK22:B18", [(22, 15, (18,))]),
+        ("american", "W:WK15:B18", [(15, 22, (18,))]),  # backwards
+        ("italian", "W:WK22:B19", [(22, 15, (19,))]),
+        ("italian", "W:WK15:B19", [(15, 22, (19,))]),
+        # a flying king next to the piece still lands on any empty square behind it
+        ("russian", "W:WK22:B18", [(22, e, (18,)) for e in (4, 8, 11, 15)]),
+    ],
+)
 def test_king_captures_adjacent(variant, fen, expected):
     assert triples(make(fen, variant)) == expected
 
@@ -415,7 +426,7 @@ MEN_TAKE_KINGS = [
     ("czech", "W:W22:BK18", [(22, 15, (18,))]),
     ("spanish", "W:W10:BK14", [(10, 19, (14,))]),
     ("international", "W:W33:BK28", [(33, 22, (28,))]),
-    ("italian", "W:W22:BK19", quiet(22, 18)),      # NO: the man just moves
+    ("italian", "W:W22:BK19", quiet(22, 18)),  # NO: the man just moves
 ]
 
 
@@ -504,7 +515,11 @@ def test_spanish_kings_rule_among_flying_king_captures():
     assert triples(make("W:WK14:B23,K5", "spanish")) == [(14, 1, (5,))]
     # international (free choice) keeps both in the same situation
     assert triples(make("W:WK28:B17,K39", "international")) == [
-        (28, 6, (17,)), (28, 11, (17,)), (28, 44, (39,)), (28, 50, (39,))]
+        (28, 6, (17,)),
+        (28, 11, (17,)),
+        (28, 44, (39,)),
+        (28, 50, (39,)),
+    ]
 
 
 # Italian: (1) most pieces; (2) king rather than man; (3) most kings; (4) first king earliest.
@@ -556,8 +571,7 @@ def test_czech_king_capture_forbids_man_captures():
     board = make("W:WK29,18,24:B25,19,10,14", "czech")
     assert triples(board) == [(29, 22, (25,))]
     # russian has free choice in the same position
-    assert triples(make("W:WK29,18,24:B25,19,10,14", "russian")) == [
-        (18, 9, (14,)), (24, 6, (10, 19)), (29, 22, (25,))]
+    assert triples(make("W:WK29,18,24:B25,19,10,14", "russian")) == [(18, 9, (14,)), (24, 6, (10, 19)), (29, 22, (25,))]
 
 
 def test_czech_no_majority_among_king_captures():
@@ -575,7 +589,7 @@ FAR_ROW = [
     # crowned, move ends
     ("american", "W:W11:B7,6", [(11, 2, (7,))], True),
     ("czech", "W:W11:B7,6", [(11, 2, (7,))], True),
-    ("spanish", "W:W23:B27,26", [(23, 30, (27,))], True),      # mirrored: c6 takes d7, e8; f7 next
+    ("spanish", "W:W23:B27,26", [(23, 30, (27,))], True),  # mirrored: c6 takes d7, e8; f7 next
     ("italian", "W:W10:B6,7", [(10, 3, (6,))], True),
     # crowned, goes on capturing as a (flying) king
     ("russian", "W:W11:B7,6", [(11, 9, (6, 7)), (11, 13, (6, 7))], True),
@@ -598,12 +612,15 @@ def test_man_reaching_far_row_during_capture(variant, fen, expected, crowned):
             assert child.piece_at(taken) is None
 
 
-@pytest.mark.parametrize("variant,fen,expected", [
-    ("brazilian", "W:W11:B7", [(11, 2, (7,))]),
-    ("international", "W:W13:B8", [(13, 2, (8,))]),
-    # on the far row, only a king could go on (b6 is two squares away): the man stops, crowned
-    ("brazilian", "W:W11:B7,9", [(11, 2, (7,))]),
-])
+@pytest.mark.parametrize(
+    "variant,fen,expected",
+    [
+        ("brazilian", "W:W11:B7", [(11, 2, (7,))]),
+        ("international", "W:W13:B8", [(13, 2, (8,))]),
+        # on the far row, only a king could go on (b6 is two squares away): the man stops, crowned
+        ("brazilian", "W:W11:B7,9", [(11, 2, (7,))]),
+    ],
+)
 def test_pass_mode_crowns_when_the_capture_ends_on_the_far_row(variant, fen, expected):
     board = make(fen, variant)
     assert triples(board) == expected
@@ -616,8 +633,7 @@ def test_pass_mode_crowns_when_the_capture_ends_on_the_far_row(variant, fen, exp
 def test_stop_and_pass_agree_where_men_capture_only_forward(variant):
     """docs/rules.md: a man capturing only forward cannot go on from the far row, so
     "crowned, move ends" and "crowned only if the capture ends there" agree."""
-    fen = {"american": "W:W11:B7,6", "czech": "W:W11:B7,6",
-           "spanish": "W:W23:B27,26", "italian": "W:W10:B6,7"}[variant]
+    fen = {"american": "W:W11:B7,6", "czech": "W:W11:B7,6", "spanish": "W:W23:B27,26", "italian": "W:W10:B6,7"}[variant]
     stop = make(fen, variant)
     passing = make(fen, variant, crown_during_capture="pass")
     assert triples(stop) == triples(passing)
@@ -680,7 +696,10 @@ def test_turkish_strike_captured_piece_blocks_passing():
     # a7, so it must land on f2 (not e1) after g3.
     at_once = make(fen, "russian", remove_at_once=True)
     assert sorted((m.start, m.end, len(m.captured)) for m in at_once.legal_moves) == [
-        (25, 5, 4), (25, 9, 4), (25, 28, 2)]
+        (25, 5, 4),
+        (25, 9, 4),
+        (25, 28, 2),
+    ]
     assert [m.path for m in at_once.legal_moves if m.end == 5] == [(25, 11, 20, 27, 5)]
 
 
@@ -702,7 +721,8 @@ def test_turkish_strike_captured_piece_blocks_landing():
     assert triples(make(fen, "russian")) == TURKISH_MOVES
     every = (16, 18, 23, 24)
     assert triples(make(fen, "russian", remove_at_once=True)) == sorted(
-        [(25, e, every) for e in (5, 9, 14, 18)] + [(25, 28, (18, 24))])
+        [(25, e, every) for e in (5, 9, 14, 18)] + [(25, 28, (18, 24))]
+    )
 
 
 @pytest.mark.parametrize("variant", ["russian", "brazilian", "czech"])
@@ -726,8 +746,7 @@ def test_turkish_strike_international():
     assert triples(make("W:WK41:B32,29,39,27", "international")) == three
     # with removal at once the king would pass and take 27 (four pieces)
     at_once = make("W:WK41:B32,29,39,27", "international", remove_at_once=True)
-    assert sorted((m.start, m.end, len(m.captured)) for m in at_once.legal_moves) == [
-        (41, 16, 4), (41, 21, 4)]
+    assert sorted((m.start, m.end, len(m.captured)) for m in at_once.legal_moves) == [(41, 16, 4), (41, 21, 4)]
 
 
 def test_american_removal_at_once_is_not_observable_for_short_pieces():
@@ -742,8 +761,12 @@ def test_american_removal_at_once_is_not_observable_for_short_pieces():
     at_once = draughts.variant("american")
     assert at_once.remove_at_once
     turkish = draughts.variant("american", remove_at_once=False)
-    for fen in ("W:WK26:B14,15,22,23", "W:WK26,K19:B14,15,22,23,10,11",
-                "B:W17,18,K26,27:BK11,14,15,22,23", "B:W21-32:B1-12"):
+    for fen in (
+        "W:WK26:B14,15,22,23",
+        "W:WK26,K19:B14,15,22,23,10,11",
+        "B:W17,18,K26,27:BK11,14,15,22,23",
+        "B:W21-32:B1-12",
+    ):
         a, t = Board(fen, variant=at_once), Board(fen, variant=turkish)
         assert triples(a) == triples(t)
         assert a.perft(3) == t.perft(3)
@@ -760,6 +783,7 @@ def test_american_captured_pieces_leave_at_once():
 # =============================================================================
 # House rule: no compulsory capture
 # =============================================================================
+
 
 def test_house_rule_allows_quiet_moves_beside_captures():
     board = make("W:W22:B18,5", "american", mandatory_capture=False)
@@ -797,17 +821,21 @@ def test_house_rule_is_an_option_on_every_8x8_variant(variant):
 # Square numbering and notation
 # =============================================================================
 
-@pytest.mark.parametrize("variant,first,fourth,corner,last", [
-    # square 1, square 4 (5 on 10x10), square 29 (46), last square: (row, col)
-    ("international", (0, 1), (5, (0, 9)), (46, (9, 0)), (50, (9, 8))),
-    ("american", (0, 1), (4, (0, 7)), (29, (7, 0)), (32, (7, 6))),
-    ("italian", (0, 0), (4, (0, 6)), (29, (7, 1)), (32, (7, 7))),
-    ("spanish", (7, 7), (4, (7, 1)), (29, (0, 6)), (32, (0, 0))),
-    # russian, brazilian, czech use the american grid where a number is needed
-    ("russian", (0, 1), (4, (0, 7)), (29, (7, 0)), (32, (7, 6))),
-    ("brazilian", (0, 1), (4, (0, 7)), (29, (7, 0)), (32, (7, 6))),
-    ("czech", (0, 1), (4, (0, 7)), (29, (7, 0)), (32, (7, 6))),
-])
+
+@pytest.mark.parametrize(
+    "variant,first,fourth,corner,last",
+    [
+        # square 1, square 4 (5 on 10x10), square 29 (46), last square: (row, col)
+        ("international", (0, 1), (5, (0, 9)), (46, (9, 0)), (50, (9, 8))),
+        ("american", (0, 1), (4, (0, 7)), (29, (7, 0)), (32, (7, 6))),
+        ("italian", (0, 0), (4, (0, 6)), (29, (7, 1)), (32, (7, 7))),
+        ("spanish", (7, 7), (4, (7, 1)), (29, (0, 6)), (32, (0, 0))),
+        # russian, brazilian, czech use the american grid where a number is needed
+        ("russian", (0, 1), (4, (0, 7)), (29, (7, 0)), (32, (7, 6))),
+        ("brazilian", (0, 1), (4, (0, 7)), (29, (7, 0)), (32, (7, 6))),
+        ("czech", (0, 1), (4, (0, 7)), (29, (7, 0)), (32, (7, 6))),
+    ],
+)
 def test_square_numbering(variant, first, fourth, corner, last):
     sq = squares_of(draughts.variant(variant))
 
@@ -830,8 +858,7 @@ def test_numbering_runs_along_the_rows():
     assert [it.coords[it.internal[n]] for n in (1, 2, 3, 4, 5)] == [(0, 0), (0, 2), (0, 4), (0, 6), (1, 1)]
     # spanish: right to left from White's lower right
     assert [sp.coords[sp.internal[n]] for n in (1, 2, 3, 4, 5)] == [(7, 7), (7, 5), (7, 3), (7, 1), (6, 6)]
-    assert [intl.coords[intl.internal[n]] for n in (1, 5, 6, 10, 11)] == [
-        (0, 1), (0, 9), (1, 0), (1, 8), (2, 1)]
+    assert [intl.coords[intl.internal[n]] for n in (1, 5, 6, 10, 11)] == [(0, 1), (0, 9), (1, 0), (1, 8), (2, 1)]
 
 
 @pytest.mark.parametrize("variant", ALL)
@@ -862,15 +889,18 @@ def test_algebraic_names_and_american_grid_numbers(variant):
     assert make("W:WKb8,Kh8,a7,a1,g1:B", variant).pieces() == board.pieces()
 
 
-@pytest.mark.parametrize("variant,white,black", [
-    ("international", range(31, 51), range(1, 21)),
-    ("american", range(21, 33), range(1, 13)),
-    ("italian", range(21, 33), range(1, 13)),
-    ("spanish", range(1, 13), range(21, 33)),
-    ("russian", range(21, 33), range(1, 13)),
-    ("brazilian", range(21, 33), range(1, 13)),
-    ("czech", range(21, 33), range(1, 13)),
-])
+@pytest.mark.parametrize(
+    "variant,white,black",
+    [
+        ("international", range(31, 51), range(1, 21)),
+        ("american", range(21, 33), range(1, 13)),
+        ("italian", range(21, 33), range(1, 13)),
+        ("spanish", range(1, 13), range(21, 33)),
+        ("russian", range(21, 33), range(1, 13)),
+        ("brazilian", range(21, 33), range(1, 13)),
+        ("czech", range(21, 33), range(1, 13)),
+    ],
+)
 def test_start_positions(variant, white, black):
     board = Board(variant=variant)
     expected = {s: Piece(WHITE, False) for s in white}
@@ -893,15 +923,18 @@ def test_russian_start_rows_by_name():
     assert board.fen().startswith("W:Wa3,c3,e3,g3,b2,d2,f2,h2,a1,c1,e1,g1:B")
 
 
-@pytest.mark.parametrize("variant,tokens", [
-    ("international", ("2-0", "1-1", "0-2")),
-    ("american", ("1-0", "1/2-1/2", "0-1")),
-    ("russian", ("1-0", "1/2-1/2", "0-1")),
-    ("brazilian", ("1-0", "1/2-1/2", "0-1")),
-    ("spanish", ("1-0", "1/2-1/2", "0-1")),
-    ("italian", ("1-0", "1/2-1/2", "0-1")),
-    ("czech", ("1-0", "1/2-1/2", "0-1")),
-])
+@pytest.mark.parametrize(
+    "variant,tokens",
+    [
+        ("international", ("2-0", "1-1", "0-2")),
+        ("american", ("1-0", "1/2-1/2", "0-1")),
+        ("russian", ("1-0", "1/2-1/2", "0-1")),
+        ("brazilian", ("1-0", "1/2-1/2", "0-1")),
+        ("spanish", ("1-0", "1/2-1/2", "0-1")),
+        ("italian", ("1-0", "1/2-1/2", "0-1")),
+        ("czech", ("1-0", "1/2-1/2", "0-1")),
+    ],
+)
 def test_result_tokens(variant, tokens):
     v = draughts.variant(variant)
     assert v.result_tokens == tokens
@@ -912,9 +945,15 @@ def test_result_tokens(variant, tokens):
 
 
 def test_pdn_gametypes():
-    expected = {"international": "20,W,10,10,N2,0", "american": "21,B,8,8,N1,0",
-                "italian": "22,W,8,8,N2,1", "spanish": "24,W,8,8,N1,1",
-                "russian": "25,W,8,8,A0,0", "brazilian": "26,W,8,8,A0,0", "czech": "29,W,8,8,A0,0"}
+    expected = {
+        "international": "20,W,10,10,N2,0",
+        "american": "21,B,8,8,N1,0",
+        "italian": "22,W,8,8,N2,1",
+        "spanish": "24,W,8,8,N1,1",
+        "russian": "25,W,8,8,A0,0",
+        "brazilian": "26,W,8,8,A0,0",
+        "czech": "29,W,8,8,A0,0",
+    }
     for name, gametype in expected.items():
         assert draughts.variant(name).pdn_gametype == gametype
         assert draughts.variant_for_gametype(gametype).name == name

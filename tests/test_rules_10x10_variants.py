@@ -30,7 +30,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import reference_movegen as R  # noqa: E402
 
 DATA = json.loads((pathlib.Path(__file__).parent / "data" / "perft-variants10.json").read_text())
-FAST_LEAVES = 10_000_000        # the deeper counts: benchmarks/perft_tables.py
+FAST_LEAVES = 10_000_000  # the deeper counts: benchmarks/perft_tables.py
 NEW = ("frisian", "frysk", "antidraughts", "breakthrough", "killer")
 
 
@@ -38,9 +38,8 @@ def cases(section):
     for entry in DATA[section]:
         name = entry.get("name", "start")
         for depth, count in enumerate(entry["counts"], start=1):
-            if count <= FAST_LEAVES:          # deeper: benchmarks/perft_tables.py
-                yield pytest.param(entry, depth, count,
-                                   id=f"{entry['variant']}-{name}-{entry['duplicates']}-d{depth}")
+            if count <= FAST_LEAVES:  # deeper: benchmarks/perft_tables.py
+                yield pytest.param(entry, depth, count, id=f"{entry['variant']}-{name}-{entry['duplicates']}-d{depth}")
 
 
 @pytest.mark.parametrize("entry,depth,expected", list(cases("start")))
@@ -67,8 +66,9 @@ def test_frysk_start_against_the_reference(duplicates):
     board = Board(variant="frysk")
     assert board.fen() == "W:W46,47,48,49,50:B1,2,3,4,5"
     ref = R.start_position("frysk")
-    assert [board.perft(d, duplicates) for d in range(1, 5)] == \
-        [R.perft(ref, d, "frysk", True, duplicates) for d in range(1, 5)]
+    assert [board.perft(d, duplicates) for d in range(1, 5)] == [
+        R.perft(ref, d, "frysk", True, duplicates) for d in range(1, 5)
+    ]
 
 
 def moves(board):
@@ -76,6 +76,7 @@ def moves(board):
 
 
 # --- frisian: orthogonal captures --------------------------------------------
+
 
 def test_frisian_man_captures_along_a_row_and_a_column():
     assert moves(Board("W:W28:B29", variant="frisian")) == ["28x30"]
@@ -96,7 +97,16 @@ def test_frisian_flying_king_captures_orthogonally_and_moves_diagonally():
     assert moves(board) == ["41x1", "41x11", "41x44", "41x45"]
     # quiet king moves stay on the diagonals
     assert moves(Board("W:WK46:B1", variant="frisian")) == [
-        "46-10", "46-14", "46-19", "46-23", "46-28", "46-32", "46-37", "46-41", "46-5"]
+        "46-10",
+        "46-14",
+        "46-19",
+        "46-23",
+        "46-28",
+        "46-32",
+        "46-37",
+        "46-41",
+        "46-5",
+    ]
 
 
 def test_frisian_chain_mixes_diagonal_and_orthogonal_jumps():
@@ -114,6 +124,7 @@ def test_frisian_full_path_with_an_orthogonal_segment_reads_back():
 
 
 # --- frisian: capture value ----------------------------------------------------
+
 
 def test_frisian_a_king_is_worth_more_than_a_man():
     # 33x13 takes a king, 36x27 a man
@@ -137,6 +148,7 @@ def test_frisian_equal_value_a_king_must_capture():
 
 
 # --- frisian: three quiet moves in a row with one king ---------------------------
+
 
 def test_frisian_a_king_stops_after_three_quiet_moves_while_men_remain():
     board = Board("W:WK46,50:B1", variant="frisian")
@@ -178,8 +190,16 @@ def test_frisian_count_is_part_of_the_position():
     assert Board(a.fen(), variant="frisian").position == a.position
 
 
-@pytest.mark.parametrize("fen", ["W:WK46,50:B1:+0+446", "W:WK46,50:B1:+0+3", "W:WK46,50:B1:+0+345",
-                                 "W:WK46,50:B1:+0+346:+0+0", "W:WK46,50:B1:+x+1"])
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "W:WK46,50:B1:+0+446",
+        "W:WK46,50:B1:+0+3",
+        "W:WK46,50:B1:+0+345",
+        "W:WK46,50:B1:+0+346:+0+0",
+        "W:WK46,50:B1:+x+1",
+    ],
+)
 def test_frisian_bad_king_move_fields_are_errors(fen):
     with pytest.raises(FenError):
         Board(fen, variant="frisian")
@@ -193,7 +213,7 @@ def test_frisian_engine_respects_the_count():
 
 # --- frisian: draws ---------------------------------------------------------------
 
-SHUFFLE = ("46-41", "1-7", "41-46", "7-1")     # no capture for either side on the way
+SHUFFLE = ("46-41", "1-7", "41-46", "7-1")  # no capture for either side on the way
 
 
 @pytest.mark.parametrize("fen,plies", [("W:WK46:BK1", 4), ("W:WK46,K50:BK1", 14)])
@@ -216,10 +236,18 @@ def test_frisian_king_endings_are_drawn_after_their_moves(fen, plies):
 
 # --- killer ------------------------------------------------------------------------
 
+
 def test_killer_king_lands_directly_behind_a_king_taken_last():
     assert moves(Board("W:WK46:BK37", variant="killer")) == ["46x32"]
     assert moves(Board("W:WK46:BK37", variant="international")) == [
-        "46x10", "46x14", "46x19", "46x23", "46x28", "46x32", "46x5"]
+        "46x10",
+        "46x14",
+        "46x19",
+        "46x23",
+        "46x28",
+        "46x32",
+        "46x5",
+    ]
     # a man taken last: any square behind
     assert len(moves(Board("W:WK46:B37", variant="killer"))) == 7
 
@@ -232,6 +260,7 @@ def test_killer_rule_only_at_the_end_of_the_capture():
 
 
 # --- antidraughts ----------------------------------------------------------------
+
 
 def test_antidraughts_side_without_pieces_or_moves_wins():
     outcome = Board("W:W:B1", variant="antidraughts").outcome()
@@ -255,6 +284,7 @@ def test_antidraughts_engine_gives_its_last_man_away():
 
 
 # --- breakthrough ------------------------------------------------------------------
+
 
 def test_breakthrough_first_king_wins():
     board = Board("W:W6,40:B45", variant="breakthrough")
@@ -283,9 +313,18 @@ def test_breakthrough_perft_stops_at_a_crowning():
 
 # --- names, files, tools -------------------------------------------------------------
 
-@pytest.mark.parametrize("name,expected", [("losing", "antidraughts"), ("bt", "breakthrough"),
-                                           ("frisian", "frisian"), ("killer", "killer"),
-                                           ("frysk!", "frysk"), ("antidraughts", "antidraughts")])
+
+@pytest.mark.parametrize(
+    "name,expected",
+    [
+        ("losing", "antidraughts"),
+        ("bt", "breakthrough"),
+        ("frisian", "frisian"),
+        ("killer", "killer"),
+        ("frysk!", "frysk"),
+        ("antidraughts", "antidraughts"),
+    ],
+)
 def test_names_and_aliases(name, expected):
     assert draughts.variant(name).name == expected
 
@@ -293,12 +332,19 @@ def test_names_and_aliases(name, expected):
 def test_hub_uses_scans_names():
     scan = ["normal", "killer", "bt", "frisian", "losing"]
     got = {v: engine_variant_name(draughts.variant(v), scan) for v in NEW}
-    assert got == {"frisian": "frisian", "frysk": None, "antidraughts": "losing",
-                   "breakthrough": "bt", "killer": "killer"}
+    assert got == {
+        "frisian": "frisian",
+        "frysk": None,
+        "antidraughts": "losing",
+        "breakthrough": "bt",
+        "killer": "killer",
+    }
 
 
-@pytest.mark.parametrize("gametype,name", [("40", "frisian"), ("97", "frysk"), ("98", "antidraughts"),
-                                           ("96", "breakthrough"), ("20", "international")])
+@pytest.mark.parametrize(
+    "gametype,name",
+    [("40", "frisian"), ("97", "frysk"), ("98", "antidraughts"), ("96", "breakthrough"), ("20", "international")],
+)
 def test_pdn_gametypes(gametype, name):
     assert draughts.variant_for_gametype(gametype).name == name
 

@@ -31,8 +31,8 @@ def triples(board):
 
 # --- both ----------------------------------------------------------------------
 
-@pytest.mark.parametrize("variant,men,rows,first,gametype", [
-    ("pool", 12, 3, BLACK, 23), ("thai", 8, 2, WHITE, 31)])
+
+@pytest.mark.parametrize("variant,men,rows,first,gametype", [("pool", 12, 3, BLACK, 23), ("thai", 8, 2, WHITE, 31)])
 def test_start_position_and_first_player(variant, men, rows, first, gametype):
     board = Board(variant=variant)
     assert board.turn == first
@@ -46,8 +46,9 @@ def test_start_position_and_first_player(variant, men, rows, first, gametype):
     assert draughts.variant_for_gametype(gametype).name == variant
 
 
-@pytest.mark.parametrize("alias,name", [
-    ("american-pool", "pool"), ("pool-checkers", "pool"), ("makhos", "thai"), ("Mak-hos", "thai")])
+@pytest.mark.parametrize(
+    "alias,name", [("american-pool", "pool"), ("pool-checkers", "pool"), ("makhos", "thai"), ("Mak-hos", "thai")]
+)
 def test_aliases(alias, name):
     assert draughts.variant(alias).name == name
 
@@ -66,6 +67,7 @@ def test_free_choice_between_a_short_and_a_long_capture(variant):
 
 
 # --- pool ----------------------------------------------------------------------
+
 
 def test_pool_men_capture_backwards():
     # white d4 (18) takes black c3 (22) backwards, landing on b2 (25)
@@ -107,7 +109,10 @@ def test_pool_captured_pieces_stay_until_the_move_ends():
     assert triples(make(fen, "pool")) == moves
     # removed at once, d4's square is empty: the king passes it and takes c5 too
     assert triples(make(fen, "pool", remove_at_once=True)) == [
-        (25, 5, (14, 16, 18, 24)), (25, 9, (14, 16, 18, 24)), (25, 28, (18, 24))]
+        (25, 5, (14, 16, 18, 24)),
+        (25, 9, (14, 16, 18, 24)),
+        (25, 28, (18, 24)),
+    ]
 
 
 def test_pool_fifteen_king_moves_each_draw():
@@ -149,6 +154,7 @@ def test_pool_three_kings_against_one_win_within_thirteen_moves():
 
 # --- thai ----------------------------------------------------------------------
 
+
 def test_thai_men_capture_forward_only():
     assert triples(make("W:W18:B22", "thai")) == [(18, 14, ()), (18, 15, ())]
 
@@ -187,7 +193,8 @@ def test_thai_captured_pieces_leave_at_once_and_the_king_may_turn_back():
     assert triples(board) == [(22, 15, (18, 25)), (22, 29, (18, 25))]
     # under the Turkish strike (russian) the king may not turn back over d4
     assert triples(make("W:WK22:B18,25", "russian")) == sorted(
-        [(22, 29, (25,))] + [(22, e, (18,)) for e in (4, 8, 11, 15)])
+        [(22, 29, (25,))] + [(22, e, (18,)) for e in (4, 8, 11, 15)]
+    )
     board.push(next(m for m in board.legal_moves if m.end == 29))
     assert board.pieces() == {29: Piece(WHITE, True)}
 

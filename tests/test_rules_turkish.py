@@ -15,8 +15,7 @@ def make(fen, **options):
 
 def triples(board):
     name = lambda n: draughts.notation.square_text(board.variant, board._squares.internal[n])  # noqa: E731
-    return sorted((name(m.start), name(m.end), tuple(sorted(name(c) for c in m.captured)))
-                  for m in board.legal_moves)
+    return sorted((name(m.start), name(m.end), tuple(sorted(name(c) for c in m.captured))) for m in board.legal_moves)
 
 
 def quiet(start, *ends):
@@ -47,12 +46,15 @@ def test_kings_fly_along_rows_and_columns():
     assert triples(make("W:WKd4:Bh8")) == sorted(quiet("d4", *ends) + [])
 
 
-@pytest.mark.parametrize("fen,expected", [
-    ("W:Wd4:Bd5", [("d4", "d6", ("d5",))]),          # forward
-    ("W:Wd4:Bc4", [("d4", "b4", ("c4",))]),          # sideways
-    ("W:Wd4:Be4", [("d4", "f4", ("e4",))]),
-    ("W:Wd4:BKd5", [("d4", "d6", ("d5",))]),         # men take kings
-])
+@pytest.mark.parametrize(
+    "fen,expected",
+    [
+        ("W:Wd4:Bd5", [("d4", "d6", ("d5",))]),  # forward
+        ("W:Wd4:Bc4", [("d4", "b4", ("c4",))]),  # sideways
+        ("W:Wd4:Be4", [("d4", "f4", ("e4",))]),
+        ("W:Wd4:BKd5", [("d4", "d6", ("d5",))]),  # men take kings
+    ],
+)
 def test_men_capture_forward_and_sideways(fen, expected):
     assert triples(make(fen)) == expected
 
@@ -74,18 +76,17 @@ def test_king_captures_at_distance_and_lands_anywhere_behind():
 def test_capturing_piece_never_turns_back():
     # the king on d4 takes d6 (landing d7 or d8) or d2 (landing d1); turning back
     # over the emptied d6 to take d2 as well is not allowed
-    assert triples(make("W:WKd4:Bd6,d2")) == [("d4", "d1", ("d2",)), ("d4", "d7", ("d6",)),
-                                              ("d4", "d8", ("d6",))]
+    assert triples(make("W:WKd4:Bd6,d2")) == [("d4", "d1", ("d2",)), ("d4", "d7", ("d6",)), ("d4", "d8", ("d6",))]
     assert triples(make("W:WKd4:Bd6,d2", no_turn_back=False)) == sorted(
-        [("d4", "d1", ("d2", "d6"))] + [("d4", e, ("d2", "d6")) for e in ("d7", "d8")])
+        [("d4", "d1", ("d2", "d6"))] + [("d4", e, ("d2", "d6")) for e in ("d7", "d8")]
+    )
 
 
 def test_captured_pieces_leave_the_board_at_once():
     """The king on h3 takes h5 first and comes back to land on its square: only
     possible because h5 left the board when it was taken."""
     fen = "W:WKh3:Bd8,b6,g5,h5,g2"
-    assert triples(make(fen)) == [("h3", "h2", ("b6", "d8", "g2", "h5")),
-                                  ("h3", "h5", ("b6", "d8", "g5", "h5"))]
+    assert triples(make(fen)) == [("h3", "h2", ("b6", "d8", "g2", "h5")), ("h3", "h5", ("b6", "d8", "g5", "h5"))]
     assert triples(make(fen, remove_at_once=False)) == [("h3", "h2", ("b6", "d8", "g2", "h5"))]
 
 
@@ -156,7 +157,7 @@ def test_a_position_repeated_through_sideways_man_moves_draws():
 def test_the_search_sees_a_repetition_through_sideways_man_moves():
     """A lost side that can repeat the position scores a draw, also when its
     moves in between were a man's sideways moves."""
-    fen = "B:WKa1,Kh8:Bd5"                 # two kings beat a man
+    fen = "B:WKa1,Kh8:Bd5"  # two kings beat a man
     engine = draughts.Engine(variant="turkish", tt_mb=4)
     assert engine.play(make(fen), draughts.Limit(depth=6)).info.score < -1.0
     board = make(fen)

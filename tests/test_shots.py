@@ -59,6 +59,7 @@ MORE_PLIES = 4
 # The proof: reference moves only
 # ---------------------------------------------------------------------------
 
+
 def king_value(variant) -> float:
     return 3.0 if R.get_variant(variant).flying_kings else 1.5
 
@@ -134,10 +135,14 @@ def ref_square(variant, token: str):
 def ref_move(pos, variant, text: str):
     """The reference legal move written `text` (start-end, or the full path)."""
     squares = [ref_square(variant, t) for t in re.split(r"[-x:]", text)]
-    found = [m for m in R.legal_moves(pos, variant)
-             if m.start == squares[0] and m.end == squares[-1]
-             and (len(squares) == 2 or m.path == tuple(squares))
-             and bool(m.captured) == bool(re.search(r"[x:]", text))]
+    found = [
+        m
+        for m in R.legal_moves(pos, variant)
+        if m.start == squares[0]
+        and m.end == squares[-1]
+        and (len(squares) == 2 or m.path == tuple(squares))
+        and bool(m.captured) == bool(re.search(r"[x:]", text))
+    ]
     assert len(found) == 1, f"{text!r} names {len(found)} reference moves in\n{R.board_text(pos, variant)}"
     return found[0]
 
@@ -160,6 +165,7 @@ def describe(case, pos):
 # ---------------------------------------------------------------------------
 # The data
 # ---------------------------------------------------------------------------
+
 
 def test_every_variant_has_at_least_three_shots():
     counts = {v: sum(p["variant"] == v for p in POSITIONS) for v in VARIANTS}
@@ -203,7 +209,8 @@ def test_the_main_line_is_legal_and_ends_with_the_gain(case):
         pos = R.apply_move(pos, ref_move(pos, variant, text))
         if i + 1 >= case["depth"]:
             assert i + 1 == len(plies) or R.legal_moves(pos, variant)[0].captured, (
-                f"{case['id']}: the line goes on quietly past the proof depth at ply {i + 1}")
+                f"{case['id']}: the line goes on quietly past the proof depth at ply {i + 1}"
+            )
     moves = R.legal_moves(pos, variant)
     assert len(plies) >= case["depth"] and (not moves or not moves[0].captured)
     end = (WIN if pos[1] != attacker else -WIN) if not moves else material(pos, attacker, variant)
@@ -217,8 +224,10 @@ def test_the_main_line_is_legal_and_ends_with_the_gain(case):
 # the classic evaluation everywhere, the learned one where it ships (and is
 # therefore the default: draughts.engine.default_eval)
 ENGINE_CASES = [pytest.param(case, "classic", id=f"{case['id']}-classic") for case in POSITIONS] + [
-    pytest.param(case, "learned", id=f"{case['id']}-learned") for case in POSITIONS
-    if learned.has_weights(case["variant"])]
+    pytest.param(case, "learned", id=f"{case['id']}-learned")
+    for case in POSITIONS
+    if learned.has_weights(case["variant"])
+]
 
 
 @pytest.mark.parametrize("case,evaluation", ENGINE_CASES)
@@ -237,20 +246,27 @@ def test_engine_finds_the_shot(case, evaluation):
             # below depth 8 the learned engine may put a shot that does not run
             # away off by a move (american-4: 32-28 first, the shot still there),
             # but only with a score that already counts the shot's gain
-            gained = result.info.win_in is not None and result.info.win_in > 0 if case["gain"] == "win" \
+            gained = (
+                result.info.win_in is not None and result.info.win_in > 0
+                if case["gain"] == "win"
                 else result.info.score >= case["gain"]
-            assert gained, (f"{case['id']}: at depth {depth} the learned engine plays {played} "
-                            f"(score {result.info.score}), neither the shot {case['move']} nor a move "
-                            f"that keeps its gain\n{board}")
+            )
+            assert gained, (
+                f"{case['id']}: at depth {depth} the learned engine plays {played} "
+                f"(score {result.info.score}), neither the shot {case['move']} nor a move "
+                f"that keeps its gain\n{board}"
+            )
             continue
         assert played == case["move"], (
             f"{case['id']}: at depth {depth} the {evaluation} engine plays {played} "
-            f"(score {result.info.score}), not the shot {case['move']}\n{board}")
+            f"(score {result.info.score}), not the shot {case['move']}\n{board}"
+        )
 
 
 # ---------------------------------------------------------------------------
 # The win, proved with the reference generator
 # ---------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("case", POSITIONS, ids=IDS)
 def test_the_shot_guarantees_the_gain(case):
@@ -262,11 +278,13 @@ def test_the_shot_guarantees_the_gain(case):
     proof = MaterialProof(variant, pos[1])
     assert proof.holds(child, case["depth"] - 1, target), (
         f"{case['move']} does not win {case['gain']} against every defence "
-        f"within {case['depth']} plies\n{describe(case, pos)}")
+        f"within {case['depth']} plies\n{describe(case, pos)}"
+    )
     if case["gain"] != "win":
         # and no more than that: the stated gain is the exact value
         assert not proof.holds(child, case["depth"] - 1, target + gain_step(variant)), (
-            f"{case['move']} wins more than the stated {case['gain']}\n{describe(case, pos)}")
+            f"{case['move']} wins more than the stated {case['gain']}\n{describe(case, pos)}"
+        )
 
 
 @pytest.mark.parametrize("case", POSITIONS, ids=IDS)
@@ -293,4 +311,5 @@ def test_every_other_move_falls_short(case):
     for m in others:
         assert not proof.holds(R.apply_move(pos, m), case["depth"] - 1, target), (
             f"{[R.rc_to_square(variant, s) for s in m.path]} also wins {case['gain']} "
-            f"within {case['depth']} plies: the shot is not unique\n{describe(case, pos)}")
+            f"within {case['depth']} plies: the shot is not unique\n{describe(case, pos)}"
+        )

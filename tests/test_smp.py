@@ -39,12 +39,15 @@ def test_two_threads_find_the_shot(case):
     assert result.info.depth == depth
 
 
-@pytest.mark.parametrize("variant,fen,plies", [
-    # the capture takes the last piece: a win in one ply, whatever the threads
-    ("international", "W:W28:B23", 1),
-    ("american", "B:W18:B14", 1),
-    ("russian", "W:Wc3:Bd4", 1),
-])
+@pytest.mark.parametrize(
+    "variant,fen,plies",
+    [
+        # the capture takes the last piece: a win in one ply, whatever the threads
+        ("international", "W:W28:B23", 1),
+        ("american", "B:W18:B14", 1),
+        ("russian", "W:Wc3:Bd4", 1),
+    ],
+)
 def test_two_threads_report_the_same_win(variant, fen, plies):
     board = draughts.Board(fen, variant=variant)
     one = Engine(variant, tt_mb=4).play(board, draughts.Limit(depth=6))
@@ -80,7 +83,9 @@ def test_bench_is_unchanged_with_helpers_once_made_and_dropped():
     engine.configure({"threads": 1})
     engine.new_game()
     fresh = Engine("american", tt_mb=bench.DEFAULT_TT_MB)
-    assert engine.play(board, draughts.Limit(depth=9)).info.nodes == fresh.play(board, draughts.Limit(depth=9)).info.nodes
+    assert (
+        engine.play(board, draughts.Limit(depth=9)).info.nodes == fresh.play(board, draughts.Limit(depth=9)).info.nodes
+    )
 
 
 @pytest.mark.parametrize("threads", [2, 3])
@@ -99,7 +104,7 @@ def test_stop_ends_every_thread_at_once(threads):
     engine.stop()
     worker.join(5)
     assert not worker.is_alive()
-    assert time.perf_counter() - t0 < 0.5          # a loose bound: milliseconds in fact
+    assert time.perf_counter() - t0 < 0.5  # a loose bound: milliseconds in fact
     assert box["result"].move in draughts.Board().legal_moves
     # the helpers were told to stop, not waited for: they end by themselves
     deadline = time.perf_counter() + 1.0
@@ -116,7 +121,7 @@ def test_movetime_ends_a_threaded_search_promptly():
     result = engine.play(draughts.Board(), draughts.Limit(movetime=0.2))
     elapsed = time.perf_counter() - t0
     assert result.move is not None
-    assert elapsed < 1.0          # a loose bound, not a benchmark
+    assert elapsed < 1.0  # a loose bound, not a benchmark
 
 
 @pytest.mark.parametrize("limit", [1, 500, 20000, 200000])
@@ -124,7 +129,7 @@ def test_node_limit_counts_every_thread(limit):
     engine = Engine(tt_mb=4, threads=2)
     result = engine.play(draughts.Board(), draughts.Limit(nodes=limit))
     assert result.info.nodes <= limit
-    assert result.info.nodes >= limit // 2          # the batches left unused are small
+    assert result.info.nodes >= limit // 2  # the batches left unused are small
     assert result.move in draughts.Board().legal_moves
 
 
@@ -172,9 +177,16 @@ def test_hub_threads_parameter():
     assert hub.engine().threads == 3
 
 
-@pytest.mark.parametrize("cpus,concurrency,pinned,expected", [
-    (2, 1, False, 2), (2, 2, False, 1), (8, 3, False, 2), (2, 4, False, 1), (8, 1, True, 1),
-])
+@pytest.mark.parametrize(
+    "cpus,concurrency,pinned,expected",
+    [
+        (2, 1, False, 2),
+        (2, 2, False, 1),
+        (8, 3, False, 2),
+        (2, 4, False, 1),
+        (8, 1, True, 1),
+    ],
+)
 def test_runner_threads_per_engine(cpus, concurrency, pinned, expected):
     assert engine_threads(cpus, concurrency, pinned) == expected
 
@@ -186,10 +198,12 @@ HUB = [f"cmd={sys.executable}", "arg=-m", "arg=draughts", "arg=hub"]
 def test_runner_tells_each_engine_its_threads(concurrency, affinity):
     """A Hub engine that declares threads is told the processors of its game;
     option.threads wins; an in-process engine is given them too."""
-    configs = [parse_engine(["name=hub", *HUB, "st=0.1"]), parse_engine(["name=own", *HUB, "st=0.1", "option.threads=3"]),
-               parse_engine(["name=builtin", "proto=builtin", "st=0.1"])]
-    settings = MatchSettings(engines=configs, variant="american", concurrency=concurrency,
-                             use_affinity=affinity)
+    configs = [
+        parse_engine(["name=hub", *HUB, "st=0.1"]),
+        parse_engine(["name=own", *HUB, "st=0.1", "option.threads=3"]),
+        parse_engine(["name=builtin", "proto=builtin", "st=0.1"]),
+    ]
+    settings = MatchSettings(engines=configs, variant="american", concurrency=concurrency, use_affinity=affinity)
     executor = LocalExecutor(settings, draughts.variant("american"))
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     want = 1 if affinity else max(1, cpus // concurrency)
@@ -206,8 +220,10 @@ def test_runner_tells_each_engine_its_threads(concurrency, affinity):
 def test_runner_leaves_node_limited_engines_alone():
     """depth= and nodes= games stay reproducible: no threads are given."""
     configs = [parse_engine(["name=n", *HUB, "nodes=1000"]), parse_engine(["name=b", "proto=builtin", "depth=3"])]
-    executor = LocalExecutor(MatchSettings(engines=configs, variant="american", concurrency=1,
-                                           use_affinity=False), draughts.variant("american"))
+    executor = LocalExecutor(
+        MatchSettings(engines=configs, variant="american", concurrency=1, use_affinity=False),
+        draughts.variant("american"),
+    )
     players = [executor.pool.acquire(i) for i in range(2)]
     try:
         assert players[0]._engine.params["threads"].value == "1"

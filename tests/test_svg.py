@@ -23,13 +23,14 @@ SIZE = 400
 
 # --- a small PNG reader (8-bit RGB/RGBA, not interlaced: what resvg writes) ----
 
+
 def decode_png(data: bytes):
     assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
     pos, idat = 8, []
     width = height = bpp = None
     while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + length]
+        length, kind = struct.unpack(">I4s", data[pos : pos + 8])
+        body = data[pos + 8 : pos + 8 + length]
         pos += 12 + length
         if kind == b"IHDR":
             width, height, depth, ctype, _, _, interlace = struct.unpack(">IIBBBBB", body)
@@ -44,7 +45,7 @@ def decode_png(data: bytes):
     rows, prev = [], bytearray(stride)
     for y in range(height):
         f = raw[y * (stride + 1)]
-        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        line = bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)])
         if f == 1:
             for i in range(bpp, stride):
                 line[i] = (line[i] + line[i - bpp]) & 255
@@ -76,7 +77,7 @@ class Picture:
 
     def pixel(self, x: int, y: int):
         i = x * self.bpp
-        return tuple(self.rows[y][i:i + 3])
+        return tuple(self.rows[y][i : i + 3])
 
     def at(self, row: int, col: int, dx: float = 0.5, dy: float = 0.5):
         """Mean colour of the 3x3 pixels at a point of square (row, col) as drawn."""
@@ -88,7 +89,7 @@ class Picture:
 
 def rgb(hex_colour: str):
     h = hex_colour.lstrip("#")
-    return tuple(int(h[i:i + 2], 16) for i in (0, 2, 4))
+    return tuple(int(h[i : i + 2], 16) for i in (0, 2, 4))
 
 
 def close(actual, expected, tol=12):
@@ -154,9 +155,9 @@ def test_pieces_and_squares_at_the_right_pixels(name, fen, where, standard):
 def test_flipped_turns_the_board_round():
     board = draughts.Board("W:W32:BK1", variant="american")
     pic = Picture(svg.board(board, size=SIZE, flipped=True), 8)
-    assert is_white_man(pic.at(0, 1))            # 32 at (7, 6) turns to (0, 1)
-    assert is_crown(pic.at(7, 6))                # 1 at (0, 1) turns to (7, 6)
-    assert close(pic.at(7, 0), DARK)             # still a dark corner at the bottom left
+    assert is_white_man(pic.at(0, 1))  # 32 at (7, 6) turns to (0, 1)
+    assert is_crown(pic.at(7, 6))  # 1 at (0, 1) turns to (7, 6)
+    assert close(pic.at(7, 0), DARK)  # still a dark corner at the bottom left
 
 
 def test_last_move_is_marked():
@@ -164,12 +165,12 @@ def test_last_move_is_marked():
     board.push("11-15")
     text = svg.board(board, lastmove=True, size=SIZE)
     pic = Picture(text, 8)
-    start, end = (2, 5), (3, 4)                  # 11 and 15 on the american grid
+    start, end = (2, 5), (3, 4)  # 11 and 15 on the american grid
     marked = pic.at(*start)
     assert not close(marked, DARK) and not close(marked, LIGHT), marked
     assert is_black_man(pic.at(*end))
     assert not close(pic.at(*end, 0.06, 0.94), DARK), "the end square's corner is marked too"
-    assert close(pic.at(3, 2), DARK)             # 14: not marked
+    assert close(pic.at(3, 2), DARK)  # 14: not marked
     # the same by text, and by a Move
     assert svg.board(board, lastmove="11-15", size=SIZE) == text
     assert svg.board(board, lastmove=board.peek(), size=SIZE) == text
@@ -208,17 +209,38 @@ def test_bad_arguments():
 
 def test_svg_command(tmp_path):
     out = tmp_path / "b.svg"
-    run = subprocess.run([sys.executable, "-m", "draughts", "svg", "--variant", "italian",
-                          "--fen", "W:W32,K1:BK29,4", "-o", str(out), "--size", "320"],
-                         capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "draughts",
+            "svg",
+            "--variant",
+            "italian",
+            "--fen",
+            "W:W32,K1:BK29,4",
+            "-o",
+            str(out),
+            "--size",
+            "320",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert run.returncode == 0, run.stderr
     pic = Picture(out.read_text(), 8)
     assert pic.width == 320
     assert is_white_man(pic.at(7, 7)) and is_crown(pic.at(0, 0))
     assert close(pic.at(7, 0), LIGHT)
-    run = subprocess.run([sys.executable, "-m", "draughts", "svg", "-v", "russian", "--flip",
-                          "--lastmove", "c3-d4"], capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [sys.executable, "-m", "draughts", "svg", "-v", "russian", "--flip", "--lastmove", "c3-d4"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert run.returncode == 0 and run.stdout.startswith("<svg"), run.stderr
-    run = subprocess.run([sys.executable, "-m", "draughts", "svg", "--fen", "nonsense"],
-                         capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [sys.executable, "-m", "draughts", "svg", "--fen", "nonsense"], capture_output=True, text=True, timeout=60
+    )
     assert run.returncode == 2 and "error" in run.stderr

@@ -31,14 +31,34 @@ def _chunks(d):
 
 def test_a_bad_address_is_an_error_before_any_game(tmp_path, capsys):
     cfg = selfplay.SelfPlayConfig("american", nodes=NODES)
-    for address, why in (("127.0.0.1:1", "cannot connect to the Ray cluster at '127.0.0.1:1'"),
-                         ("nowhere", "'nowhere' is not HOST:PORT")):
+    for address, why in (
+        ("127.0.0.1:1", "cannot connect to the Ray cluster at '127.0.0.1:1'"),
+        ("nowhere", "'nowhere' is not HOST:PORT"),
+    ):
         with pytest.raises(DraughtsError, match=why):
             selfplay.generate(cfg, 50, str(tmp_path / "games"), cluster=address, progress=False)
         assert not selfplay.chunk_files(str(tmp_path / "games"))
     out = tmp_path / "run"
-    assert main(["train", "-v", "american", "--out", str(out), "--games", "4", "--nodes", str(NODES),
-                 "--cluster", "127.0.0.1:1", "--progress", "off"]) == 2
+    assert (
+        main(
+            [
+                "train",
+                "-v",
+                "american",
+                "--out",
+                str(out),
+                "--games",
+                "4",
+                "--nodes",
+                str(NODES),
+                "--cluster",
+                "127.0.0.1:1",
+                "--progress",
+                "off",
+            ]
+        )
+        == 2
+    )
     assert "cannot connect to the Ray cluster at '127.0.0.1:1'" in capsys.readouterr().err
     assert not (out / "games-0").exists()
 
@@ -64,10 +84,12 @@ def test_cluster_chunks_are_the_local_ones(ray_cluster, tmp_path, small_chunks):
     weights = tmp_path / "w.npz"
     shutil.copy(learned.weights_path(variant("american")), weights)
     cfg = selfplay.SelfPlayConfig("american", nodes=NODES, eval="learned", weights=str(weights), seed=4)
-    n_remote = selfplay.generate(cfg, 2 * selfplay.CHUNK_GAMES, str(tmp_path / "remote"), cluster=ray_cluster,
-                                 progress=False)
-    n_local = selfplay.generate(cfg, 2 * selfplay.CHUNK_GAMES, str(tmp_path / "local"), workers=1, niceness=0,
-                                progress=False)
+    n_remote = selfplay.generate(
+        cfg, 2 * selfplay.CHUNK_GAMES, str(tmp_path / "remote"), cluster=ray_cluster, progress=False
+    )
+    n_local = selfplay.generate(
+        cfg, 2 * selfplay.CHUNK_GAMES, str(tmp_path / "local"), workers=1, niceness=0, progress=False
+    )
     remote, local = _chunks(tmp_path / "remote"), _chunks(tmp_path / "local")
     assert sorted(remote) == ["games-00000.npz", "games-00001.npz"] == sorted(local)
     assert n_remote == n_local == sum(len(c["white"]) for c in local.values())
@@ -86,8 +108,12 @@ def test_a_partial_run_resumes_on_the_cluster(ray_cluster, tmp_path, small_chunk
     and 2 are played, and the positions counted are all three's."""
     games = tmp_path / "games"
     games.mkdir()
-    stand_in = {f: np.zeros(1, dtype=d) for f, d in zip(selfplay.FIELDS, (
-        np.uint64, np.uint64, np.uint64, np.uint8, np.float32, np.int16, np.int32, np.int16))}
+    stand_in = {
+        f: np.zeros(1, dtype=d)
+        for f, d in zip(
+            selfplay.FIELDS, (np.uint64, np.uint64, np.uint64, np.uint8, np.float32, np.int16, np.int32, np.int16)
+        )
+    }
     np.savez_compressed(games / "games-00001.npz", **stand_in)
     before = (games / "games-00001.npz").read_bytes()
     (games / "games-00002.npz.tmp.npz").write_bytes(b"an interrupted write")
@@ -106,8 +132,21 @@ def test_train_on_the_cluster_end_to_end(ray_cluster, tmp_path, capsys, small_ch
     """`draughts train --cluster`: the weights and counts of the same run
     played here, and a manifest that says where the games were played but
     not the address."""
-    argv = ["train", "-v", "american", "--games", "4", "--nodes", str(NODES), "--epochs", "1", "--seed", "2",
-            "--progress", "off"]
+    argv = [
+        "train",
+        "-v",
+        "american",
+        "--games",
+        "4",
+        "--nodes",
+        str(NODES),
+        "--epochs",
+        "1",
+        "--seed",
+        "2",
+        "--progress",
+        "off",
+    ]
     remote, local = tmp_path / "remote", tmp_path / "local"
     assert main(argv + ["--out", str(remote), "--cluster", ray_cluster]) == 0
     assert main(argv + ["--out", str(local), "--workers", "1", "--nice", "0"]) == 0
@@ -130,11 +169,30 @@ def test_a_lost_head_ends_the_run_and_keeps_its_chunks(tmp_path):
 
     out = tmp_path / "run"
     games = out / "games-0"
-    argv = [sys.executable, "-m", "draughts", "train", "-v", "american", "--out", str(out), "--games", "2000",
-            "--nodes", str(NODES), "--progress", "off"]
+    argv = [
+        sys.executable,
+        "-m",
+        "draughts",
+        "train",
+        "-v",
+        "american",
+        "--out",
+        str(out),
+        "--games",
+        "2000",
+        "--nodes",
+        str(NODES),
+        "--progress",
+        "off",
+    ]
     with ray_head(num_cpus=1) as (address, kill):
-        run = subprocess.Popen(argv + ["--cluster", address], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, env=lost_head_driver_env())
+        run = subprocess.Popen(
+            argv + ["--cluster", address],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=lost_head_driver_env(),
+        )
         deadline = time.time() + 180
         while not selfplay.chunk_files(str(games)) and run.poll() is None:
             assert time.time() < deadline, "no chunk written"
@@ -153,8 +211,15 @@ def test_a_lost_head_ends_the_run_and_keeps_its_chunks(tmp_path):
 def test_the_manifest_command_hides_the_address_in_every_spelling():
     from draughts.train import _without_address
 
-    assert _without_address(["train", "--out", "r", "--cluster", "10.1.2.3:6379", "--seed", "2"]) == \
-        ["train", "--out", "r", "--cluster", "ADDRESS", "--seed", "2"]
+    assert _without_address(["train", "--out", "r", "--cluster", "10.1.2.3:6379", "--seed", "2"]) == [
+        "train",
+        "--out",
+        "r",
+        "--cluster",
+        "ADDRESS",
+        "--seed",
+        "2",
+    ]
     assert _without_address(["train", "--cluster=ray://h:10001"]) == ["train", "--cluster=ADDRESS"]
     assert _without_address(["train", "--clus", "auto", "--out", "r"]) == ["train", "--clus", "ADDRESS", "--out", "r"]
     assert _without_address(["train", "--out", "10.1.2.3:6379"]) == ["train", "--out", "10.1.2.3:6379"]

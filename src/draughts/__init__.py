@@ -1,20 +1,45 @@
 """draughts: a fast draughts (checkers) engine toolkit.
 
-    >>> import draughts
-    >>> board = draughts.Board(variant="russian")
-    >>> board.legal_moves.count()
-    7
+>>> import draughts
+>>> board = draughts.Board(variant="russian")
+>>> board.legal_moves.count()
+7
 """
 
 import importlib
 from typing import TYPE_CHECKING, Any, List
 
-from draughts.errors import (AmbiguousMoveError, ClusterLost, DraughtsError, DxpClosed, DxpConnectionError,
-                             DxpError, DxpIncomplete, DxpTimeout, EgdbError, EngineClaim, EngineCommandError,
-                             EngineError, EngineNoMoveError, EngineOvertimeError, EngineProtocolError,
-                             EngineTerminatedError, EngineTimeoutError, FenError, HubError, HubPositionError,
-                             HubSyntaxError, IllegalMoveError, InvalidInputError, InvalidMoveError,
-                             OptionError, PdnError, PerftStopped, TableMemoryError, VariantError)
+from draughts.errors import (
+    AmbiguousMoveError,
+    ClusterLost,
+    DraughtsError,
+    DxpClosed,
+    DxpConnectionError,
+    DxpError,
+    DxpIncomplete,
+    DxpTimeout,
+    EgdbError,
+    EngineClaim,
+    EngineCommandError,
+    EngineError,
+    EngineNoMoveError,
+    EngineOvertimeError,
+    EngineProtocolError,
+    EngineTerminatedError,
+    EngineTimeoutError,
+    FenError,
+    HubError,
+    HubPositionError,
+    HubSyntaxError,
+    IllegalMoveError,
+    InvalidInputError,
+    InvalidMoveError,
+    OptionError,
+    PdnError,
+    PerftStopped,
+    TableMemoryError,
+    VariantError,
+)
 from draughts.variants import BLACK, VARIANTS, WHITE, Color, Variant, variant, variant_for_gametype
 from draughts.board import Board, LegalMoveView, Move, Outcome, Piece, Termination
 from draughts.engine_api import EngineProtocol, Info, PlayResult
@@ -35,8 +60,26 @@ _LAZY = {"Engine": "draughts.engine", "EvalWeights": "draughts.tuning", "SearchP
 
 #: the subpackages and modules that `draughts.NAME` imports on first use
 #: (as `import draughts` once did for those the engine pulled in)
-_SUBMODULES = frozenset({"bench", "cluster", "diagram", "dxp", "egdb", "engine", "gui", "hub", "learned", "match",
-                         "notation", "pdn", "perft", "play", "selfplay", "train"})
+_SUBMODULES = frozenset(
+    {
+        "bench",
+        "cluster",
+        "diagram",
+        "dxp",
+        "egdb",
+        "engine",
+        "gui",
+        "hub",
+        "learned",
+        "match",
+        "notation",
+        "pdn",
+        "perft",
+        "play",
+        "selfplay",
+        "train",
+    }
+)
 
 
 def __getattr__(name: str) -> Any:
@@ -56,13 +99,53 @@ def __dir__() -> List[str]:
 
 
 __all__ = [
-    "AmbiguousMoveError", "ClusterLost", "DraughtsError", "DxpClosed", "DxpConnectionError", "DxpError",
-    "DxpIncomplete", "DxpTimeout", "EgdbError", "EngineClaim", "EngineCommandError", "EngineError",
-    "EngineNoMoveError", "EngineOvertimeError", "EngineProtocolError", "EngineTerminatedError",
-    "EngineTimeoutError", "FenError", "HubError", "HubPositionError", "HubSyntaxError",
-    "IllegalMoveError", "InvalidInputError", "InvalidMoveError", "OptionError", "PdnError",
-    "PerftStopped", "TableMemoryError", "VariantError",
-    "BLACK", "WHITE", "VARIANTS", "Color", "Variant", "variant",
-    "variant_for_gametype", "Board", "LegalMoveView", "Move", "Outcome", "Piece", "Termination",
-    "Engine", "EvalWeights", "SearchParams", "EngineProtocol", "Info", "PlayResult", "Limit",
+    "AmbiguousMoveError",
+    "ClusterLost",
+    "DraughtsError",
+    "DxpClosed",
+    "DxpConnectionError",
+    "DxpError",
+    "DxpIncomplete",
+    "DxpTimeout",
+    "EgdbError",
+    "EngineClaim",
+    "EngineCommandError",
+    "EngineError",
+    "EngineNoMoveError",
+    "EngineOvertimeError",
+    "EngineProtocolError",
+    "EngineTerminatedError",
+    "EngineTimeoutError",
+    "FenError",
+    "HubError",
+    "HubPositionError",
+    "HubSyntaxError",
+    "IllegalMoveError",
+    "InvalidInputError",
+    "InvalidMoveError",
+    "OptionError",
+    "PdnError",
+    "PerftStopped",
+    "TableMemoryError",
+    "VariantError",
+    "BLACK",
+    "WHITE",
+    "VARIANTS",
+    "Color",
+    "Variant",
+    "variant",
+    "variant_for_gametype",
+    "Board",
+    "LegalMoveView",
+    "Move",
+    "Outcome",
+    "Piece",
+    "Termination",
+    "Engine",
+    "EvalWeights",
+    "SearchParams",
+    "EngineProtocol",
+    "Info",
+    "PlayResult",
+    "Limit",
 ]

@@ -92,8 +92,13 @@ def parse_int(text: str, option: str = "", low: Optional[int] = None, high: Opti
     return value
 
 
-def parse_real(text: str, option: str = "", low: Optional[float] = None, high: Optional[float] = None,
-               above: Optional[float] = None) -> float:
+def parse_real(
+    text: str,
+    option: str = "",
+    low: Optional[float] = None,
+    high: Optional[float] = None,
+    above: Optional[float] = None,
+) -> float:
     """A finite number written in ASCII (`2`, `0.5`, `.5`, `1e-3`; never nan or
     inf), from `low` to `high` and more than `above` where given."""
     t = text.strip() if isinstance(text, str) else ""
@@ -101,8 +106,11 @@ def parse_real(text: str, option: str = "", low: Optional[float] = None, high: O
     if not _REAL.match(t):
         raise _fail(option, kind, text)
     value = float(t)
-    if ((low is not None and value < low) or (high is not None and value > high)
-            or (above is not None and not value > above)):
+    if (
+        (low is not None and value < low)
+        or (high is not None and value > high)
+        or (above is not None and not value > above)
+    ):
         raise _fail(option, kind, text)
     return value
 
@@ -137,8 +145,9 @@ def int_type(low: Optional[int] = None, high: Optional[int] = None) -> Callable[
     return whole_number
 
 
-def real_type(low: Optional[float] = None, high: Optional[float] = None,
-              above: Optional[float] = None) -> Callable[[str], float]:
+def real_type(
+    low: Optional[float] = None, high: Optional[float] = None, above: Optional[float] = None
+) -> Callable[[str], float]:
     """An argparse type: a number by `parse_real` within the bounds given."""
 
     def number(text: str) -> float:
@@ -157,10 +166,10 @@ positive_int = int_type(1)
 
 def add_variant_options(p: argparse.ArgumentParser, default: str = "international") -> None:
     """`--variant` and `--no-mandatory-capture`, as every command takes them."""
-    p.add_argument("--variant", "-v", default=default,
-                   help=f"variant name or alias ({', '.join(VARIANTS)}); default {default}")
-    p.add_argument("--no-mandatory-capture", action="store_true",
-                   help="the house rule: capturing is optional (8x8)")
+    p.add_argument(
+        "--variant", "-v", default=default, help=f"variant name or alias ({', '.join(VARIANTS)}); default {default}"
+    )
+    p.add_argument("--no-mandatory-capture", action="store_true", help="the house rule: capturing is optional (8x8)")
 
 
 def variant_from_args(args: argparse.Namespace) -> Variant:

@@ -24,11 +24,12 @@ def _direct_url() -> Optional[str]:
     """The distribution's `direct_url.json` text, if pip wrote one."""
     try:
         from importlib.metadata import PackageNotFoundError, distribution
+
         try:
             return distribution(DISTRIBUTION).read_text("direct_url.json")
         except PackageNotFoundError:
             return None
-    except Exception:                   # an odd metadata store: fall back to the general advice
+    except Exception:  # an odd metadata store: fall back to the general advice
         return None
 
 
@@ -45,8 +46,10 @@ def install_command(extra: str, direct_url: Optional[str] = "read") -> str:
     from the installed distribution)."""
     if direct_url == "read":
         direct_url = _direct_url()
-    general = (f'pip install ".[{extra}]" in a clone of the source, '
-               f'or pip install "{DISTRIBUTION}[{extra}]" for an installed distribution')
+    general = (
+        f'pip install ".[{extra}]" in a clone of the source, '
+        f'or pip install "{DISTRIBUTION}[{extra}]" for an installed distribution'
+    )
     if not direct_url:
         return general
     try:
@@ -58,7 +61,7 @@ def install_command(extra: str, direct_url: Optional[str] = "read") -> str:
     url = record["url"]
     path = _local_path(url)
     if path is not None and not os.path.exists(path):
-        path = None                     # moved or deleted since: the general advice
+        path = None  # moved or deleted since: the general advice
     if isinstance(record.get("dir_info"), dict) and path:
         # a source tree: pip install . (or -e .) from a clone
         editable = "-e " if record["dir_info"].get("editable") else ""

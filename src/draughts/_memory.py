@@ -18,5 +18,7 @@ def check_table_size(mib: int, what: str) -> None:
     process killed rather than give an error)."""
     total = physical_mib()
     if total and mib > total * 3 // 4:
-        raise InvalidInputError(f"a {mib} MiB {what} does not fit: this machine has {total} MiB "
-                            f"of memory (at most {total * 3 // 4} MiB may go to one table)")
+        raise InvalidInputError(
+            f"a {mib} MiB {what} does not fit: this machine has {total} MiB "
+            f"of memory (at most {total * 3 // 4} MiB may go to one table)"
+        )

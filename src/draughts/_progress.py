@@ -35,15 +35,33 @@ class Progress:
     finished units and a short text after it), `write(line, file)` prints a
     line above it, `close()` ends it (also as a context manager)."""
 
-    def __init__(self, total: Optional[int], unit: str, *, enabled: Optional[bool] = None,
-                 stream: Optional[TextIO] = None, initial: int = 0, desc: Optional[str] = None):
+    def __init__(
+        self,
+        total: Optional[int],
+        unit: str,
+        *,
+        enabled: Optional[bool] = None,
+        stream: Optional[TextIO] = None,
+        initial: int = 0,
+        desc: Optional[str] = None,
+    ):
         self.stream = stream or sys.stderr
         self.enabled = shown_by_default(self.stream) if enabled is None else enabled
-        from tqdm import tqdm    # on first use: `draughts perft` without a bar never loads it
+        from tqdm import tqdm  # on first use: `draughts perft` without a bar never loads it
 
-        self._bar: Any = tqdm(total=total, unit=unit, initial=initial, desc=desc, file=self.stream,
-                         disable=not self.enabled, dynamic_ncols=True, mininterval=0.2,
-                         smoothing=0.1, leave=True, ascii=not _unicode(self.stream))
+        self._bar: Any = tqdm(
+            total=total,
+            unit=unit,
+            initial=initial,
+            desc=desc,
+            file=self.stream,
+            disable=not self.enabled,
+            dynamic_ncols=True,
+            mininterval=0.2,
+            smoothing=0.1,
+            leave=True,
+            ascii=not _unicode(self.stream),
+        )
 
     def update_to(self, done: int, text: str = "") -> None:
         if not self.enabled:

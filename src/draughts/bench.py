@@ -110,13 +110,16 @@ class Bench:
             elapsed += dt
             if report:
                 move = board.move_text(result.move)
-                report(f"Position {i}/{len(POSITIONS)} {name} {fen}: best {move} "
-                       f"score {result.info.score:+.2f} nodes {result.info.nodes}")
+                report(
+                    f"Position {i}/{len(POSITIONS)} {name} {fen}: best {move} "
+                    f"score {result.info.score:+.2f} nodes {result.info.nodes}"
+                )
         self._engine = None
         return total, elapsed
 
 
-def run(depth: int = DEFAULT_DEPTH, tt_mb: int = DEFAULT_TT_MB,
-        report: Optional[Callable[[str], None]] = None) -> Tuple[int, float]:
+def run(
+    depth: int = DEFAULT_DEPTH, tt_mb: int = DEFAULT_TT_MB, report: Optional[Callable[[str], None]] = None
+) -> Tuple[int, float]:
     """Search every bench position; returns (total nodes, seconds)."""
     return Bench(depth, tt_mb).run(report)

@@ -13,10 +13,24 @@ from dataclasses import dataclass
 from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union
 
 from draughts.diagram import diagram
-from draughts.errors import (AmbiguousMoveError, FenError, IllegalMoveError, InvalidInputError,
-                             InvalidMoveError, PerftStopped)
-from draughts.notation import (format_fen, format_king_moves, parse_fen, parse_king_moves, split_move,
-                               square_text, squares_of, start_squares)
+from draughts.errors import (
+    AmbiguousMoveError,
+    FenError,
+    IllegalMoveError,
+    InvalidInputError,
+    InvalidMoveError,
+    PerftStopped,
+)
+from draughts.notation import (
+    format_fen,
+    format_king_moves,
+    parse_fen,
+    parse_king_moves,
+    split_move,
+    square_text,
+    squares_of,
+    start_squares,
+)
 from draughts.variants import BLACK, WHITE, Color, Variant, variant as get_variant
 from draughts_core.perft import StopFlag
 from draughts_core.position import MAX_PERFT_DEPTH, Position, endgame_limit
@@ -72,8 +86,9 @@ class Move(tuple):
 
     __slots__ = ()
 
-    def __new__(cls, start: int, end: int, path: Tuple[int, ...] = (), captured: Tuple[int, ...] = (),
-                promotion: bool = False):
+    def __new__(
+        cls, start: int, end: int, path: Tuple[int, ...] = (), captured: Tuple[int, ...] = (), promotion: bool = False
+    ):
         start = int(start)
         end = int(end)
         path = tuple(int(s) for s in path) if path else (start, end)
@@ -86,9 +101,18 @@ class Move(tuple):
     def _trusted(cls, start, end, path, captured, promotion, code):
         """Construction from the core's already-checked values (no conversions),
         with the core's encoding of the move (`Position.moves()`' code)."""
-        return _new_tuple(cls, (start, end, path, captured, promotion,
-                                (start, end, frozenset(captured) if captured else _EMPTY, promotion),
-                                code))
+        return _new_tuple(
+            cls,
+            (
+                start,
+                end,
+                path,
+                captured,
+                promotion,
+                (start, end, frozenset(captured) if captured else _EMPTY, promotion),
+                code,
+            ),
+        )
 
     start = property(lambda self: tuple.__getitem__(self, 0), doc="start square")
     end = property(lambda self: tuple.__getitem__(self, 1), doc="end square")
@@ -191,6 +215,7 @@ class LegalMoveView:
 
 class SearchState(NamedTuple):
     """What a search needs of a game besides its position (`Board.search_state()`)."""
+
     position: Position
     #: the positions since the last irreversible move, oldest first (for repetitions)
     history: Tuple[Position, ...]
@@ -205,13 +230,13 @@ class SearchState(NamedTuple):
 
 class _State(NamedTuple):
     pos: Position
-    quiet: int          # plies without a man move or a capture (orthogonal board: forward)
+    quiet: int  # plies without a man move or a capture (orthogonal board: forward)
     capture_promo: int  # plies without a capture or a promotion
     endgame_class: int  # material class of the endgame rules (0: none)
     endgame_plies: int  # plies since that class arose
-    reversible: int     # plies since the last irreversible move (repetition window; a
-                        # man's sideways move on the orthogonal board is reversible)
-    cache: Optional[Dict["Move", "Move"]]   # the legal moves of pos, if they were generated
+    reversible: int  # plies since the last irreversible move (repetition window; a
+    # man's sideways move on the orthogonal board is reversible)
+    cache: Optional[Dict["Move", "Move"]]  # the legal moves of pos, if they were generated
 
 
 class Board:
@@ -266,9 +291,12 @@ class Board:
             for s in squares:
                 if s not in crowned and s // per_row == row:
                     where = square_text(self.variant, s)
-                    raise FenError(f"bad FEN {fen!r}: a {name} man on square {where}, on the row "
-                                   f"where it is crowned (a man there is a king: write K{where})",
-                                   fen, where)
+                    raise FenError(
+                        f"bad FEN {fen!r}: a {name} man on square {where}, on the row "
+                        f"where it is crowned (a man there is a king: write K{where})",
+                        fen,
+                        where,
+                    )
 
     def clear(self, turn: Color = WHITE) -> None:
         """An empty board."""
@@ -390,8 +418,10 @@ class Board:
     def _legal(self) -> List[Move]:
         if self._cache is None:
             trusted = Move._trusted
-            self._cache = [trusted(f, t, path, capt, promo, code)
-                           for f, t, capt, promo, path, code in self._pos.moves(False, self._squares.number)]
+            self._cache = [
+                trusted(f, t, path, capt, promo, code)
+                for f, t, capt, promo, path, code in self._pos.moves(False, self._squares.number)
+            ]
         return self._cache
 
     def _legal_set(self):
@@ -409,7 +439,7 @@ class Board:
     def search_state(self) -> SearchState:
         """The position with what the draw rules of a search need of the game."""
         rev = min(self._reversible, len(self._stack))
-        history = tuple(st.pos for st in self._stack[len(self._stack) - rev:]) if rev else ()
+        history = tuple(st.pos for st in self._stack[len(self._stack) - rev :]) if rev else ()
         return SearchState(self._pos, history, rev, self._capture_promo, self._endgame_plies)
 
     @property
@@ -434,15 +464,24 @@ class Board:
     def push_text(self, text: str, *, hub: bool = True) -> Move:
         """Parse move text in the variant's notation (see `parse_move`) and play
         it; returns the Move played."""
-        move = self.parse_move(text, hub=hub)          # one of the legal moves
+        move = self.parse_move(text, hub=hub)  # one of the legal moves
         self._push_legal(move)
         return move
 
     def _push_legal(self, move: Move) -> None:
         pos = self._pos
         was_king = self._pos_is_king(self._squares.internal[move.start])
-        self._stack.append(_State(pos, self._quiet, self._capture_promo, self._endgame_class,
-                                  self._endgame_plies, self._reversible, self._cache_set))
+        self._stack.append(
+            _State(
+                pos,
+                self._quiet,
+                self._capture_promo,
+                self._endgame_class,
+                self._endgame_plies,
+                self._reversible,
+                self._cache_set,
+            )
+        )
         new = pos.play_code(move.code)
         self._pos = new
         self.move_stack.append(move)
@@ -534,9 +573,11 @@ class Board:
             if self._cache is None:
                 # Move values for the matching moves only (reading a game needs no others)
                 trusted = Move._trusted
-                cands = [trusted(f, t, path, capt, promo, code)
-                         for f, t, capt, promo, path, code in self._pos.moves(False, self._squares.number)
-                         if f == start and t == end]
+                cands = [
+                    trusted(f, t, path, capt, promo, code)
+                    for f, t, capt, promo, path, code in self._pos.moves(False, self._squares.number)
+                    if f == start and t == end
+                ]
             else:
                 cands = [m for m in self._cache if m.start == start and m.end == end]
             if len(cands) > 1:
@@ -552,12 +593,24 @@ class Board:
                 # flying king landing elsewhere before going straight on)
                 capt = self._path_captures(squares)
                 if capt is not None:
-                    cands = [m for m in legal if m.start == start and m.end == end
-                             and frozenset(m.captured) == capt and len(m.captured) == len(squares) - 1]
+                    cands = [
+                        m
+                        for m in legal
+                        if m.start == start
+                        and m.end == end
+                        and frozenset(m.captured) == capt
+                        and len(m.captured) == len(squares) - 1
+                    ]
             if not cands and hub:
                 hub_capt = set(squares[2:])
-                cands = [m for m in legal if m.start == squares[0] and m.end == squares[1]
-                         and set(m.captured) == hub_capt and len(m.captured) == len(squares) - 2]
+                cands = [
+                    m
+                    for m in legal
+                    if m.start == squares[0]
+                    and m.end == squares[1]
+                    and set(m.captured) == hub_capt
+                    and len(m.captured) == len(squares) - 2
+                ]
         if not cands:
             raise IllegalMoveError(f"{text!r} is not a legal move in {self.fen()}")
         if len(cands) > 1:
@@ -615,8 +668,9 @@ class Board:
                     return None
                 found = i
             land = internal[b]
-            if found is None or (pos.piece(land) is not None and land != start
-                                 and not (self.variant.remove_at_once and land in taken)):
+            if found is None or (
+                pos.piece(land) is not None and land != start and not (self.variant.remove_at_once and land in taken)
+            ):
                 return None
             taken.append(found)
         num = self._squares.number
@@ -690,7 +744,7 @@ class Board:
         if not count:
             return False
         key = self._history[-1]
-        window = self._history[-1 - self._reversible:]
+        window = self._history[-1 - self._reversible :]
         return window.count(key) >= count
 
     def outcome(self) -> Optional[Outcome]:
@@ -710,11 +764,15 @@ class Board:
         if v.repetitions and self.is_repetition():
             return Outcome(Termination.REPETITION, None, f"position repeated {v.repetitions} times")
         if v.quiet_plies and self._quiet >= v.quiet_plies:
-            return Outcome(Termination.MOVE_COUNT, None,
-                           f"{v.quiet_plies // 2} moves each without a man move or a capture")
+            return Outcome(
+                Termination.MOVE_COUNT, None, f"{v.quiet_plies // 2} moves each without a man move or a capture"
+            )
         if v.no_capture_promotion_plies and self._capture_promo >= v.no_capture_promotion_plies:
-            return Outcome(Termination.MOVE_COUNT, None,
-                           f"{v.no_capture_promotion_plies // 2} moves each without a capture or a promotion")
+            return Outcome(
+                Termination.MOVE_COUNT,
+                None,
+                f"{v.no_capture_promotion_plies // 2} moves each without a capture or a promotion",
+            )
         limit = endgame_limit(self._endgame_class)
         if limit and self._endgame_plies >= limit:
             return Outcome(Termination.MOVE_COUNT, None, f"{limit // 2}-move endgame rule")
@@ -753,8 +811,9 @@ class Board:
             raise PerftStopped(f"perft({depth}) was stopped")
         return n
 
-    def divide(self, depth: int, duplicates: str = "drop", *,
-               stop: Optional[StopFlag] = None) -> List[Tuple[Move, int]]:
+    def divide(
+        self, depth: int, duplicates: str = "drop", *, stop: Optional[StopFlag] = None
+    ) -> List[Tuple[Move, int]]:
         """perft(depth - 1) below every legal move."""
         keep = _duplicates_keep(duplicates)
         if check_perft_depth(depth) < 1:
@@ -773,8 +832,10 @@ class Board:
         keep = _duplicates_keep(duplicates)
         trusted = Move._trusted
         play = self._pos.play_code
-        return [(trusted(f, t, path, capt, promo, code), play(code))
-                for f, t, capt, promo, path, code in self._pos.moves(keep, self._squares.number)]
+        return [
+            (trusted(f, t, path, capt, promo, code), play(code))
+            for f, t, capt, promo, path, code in self._pos.moves(keep, self._squares.number)
+        ]
 
 
 def check_perft_depth(depth) -> int:

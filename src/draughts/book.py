@@ -48,10 +48,20 @@ FORMAT = 1
 MAGIC = b"DRBOOK\r\n"
 ALIGN = 64
 
-POSITION = np.dtype([("key", "<u8"), ("check", "<u4"), ("first", "<u4"), ("count", "<u2"),
-                     ("score", "<i2")])                 # 20 bytes
-MOVE = np.dtype([("captured", "<u8"), ("games", "<u4"), ("score", "<i2"), ("start", "u1"),
-                 ("end", "u1"), ("depth", "u1"), ("flags", "u1")])  # 18 bytes
+POSITION = np.dtype(
+    [("key", "<u8"), ("check", "<u4"), ("first", "<u4"), ("count", "<u2"), ("score", "<i2")]
+)  # 20 bytes
+MOVE = np.dtype(
+    [
+        ("captured", "<u8"),
+        ("games", "<u4"),
+        ("score", "<i2"),
+        ("start", "u1"),
+        ("end", "u1"),
+        ("depth", "u1"),
+        ("flags", "u1"),
+    ]
+)  # 18 bytes
 
 MASK64 = (1 << 64) - 1
 #: a won or lost line's score in centi-men (a search's win score is capped here)
@@ -67,10 +77,12 @@ def position_hash(board: Board) -> Tuple[int, int]:
     """(key, check): two independent hashes of the board's position (its
     pieces and the side to move)."""
     w, b, k, turn = board.position.key()[:4]
-    key = _mix(_mix(_mix(w ^ 0x243F6A8885A308D3, 0x9E3779B97F4A7C15) ^ b, 0xC2B2AE3D27D4EB4F) ^ k,
-               0x165667B19E3779F9) ^ (turn * 0x27D4EB2F165667C5)
-    check = _mix(_mix(_mix(w ^ 0x13198A2E03707344, 0xD6E8FEB86659FD93) ^ b, 0xA0761D6478BD642F) ^ k,
-                 0xE7037ED1A0B428DB) ^ (turn * 0x8EBC6AF09C88C6E3)
+    key = _mix(
+        _mix(_mix(w ^ 0x243F6A8885A308D3, 0x9E3779B97F4A7C15) ^ b, 0xC2B2AE3D27D4EB4F) ^ k, 0x165667B19E3779F9
+    ) ^ (turn * 0x27D4EB2F165667C5)
+    check = _mix(
+        _mix(_mix(w ^ 0x13198A2E03707344, 0xD6E8FEB86659FD93) ^ b, 0xA0761D6478BD642F) ^ k, 0xE7037ED1A0B428DB
+    ) ^ (turn * 0x8EBC6AF09C88C6E3)
     return _mix(key, 0x94D049BB133111EB), (check >> 32) & 0xFFFFFFFF
 
 
@@ -94,7 +106,7 @@ def captured_mask(move: Move) -> int:
 @dataclass
 class BookMove:
     move: Move
-    score: int          # centi-men, for the side to move
+    score: int  # centi-men, for the side to move
     depth: int
     games: int
 
@@ -116,8 +128,9 @@ class Book:
         except (ValueError, UnicodeDecodeError) as e:
             raise InvalidInputError(f"{self.path} is not an opening book: its header is broken ({e})") from None
         if header.get("format") != FORMAT:
-            raise InvalidInputError(f"{self.path} is a book of format {header.get('format')}; "
-                                    f"this version reads format {FORMAT}")
+            raise InvalidInputError(
+                f"{self.path} is a book of format {header.get('format')}; this version reads format {FORMAT}"
+            )
         self.header: Dict[str, Any] = header
         #: the move rules the book was built for, by today's names (a book
         #: records the names of its time; one made before a rule existed
@@ -127,10 +140,12 @@ class Book:
         n, m = header["positions"], header["moves"]
         size = os.path.getsize(self.path)
         if header["moves_offset"] + m * MOVE.itemsize > size:
-            raise InvalidInputError(f"{self.path} is cut short: {size} bytes of "
-                                    f"{header['moves_offset'] + m * MOVE.itemsize}")
-        self.positions = (np.memmap(self.path, POSITION, "r", header["positions_offset"], (n,))
-                          if n else np.zeros(0, POSITION))
+            raise InvalidInputError(
+                f"{self.path} is cut short: {size} bytes of {header['moves_offset'] + m * MOVE.itemsize}"
+            )
+        self.positions = (
+            np.memmap(self.path, POSITION, "r", header["positions_offset"], (n,)) if n else np.zeros(0, POSITION)
+        )
         self.moves = np.memmap(self.path, MOVE, "r", header["moves_offset"], (m,)) if m else np.zeros(0, MOVE)
 
     def __len__(self) -> int:
@@ -143,8 +158,10 @@ class Book:
     def check_rules(self, v: Variant) -> None:
         differ = differing_rules(self.rules, rules_fingerprint(v))
         if differ:
-            raise InvalidInputError(f"the opening book {self.path} is for {self.header['variant']}'s rules, "
-                                    f"not these {v.name} rules (they differ in {', '.join(differ)})")
+            raise InvalidInputError(
+                f"the opening book {self.path} is for {self.header['variant']}'s rules, "
+                f"not these {v.name} rules (they differ in {', '.join(differ)})"
+            )
 
     def _find(self, board: Board) -> int:
         key, check = position_hash(board)
@@ -165,7 +182,7 @@ class Book:
         p = self.positions[i]
         legal = {(m.start, m.end, captured_mask(m)): m for m in board.legal_moves}
         out = []
-        for r in self.moves[int(p["first"]):int(p["first"]) + int(p["count"])]:
+        for r in self.moves[int(p["first"]) : int(p["first"]) + int(p["count"])]:
             m = legal.get((int(r["start"]), int(r["end"]), int(r["captured"])))
             if m is not None:
                 out.append(BookMove(m, int(r["score"]), int(r["depth"]), int(r["games"])))
@@ -194,8 +211,13 @@ class Book:
         return near[rng.randrange(len(near))]
 
 
-def write(path: str, v: Variant, entries: Dict[Tuple[int, int], List[Tuple[Move, int, int, int]]],
-          roots: List[str], built: Dict[str, Any]) -> None:
+def write(
+    path: str,
+    v: Variant,
+    entries: Dict[Tuple[int, int], List[Tuple[Move, int, int, int]]],
+    roots: List[str],
+    built: Dict[str, Any],
+) -> None:
     """Write a book: entries maps (key, check) to the position's moves
     (move, score, depth, games); atomically (aside, then renamed)."""
     keys = sorted(entries)
@@ -207,11 +229,25 @@ def write(path: str, v: Variant, entries: Dict[Tuple[int, int], List[Tuple[Move,
         ms = sorted(entries[k], key=lambda e: (-e[1], e[0].start, e[0].end, captured_mask(e[0])))
         positions[i] = (k[0], k[1], j, len(ms), ms[0][1] if ms else 0)
         for move, score, depth, games in ms:
-            moves[j] = (captured_mask(move), min(games, 2 ** 32 - 1), max(-SCORE_CAP, min(SCORE_CAP, score)),
-                        move.start, move.end, min(depth, 255), 0)
+            moves[j] = (
+                captured_mask(move),
+                min(games, 2**32 - 1),
+                max(-SCORE_CAP, min(SCORE_CAP, score)),
+                move.start,
+                move.end,
+                min(depth, 255),
+                0,
+            )
             j += 1
-    header: Dict[str, Any] = {"format": FORMAT, "variant": v.name, "rules": rules_fingerprint(v),
-                              "positions": len(keys), "moves": total, "roots": roots, "built": built}
+    header: Dict[str, Any] = {
+        "format": FORMAT,
+        "variant": v.name,
+        "rules": rules_fingerprint(v),
+        "positions": len(keys),
+        "moves": total,
+        "roots": roots,
+        "built": built,
+    }
     # the offsets depend on the header's length: fix them in two passes
     header["positions_offset"] = header["moves_offset"] = 0
     for _ in range(3):

@@ -44,18 +44,18 @@ Key = Tuple[int, int]
 @dataclass
 class Node:
     board: Board
-    score: Optional[int] = None         # a leaf's search score (side to move), centi-men
-    depth: int = 0                      # that search's depth
-    children: Optional[Dict[Move, Key]] = None     # set once expanded
+    score: Optional[int] = None  # a leaf's search score (side to move), centi-men
+    depth: int = 0  # that search's depth
+    children: Optional[Dict[Move, Key]] = None  # set once expanded
     games: Dict[Move, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class BuildConfig:
     variant: str
-    depth: int = 10                 # the leaves' search depth
-    margin: int = 60                # the largest cost of a position expanded (centi-men)
-    ply_cost: int = 4               # cost a move, besides its drop from the best
+    depth: int = 10  # the leaves' search depth
+    margin: int = 60  # the largest cost of a position expanded (centi-men)
+    ply_cost: int = 4  # cost a move, besides its drop from the best
     tt_mb: int = 16
 
     def settings(self) -> Dict[str, Any]:
@@ -79,6 +79,7 @@ _WORKER: Dict[str, Any] = {}
 
 def _init_worker(cfg: BuildConfig) -> None:
     from draughts.engine import Engine
+
     _WORKER["cfg"] = cfg
     _WORKER["engine"] = Engine(cfg.variant, tt_mb=cfg.tt_mb, egdb=None, seed=1)
 
@@ -87,6 +88,7 @@ def score_fens(cfg: BuildConfig, fens: List[str]) -> List[int]:
     """Each position's search score at cfg.depth, for its side to move (a fresh table each)."""
     from draughts.limits import Limit
     from draughts.positions import label
+
     if _WORKER.get("cfg") != cfg:
         _init_worker(cfg)
     engine = _WORKER["engine"]
@@ -125,10 +127,16 @@ class Scorer:
         batches = [fens[i::parts] for i in range(parts)]
         if self.cluster:
             from draughts import cluster as ray_cluster
+
             results: Dict[int, List[int]] = {}
-            ray_cluster.map_chunks(self.cluster, score_fens, lambda i: (self.cfg, batches[i]),
-                                   list(range(parts)), results.__setitem__,
-                                   saved=lambda: "the book file keeps the positions expanded so far")
+            ray_cluster.map_chunks(
+                self.cluster,
+                score_fens,
+                lambda i: (self.cfg, batches[i]),
+                list(range(parts)),
+                results.__setitem__,
+                saved=lambda: "the book file keeps the positions expanded so far",
+            )
             got = [results[i] for i in range(parts)]
         elif self._pool is not None:
             got = self._pool.map(_score_batch, [(self.cfg, b) for b in batches])
@@ -148,6 +156,7 @@ class Scorer:
 
 
 # --- the tree ----------------------------------------------------------------------
+
 
 class Tree:
     def __init__(self, cfg: BuildConfig, roots: List[str]):
@@ -169,7 +178,7 @@ class Tree:
             return memo[key]
         node = self.nodes[key]
         if node.children:
-            memo[key] = -B.SCORE_CAP - 1        # a guard against a cycle
+            memo[key] = -B.SCORE_CAP - 1  # a guard against a cycle
             v = max(-self.value(c, memo) for c in node.children.values())
         else:
             v = node.score if node.score is not None else 0
@@ -191,12 +200,13 @@ class Tree:
                 continue
             v = self.value(key, memo)
             for child in node.children.values():
-                drop = v + self.value(child, memo)      # the move's value is -value(child)
+                drop = v + self.value(child, memo)  # the move's value is -value(child)
                 c = cost + drop + self.cfg.ply_cost
                 if c <= self.cfg.margin:
                     stack.append((c, child))
-        out = [(c, k) for k, c in best.items()
-               if not self.nodes[k].children and outcome_score(self.nodes[k].board) is None]
+        out = [
+            (c, k) for k, c in best.items() if not self.nodes[k].children and outcome_score(self.nodes[k].board) is None
+        ]
         out.sort(key=lambda x: (x[0], x[1]))
         return out
 
@@ -229,8 +239,9 @@ class Tree:
         out = {}
         for key, node in self.nodes.items():
             if node.children:
-                out[key] = [(m, -self.value(c, memo), self._depth(c), node.games.get(m, 0))
-                            for m, c in node.children.items()]
+                out[key] = [
+                    (m, -self.value(c, memo), self._depth(c), node.games.get(m, 0)) for m, c in node.children.items()
+                ]
         return out
 
     def _depth(self, key: Key) -> int:
@@ -279,20 +290,33 @@ class BuildReport:
     stopped: str
 
 
-def build(cfg: BuildConfig, path: str, *, positions: int, roots: Optional[List[str]] = None,
-          workers: int = 1, cluster: Optional[str] = None, batch: int = 0, save_every: int = 50,
-          progress: Optional[bool] = None, report: Optional[Callable[[str], None]] = None) -> BuildReport:
+def build(
+    cfg: BuildConfig,
+    path: str,
+    *,
+    positions: int,
+    roots: Optional[List[str]] = None,
+    workers: int = 1,
+    cluster: Optional[str] = None,
+    batch: int = 0,
+    save_every: int = 50,
+    progress: Optional[bool] = None,
+    report: Optional[Callable[[str], None]] = None,
+) -> BuildReport:
     """Grow the book at `path` (resumed when the file is there) until it
     expands `positions` positions or no leaf is within the margin."""
     from draughts._progress import Progress
+
     v = get_variant(cfg.variant)
     if os.path.exists(path):
         tree = Tree.load(path, cfg)
         old = B.Book(path).header.get("built", {})
         differ = [k for k, val in cfg.settings().items() if k in old and old[k] != val]
         if differ:
-            raise InvalidInputError(f"{path} was built with other settings ({', '.join(differ)}): "
-                                    f"give the same ones to grow it, or another file")
+            raise InvalidInputError(
+                f"{path} was built with other settings ({', '.join(differ)}): "
+                f"give the same ones to grow it, or another file"
+            )
         if roots:
             for fen in roots:
                 b = Board(fen, variant=v)
@@ -313,18 +337,20 @@ def build(cfg: BuildConfig, path: str, *, positions: int, roots: Optional[List[s
             for k, s in zip(unscored, scorer([tree.nodes[k].board.fen() for k in unscored])):
                 tree.nodes[k].score, tree.nodes[k].depth = s, cfg.depth
         since_save = 0
-        with Progress(positions, "pos", enabled=progress, initial=min(positions, tree.expanded()),
-                      desc=f"{v.name} book") as bar:
+        with Progress(
+            positions, "pos", enabled=progress, initial=min(positions, tree.expanded()), desc=f"{v.name} book"
+        ) as bar:
             while tree.expanded() < positions:
                 leaves = tree.leaves_by_cost()
                 if not leaves:
                     stopped = "margin"
                     break
-                take = [k for _, k in leaves[:min(batch, positions - tree.expanded())]]
+                take = [k for _, k in leaves[: min(batch, positions - tree.expanded())]]
                 tree.expand(take, scorer)
                 since_save += len(take)
-                bar.update_to(tree.expanded(), f"{len(tree.nodes)} positions in the tree, "
-                                               f"cheapest leaf {leaves[0][0]:.0f}")
+                bar.update_to(
+                    tree.expanded(), f"{len(tree.nodes)} positions in the tree, cheapest leaf {leaves[0][0]:.0f}"
+                )
                 if since_save >= save_every:
                     tree.save(path)
                     since_save = 0
@@ -333,13 +359,22 @@ def build(cfg: BuildConfig, path: str, *, positions: int, roots: Optional[List[s
         tree.save(path)
     run = BuildReport(tree.expanded(), len(tree.nodes), time.monotonic() - t0, stopped)
     if report:
-        report(f"{path}: {run.expanded} positions in the book, {run.positions} in its tree, "
-               f"{run.seconds:.0f} s ({'the size asked for' if stopped == 'positions' else 'no leaf within the margin'})")
+        report(
+            f"{path}: {run.expanded} positions in the book, {run.positions} in its tree, "
+            f"{run.seconds:.0f} s ({'the size asked for' if stopped == 'positions' else 'no leaf within the margin'})"
+        )
     return run
 
 
-def add_games(cfg: BuildConfig, path: str, games: Iterable, *, plies: int = 16, workers: int = 1,
-              report: Optional[Callable[[str], None]] = None) -> Tuple[int, int]:
+def add_games(
+    cfg: BuildConfig,
+    path: str,
+    games: Iterable,
+    *,
+    plies: int = 16,
+    workers: int = 1,
+    report: Optional[Callable[[str], None]] = None,
+) -> Tuple[int, int]:
     """Learn from game records (draughts.pdn.Game): the first `plies` moves of
     each game of the book's variant join the book, each position on the way
     expanded and the move played counted; returns (games used, moves counted)."""
@@ -407,8 +442,13 @@ def stats(book: B.Book) -> Dict[str, Any]:
         frontier = nxt
         ply += 1
     count_moves = len(book.moves)
-    return {"positions": len(book), "moves": count_moves, "by_ply": by_ply, "depth": len(by_ply),
-            "moves_a_position": count_moves / max(1, len(book))}
+    return {
+        "positions": len(book),
+        "moves": count_moves,
+        "by_ply": by_ply,
+        "depth": len(by_ply),
+        "moves_a_position": count_moves / max(1, len(book)),
+    }
 
 
 # --- the command line --------------------------------------------------------------
@@ -417,6 +457,7 @@ def stats(book: B.Book) -> Dict[str, Any]:
 def register(sub) -> None:
     from draughts._args import positive_int
     from draughts.variants import VARIANTS
+
     p = sub.add_parser("book", help="opening books: build, learn from games, look inside")
     cmds = p.add_subparsers(dest="book_command", metavar="{build,add,show,probe}")
     cmds.required = True
@@ -424,22 +465,36 @@ def register(sub) -> None:
     def common(q, out_help):
         q.add_argument("--variant", "-v", default="international", help=f"variant ({', '.join(VARIANTS)})")
         q.add_argument("--out", "-o", required=True, help=out_help)
-        q.add_argument("--depth", "-d", type=positive_int, default=10,
-                       help="search depth of the book's leaves (default 10)")
-        q.add_argument("--margin", type=int, default=60,
-                       help="most centi-men a line may lose against the best to be expanded (default 60)")
-        q.add_argument("--ply-cost", type=int, default=4,
-                       help="centi-men of cost a move, besides its drop from the best (default 4)")
-        q.add_argument("--workers", type=positive_int, default=os.cpu_count() or 1,
-                       help="local processes (default: all cores)")
+        q.add_argument(
+            "--depth", "-d", type=positive_int, default=10, help="search depth of the book's leaves (default 10)"
+        )
+        q.add_argument(
+            "--margin",
+            type=int,
+            default=60,
+            help="most centi-men a line may lose against the best to be expanded (default 60)",
+        )
+        q.add_argument(
+            "--ply-cost",
+            type=int,
+            default=4,
+            help="centi-men of cost a move, besides its drop from the best (default 4)",
+        )
+        q.add_argument(
+            "--workers", type=positive_int, default=os.cpu_count() or 1, help="local processes (default: all cores)"
+        )
 
     b = cmds.add_parser("build", help="grow a book from the start (and given openings) by drop-out expansion")
     common(b, "the book file (grown when it is there)")
     b.add_argument("--positions", type=positive_int, required=True, help="positions to expand in all")
     b.add_argument("--openings", help="a file of openings (PDN or FEN) whose positions are start positions too")
     b.add_argument("--cluster", metavar="ADDRESS", help="score positions as Ray tasks on the cluster at ADDRESS")
-    b.add_argument("--progress", choices=("on", "off"), default=None,
-                   help="progress bar on stderr (default: on a terminal, not under CI=true)")
+    b.add_argument(
+        "--progress",
+        choices=("on", "off"),
+        default=None,
+        help="progress bar on stderr (default: on a terminal, not under CI=true)",
+    )
     b.set_defaults(func=cmd_build)
     a = cmds.add_parser("add", help="learn the first moves of the games of PDN files")
     common(a, "the book file (made when it is not there)")
@@ -452,7 +507,7 @@ def register(sub) -> None:
     q = cmds.add_parser("probe", help="a position's moves in a book")
     q.add_argument("book", help="a book file, or a variant's name for its shipped book")
     q.add_argument("--fen", help="the position (default: the start)")
-    q.add_argument("--moves", help="moves played from the start (or --fen) first, e.g. \"32-28 19-23\"")
+    q.add_argument("--moves", help='moves played from the start (or --fen) first, e.g. "32-28 19-23"')
     q.set_defaults(func=cmd_probe)
 
 
@@ -467,21 +522,32 @@ def _report(line: str) -> None:
 
 def cmd_build(args) -> int:
     from draughts._progress import shown_by_default
+
     cfg = _config(args)
     roots = None
     if args.openings:
         from draughts.match import openings
+
         v = get_variant(cfg.variant)
         roots = [Board(variant=v).fen()] + [o.board(v).fen() for o in openings.load(args.openings, v)]
     progress = shown_by_default() if args.progress is None else args.progress == "on"
-    build(cfg, args.out, positions=args.positions, roots=roots, workers=args.workers, cluster=args.cluster,
-          progress=progress, report=_report)
+    build(
+        cfg,
+        args.out,
+        positions=args.positions,
+        roots=roots,
+        workers=args.workers,
+        cluster=args.cluster,
+        progress=progress,
+        report=_report,
+    )
     _print_stats(B.Book(args.out))
     return 0
 
 
 def cmd_add(args) -> int:
     from draughts import pdn
+
     cfg = _config(args)
     games: List[Any] = []
     for path in args.pdn:
@@ -511,9 +577,11 @@ def _open(name: str) -> B.Book:
 def _print_stats(book: B.Book) -> None:
     st = stats(book)
     built = book.header.get("built", {})
-    print(f"{book.path}: {book.variant.name}, {st['positions']} positions, {st['moves']} moves "
-          f"({st['moves_a_position']:.1f} a position), {st['depth']} plies deep; "
-          f"leaves searched to depth {built.get('depth', '?')}, margin {built.get('margin', '?')}")
+    print(
+        f"{book.path}: {book.variant.name}, {st['positions']} positions, {st['moves']} moves "
+        f"({st['moves_a_position']:.1f} a position), {st['depth']} plies deep; "
+        f"leaves searched to depth {built.get('depth', '?')}, margin {built.get('margin', '?')}"
+    )
     print("positions by ply: " + " ".join(str(n) for n in st["by_ply"]))
 
 
@@ -525,8 +593,7 @@ def _print_moves(book: B.Book, board: Board) -> None:
     print(board.fen())
     for bm in moves:
         games = f", {bm.games} games" if bm.games else ""
-        print(f"  {board.move_text(bm.move):<12} "
-              f"{bm.score / 100:+.2f}  depth {bm.depth}{games}")
+        print(f"  {board.move_text(bm.move):<12} {bm.score / 100:+.2f}  depth {bm.depth}{games}")
 
 
 def cmd_show(args) -> int:

@@ -22,10 +22,19 @@ def cmd_perft(args) -> int:
     depth = args.depth
     progress = None if not args.progress else (args.progress == "on")
     try:
-        run = perft.run(board, depth, duplicates=args.duplicates, hash_mb=args.hash_mb,
-                        threads=args.threads, cluster=args.cluster, divide=args.divide,
-                        checkpoint=args.checkpoint, resume=args.resume, split=args.split,
-                        progress_enabled=progress)
+        run = perft.run(
+            board,
+            depth,
+            duplicates=args.duplicates,
+            hash_mb=args.hash_mb,
+            threads=args.threads,
+            cluster=args.cluster,
+            divide=args.divide,
+            checkpoint=args.checkpoint,
+            resume=args.resume,
+            split=args.split,
+            progress_enabled=progress,
+        )
     except KeyboardInterrupt:
         where = args.resume or args.checkpoint
         hint = f"; resume with --resume {where}" if where else ""
@@ -59,26 +68,49 @@ def register_perft(sub) -> None:
     p.add_argument("--depth", "-d", type=whole_number, default=6, help="plies to count (default 6)")
     p.add_argument("--fen", help="start position (default: the variant's start)")
     p.add_argument("--divide", action="store_true", help="one line per root move")
-    p.add_argument("--duplicates", choices=("drop", "keep"), default="drop",
-                   help="count captures with the same start, end and captured set once (drop) or every path (keep)")
-    p.add_argument("--hash-mb", type=whole_number, default=0, metavar="M",
-                   help="a transposition table of M MiB (exact: full keys are checked)")
+    p.add_argument(
+        "--duplicates",
+        choices=("drop", "keep"),
+        default="drop",
+        help="count captures with the same start, end and captured set once (drop) or every path (keep)",
+    )
+    p.add_argument(
+        "--hash-mb",
+        type=whole_number,
+        default=0,
+        metavar="M",
+        help="a transposition table of M MiB (exact: full keys are checked)",
+    )
     p.add_argument("--threads", "-t", type=positive_int, default=1, help="native threads")
-    p.add_argument("--cluster", metavar="ADDRESS",
-                   help="run subtrees as tasks on the Ray cluster at ADDRESS ('auto' finds one)")
+    p.add_argument(
+        "--cluster", metavar="ADDRESS", help="run subtrees as tasks on the Ray cluster at ADDRESS ('auto' finds one)"
+    )
     p.add_argument("--checkpoint", metavar="FILE", help="write finished subtrees to FILE")
     p.add_argument("--resume", metavar="FILE", help="resume the run saved in FILE (and keep saving there)")
-    p.add_argument("--split", type=positive_int, default=None,
-                   help="split the tree this many plies below the root (default: chosen for balance)")
-    p.add_argument("--progress", choices=("on", "off"), default=None,
-                   help="progress bar on stderr (default: when stderr is a terminal)")
+    p.add_argument(
+        "--split",
+        type=positive_int,
+        default=None,
+        help="split the tree this many plies below the root (default: chosen for balance)",
+    )
+    p.add_argument(
+        "--progress",
+        choices=("on", "off"),
+        default=None,
+        help="progress bar on stderr (default: when stderr is a terminal)",
+    )
     p.set_defaults(func=cmd_perft)
 
 
 def register_bench(sub) -> None:
     p = sub.add_parser("bench", help="search the fixed bench positions; prints the node signature")
-    p.add_argument("--depth", "-d", type=positive_int, default=None,
-                   help="search depth (default %(default)s: the pinned bench depth)")
+    p.add_argument(
+        "--depth",
+        "-d",
+        type=positive_int,
+        default=None,
+        help="search depth (default %(default)s: the pinned bench depth)",
+    )
     p.add_argument("--tt-mb", type=positive_int, default=None, help="table size in MiB")
     p.add_argument("--quiet", "-q", action="store_true", help="no per-position lines on stderr")
     p.set_defaults(func=cmd_bench)
@@ -126,8 +158,9 @@ def build_parser(only: Optional[Tuple[str, ...]] = None) -> argparse.ArgumentPar
         function(sub)
         added = set(sub.choices) - before
         if added != set(names):
-            raise RuntimeError(f"{function.__module__}.{function.__name__} added the commands "
-                               f"{sorted(added)}, not {sorted(names)}")
+            raise RuntimeError(
+                f"{function.__module__}.{function.__name__} added the commands {sorted(added)}, not {sorted(names)}"
+            )
     return parser
 
 
@@ -156,10 +189,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         return 2
     try:
         return args.func(args)
-    except (DraughtsError, ValueError) as e:       # bad input, or an engine or connection fault
+    except (DraughtsError, ValueError) as e:  # bad input, or an engine or connection fault
         print(f"draughts: error: {e}", file=sys.stderr)
         return 2
-    except BrokenPipeError:                          # e.g. piped into `head`
+    except BrokenPipeError:  # e.g. piped into `head`
         try:
             sys.stdout = open(os.devnull, "w")
         except OSError:

@@ -22,7 +22,7 @@ def _head(address: str) -> Optional[Tuple[str, int]]:
     "auto" and "local" (Ray finds those itself)."""
     if address in ("auto", "local"):
         return None
-    a = address[len("ray://"):] if address.startswith("ray://") else address
+    a = address[len("ray://") :] if address.startswith("ray://") else address
     host, sep, port = a.rpartition(":")
     if not sep or not host or not (port.isascii() and port.isdigit()) or not 0 < int(port) < 65536:
         raise InvalidInputError(f"cluster address {address!r} is not HOST:PORT, ray://HOST:PORT or auto")
@@ -53,6 +53,7 @@ def connect(address: str) -> Any:
         import ray
     except ImportError:
         from draughts._install import install_command
+
         raise InvalidInputError(f"--cluster needs Ray: {install_command('cluster')}") from None
     if ray.is_initialized() and _connected != address:
         ray.shutdown()
@@ -61,9 +62,8 @@ def connect(address: str) -> Any:
         if why is not None:
             raise ClusterLost(f"cannot connect to the Ray cluster at {address!r}: {why}")
         try:
-            ray.init(address=address, ignore_reinit_error=True, log_to_driver=False,
-                     logging_level=logging.ERROR)
-        except Exception as e:                      # Ray raises ConnectionError, RuntimeError, ...
+            ray.init(address=address, ignore_reinit_error=True, log_to_driver=False, logging_level=logging.ERROR)
+        except Exception as e:  # Ray raises ConnectionError, RuntimeError, ...
             raise ClusterLost(f"cannot connect to the Ray cluster at {address!r}: {e}") from None
         _connected = address
     return ray
@@ -98,16 +98,21 @@ class Watch:
             raise ClusterLost(f"lost the Ray cluster at {self.address!r}: {why}")
 
 
-
-
 #: Ray tasks kept in flight per processor of the cluster (the next chunk waits when one ends)
 TASKS_PER_CPU = 2
 #: times Ray runs a task again whose worker or node died
 RAY_RETRIES = 3
 
 
-def map_chunks(address: str, task: Callable[..., Any], args: Callable[[int], tuple], todo: List[int],
-               done: Callable[[int, Any], None], *, saved: Callable[[], str]) -> None:
+def map_chunks(
+    address: str,
+    task: Callable[..., Any],
+    args: Callable[[int], tuple],
+    todo: List[int],
+    done: Callable[[int, Any], None],
+    *,
+    saved: Callable[[], str],
+) -> None:
     """Run `task(*args(chunk))` as a Ray task for each chunk of `todo` on the
     cluster at `address`, at most TASKS_PER_CPU a processor at once, and hand
     each result to `done(chunk, result)` in this process as it comes back (the
@@ -134,15 +139,15 @@ def map_chunks(address: str, task: Callable[..., Any], args: Callable[[int], tup
                 chunk = pending.pop(ref)
                 try:
                     result = ray.get(ref, timeout=60)
-                except Exception as e:          # the task, its node or the head died
+                except Exception as e:  # the task, its node or the head died
                     raise ClusterLost(f"chunk {chunk} failed on the Ray cluster at {address!r}: {e}") from None
                 done(chunk, result)
             if not ready:
-                watch.check()           # a head that has gone ends the run
+                watch.check()  # a head that has gone ends the run
     except ClusterLost as e:
         raise ClusterLost(f"{e}; {saved()}") from None
     except BaseException:
-        for ref in pending:                 # an interrupt or an error here: stop the cluster's work
+        for ref in pending:  # an interrupt or an error here: stop the cluster's work
             try:
                 ray.cancel(ref, force=True)
             except Exception:

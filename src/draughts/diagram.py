@@ -32,13 +32,20 @@ class MoveSquares(Protocol):
     @property
     def captured(self) -> Iterable[int]: ...
 
+
 #: piece symbols: (white man, white king, black man, black king)
 ASCII_PIECES = ("w", "W", "b", "B")
 UNICODE_PIECES = ("○", "◎", "●", "◉")
 
 
-def diagram(board: Drawable, *, ascii: bool = False, flipped: bool = False, framed: bool = False,
-            lastmove: Optional[MoveSquares] = None) -> str:
+def diagram(
+    board: Drawable,
+    *,
+    ascii: bool = False,
+    flipped: bool = False,
+    framed: bool = False,
+    lastmove: Optional[MoveSquares] = None,
+) -> str:
     """The board as text, White at the bottom unless `flipped`.
 
     Bare (`framed=False`): one character a square, separated by blanks: a
@@ -61,15 +68,16 @@ def diagram(board: Drawable, *, ascii: bool = False, flipped: bool = False, fram
         symbol[i] = wk if i in kings else wm
     for i in black:
         symbol[i] = bk if i in kings else bm
-    at: Dict[Tuple[int, int], int] = {}        # (row, col) as drawn -> internal square
+    at: Dict[Tuple[int, int], int] = {}  # (row, col) as drawn -> internal square
     for i, (r, c) in enumerate(sq.coords):
         if flipped:
             r, c = n - 1 - r, n - 1 - c
         at[(r, c)] = i
 
     if not framed:
-        return "\n".join(" ".join(symbol.get(at[(r, c)], ".") if (r, c) in at else " " for c in range(n))
-                         for r in range(n))
+        return "\n".join(
+            " ".join(symbol.get(at[(r, c)], ".") if (r, c) in at else " " for c in range(n)) for r in range(n)
+        )
 
     taken_mark = "x" if ascii else "×"
     ends = set()

@@ -37,8 +37,8 @@ from draughts.engine_api import Info, PlayResult
 from draughts.egdb import Database, auto_dir as egdb_auto_dir, open_shared, rule_fields, supported as egdb_supported
 from draughts.errors import DraughtsError, InvalidInputError, TableMemoryError
 from draughts.limits import Limit, clock_budget, search_budget
-from draughts.tuning import (EvalWeights, ProbCutFit, SearchParams, default_search_params, default_weights,
-                             tuning_fields)
+from draughts.tuning import EvalWeights, ProbCutFit, SearchParams, default_search_params, default_weights, tuning_fields
+
 # the tuning's names, where users of the engine have found them
 from draughts.tuning import PROBCUT as PROBCUT  # noqa: F401
 from draughts.variants import Variant, variant as get_variant
@@ -109,8 +109,9 @@ def parse_probcut(text: str) -> Union[None, str, ProbCutFit]:
         md, pct, slope, icpt, sigma, s1, t = parts
         return ProbCutFit(int(md), int(pct), float(slope), int(icpt), float(sigma), float(s1), float(t))
     except ValueError:
-        raise InvalidInputError(f"probcut is off, auto or MIN,PCT,SLOPE,ICPT,SIGMA,SIGMA_PER_PLY,T, "
-                            f"not {text!r}") from None
+        raise InvalidInputError(
+            f"probcut is off, auto or MIN,PCT,SLOPE,ICPT,SIGMA,SIGMA_PER_PLY,T, not {text!r}"
+        ) from None
 
 
 def _whole(name: str, value: Any, low: int, high: int, text: bool = True) -> int:
@@ -135,8 +136,9 @@ def _check_probcut(value: Any) -> Union[None, str, ProbCutFit]:
         # what the core's set_probcut takes
         min_depth, slope, _, _, margin = value.packed()
         if not 2 <= min_depth < 64 or not 256 <= slope <= 4096 or min(margin) < 0:
-            raise InvalidInputError(f"probcut needs 2 <= min_depth < 64, a slope from 0.25 to 4 and margins "
-                                f"not below 0, not {value!r}")
+            raise InvalidInputError(
+                f"probcut needs 2 <= min_depth < 64, a slope from 0.25 to 4 and margins not below 0, not {value!r}"
+            )
     return value
 
 
@@ -148,9 +150,15 @@ def _check_move_overhead(value: Any) -> float:
             n = float(value)
         except ValueError:
             n = value
-    if isinstance(n, bool) or not isinstance(n, (int, float)) or not math.isfinite(n) or not 0 <= n <= options.MOVE_OVERHEAD_MAX_MS:
-        raise InvalidInputError(f"move-overhead must be a number of milliseconds from 0 to "
-                                f"{options.MOVE_OVERHEAD_MAX_MS}, not {value!r}")
+    if (
+        isinstance(n, bool)
+        or not isinstance(n, (int, float))
+        or not math.isfinite(n)
+        or not 0 <= n <= options.MOVE_OVERHEAD_MAX_MS
+    ):
+        raise InvalidInputError(
+            f"move-overhead must be a number of milliseconds from 0 to {options.MOVE_OVERHEAD_MAX_MS}, not {value!r}"
+        )
     return float(n)
 
 
@@ -201,6 +209,7 @@ def _check_variant(value: Any) -> Variant:
 
 def _check_book(value: Any) -> Union[None, str, "Book"]:
     from draughts.book import Book
+
     if value is None or value in ("", "none"):
         return None
     if isinstance(value, Book) or value == "auto":
@@ -214,14 +223,20 @@ def _checker(o: "options.Option") -> Callable[[Any], Any]:
     """What reads an option's value: the option's own reader, or its type's."""
     low, high = (o.min or 0), (o.max if o.max is not None else 0)
     special: Dict[str, Callable[[Any], Any]] = {
-        "variant": _check_variant, "tt-size": lambda v: _check_tt_size(_whole("tt-size", v, low, high)),
-        "move-overhead": _check_move_overhead, "eval": _check_eval, "eval-file": _check_eval_file,
-        "egdb-path": _check_egdb, "probcut": _check_probcut, "book": _check_book}
+        "variant": _check_variant,
+        "tt-size": lambda v: _check_tt_size(_whole("tt-size", v, low, high)),
+        "move-overhead": _check_move_overhead,
+        "eval": _check_eval,
+        "eval-file": _check_eval_file,
+        "egdb-path": _check_egdb,
+        "probcut": _check_probcut,
+        "book": _check_book,
+    }
     if o.name in special:
         return special[o.name]
     if o.type == "int":
         return lambda v: _whole(o.name, v, low, high)
-    raise AssertionError(f"option {o.name} has no reader")          # a new option's reader goes above
+    raise AssertionError(f"option {o.name} has no reader")  # a new option's reader goes above
 
 
 #: the options of `Engine.configure`, by their Hub parameter names (declared in
@@ -236,13 +251,23 @@ class Engine:
     """A search engine for one variant at a time (it follows the board it is
     given); it satisfies `draughts.engine_api.EngineProtocol`."""
 
-    def __init__(self, variant: Union[str, Variant] = "international", *, tt_mb: int = 64,
-                 level: int = LEVEL_MAX, weights: Optional[EvalWeights] = None,
-                 seed: Optional[int] = None, move_overhead: float = DEFAULT_MOVE_OVERHEAD,
-                 eval: Optional[str] = None, weights_file: Optional[str] = None,
-                 egdb: Union[None, str, "os.PathLike[str]", Database] = "auto", threads: int = 1,
-                 book: Union[None, str, "os.PathLike[str]", "Book"] = None, book_margin: int = BOOK_MARGIN,
-                 options: Optional[Mapping[str, Any]] = None):
+    def __init__(
+        self,
+        variant: Union[str, Variant] = "international",
+        *,
+        tt_mb: int = 64,
+        level: int = LEVEL_MAX,
+        weights: Optional[EvalWeights] = None,
+        seed: Optional[int] = None,
+        move_overhead: float = DEFAULT_MOVE_OVERHEAD,
+        eval: Optional[str] = None,
+        weights_file: Optional[str] = None,
+        egdb: Union[None, str, "os.PathLike[str]", Database] = "auto",
+        threads: int = 1,
+        book: Union[None, str, "os.PathLike[str]", "Book"] = None,
+        book_margin: int = BOOK_MARGIN,
+        options: Optional[Mapping[str, Any]] = None,
+    ):
         """eval: "classic" or "learned" (None: the variant's default, see
         default_eval); weights_file: a learned weights file to use instead of
         the shipped one (for the variant of this engine); egdb: endgame
@@ -295,7 +320,7 @@ class Engine:
         self.book_margin = OPTIONS["book-margin"](book_margin)
         self._book_source = _check_book(book)
         if isinstance(self._book_source, str) and self._book_source != "auto":
-            self._book_for(self._variant)           # a bad file: an error now, not at the first move
+            self._book_for(self._variant)  # a bad file: an error now, not at the first move
         if options:
             self.configure(options)
 
@@ -322,7 +347,7 @@ class Engine:
             if name not in OPTIONS:
                 raise InvalidInputError(f"unknown engine option {key!r} (known: {', '.join(OPTIONS)})")
             values[name] = OPTIONS[name](value)
-        if "tt-size" in values:                 # first: it is the one that may fail now
+        if "tt-size" in values:  # first: it is the one that may fail now
             self._resize(values.pop("tt-size"))
         if "variant" in values:
             self._set_variant(values.pop("variant"))
@@ -418,8 +443,12 @@ class Engine:
 
     @staticmethod
     def _check_overhead(seconds: Any) -> float:
-        if (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
-                or not math.isfinite(seconds) or not 0 <= seconds <= 60):
+        if (
+            isinstance(seconds, bool)
+            or not isinstance(seconds, (int, float))
+            or not math.isfinite(seconds)
+            or not 0 <= seconds <= 60
+        ):
             raise InvalidInputError(f"move_overhead must be a number of seconds from 0 to 60, not {seconds!r}")
         return float(seconds)
 
@@ -434,7 +463,7 @@ class Engine:
     def _load_egdb(self) -> None:
         src, db = self._egdb_source, None
         if not egdb_supported(self._variant):
-            src = None                  # no databases for these rules (frisian, killer, turkish, ...)
+            src = None  # no databases for these rules (frisian, killer, turkish, ...)
         if isinstance(src, Database):
             db = src if rule_fields(src.variant) == rule_fields(self._variant) else None
         elif src is not None:
@@ -493,18 +522,20 @@ class Engine:
             with self._lock:
                 self._searcher.resize(tt_mb)
         except MemoryError:
-            raise TableMemoryError(f"cannot allocate a {tt_mb} MiB transposition table; "
-                                   f"keeping the {self._tt_mb} MiB one") from None
+            raise TableMemoryError(
+                f"cannot allocate a {tt_mb} MiB transposition table; keeping the {self._tt_mb} MiB one"
+            ) from None
         self._tt_mb = tt_mb
 
     def _set_threads(self, threads: int) -> None:
-        with self._lock:                # waits for a running search to end
+        with self._lock:  # waits for a running search to end
             self._searcher.set_threads(threads)
 
     # --- the opening book ------------------------------------------------------------
     def _book_for(self, variant: Variant) -> Optional["Book"]:
         """The book that answers in this variant (None: none)."""
         from draughts.book import Book, shipped_path
+
         source = self._book_source
         if source is None:
             return None
@@ -518,7 +549,7 @@ class Engine:
                 book = Book(source)
             if book is not None and book.rules_differ(variant):
                 if source != "auto" and not isinstance(source, Book) and book.variant.name == variant.name:
-                    book.check_rules(variant)           # the same name, other rules: say so
+                    book.check_rules(variant)  # the same name, other rules: say so
                 book = None
             self._books[variant.name] = book
         return self._books[variant.name]
@@ -537,6 +568,7 @@ class Engine:
         if book is None:
             return None
         from draughts.book import position_hash
+
         return book.choose(board, self.book_margin, random.Random(self._seed ^ position_hash(board)[0]))
 
     # --- games and searches ----------------------------------------------------------
@@ -567,8 +599,9 @@ class Engine:
         return self._searcher.evaluate(board.position) / 100.0
 
     @staticmethod
-    def time_budget(time: float, inc: float = 0.0, moves_to_go: Optional[int] = None,
-                    overhead: float = DEFAULT_MOVE_OVERHEAD) -> Tuple[float, float]:
+    def time_budget(
+        time: float, inc: float = 0.0, moves_to_go: Optional[int] = None, overhead: float = DEFAULT_MOVE_OVERHEAD
+    ) -> Tuple[float, float]:
         """(soft, hard) seconds of search on a clock: `draughts.limits.clock_budget`."""
         return clock_budget(time, inc, moves_to_go, overhead)
 
@@ -590,9 +623,15 @@ class Engine:
         """The search's clock (seconds): pass a reading as `play(start=...)`."""
         return clock()
 
-    def play(self, board: Board, limit: Optional[Limit] = None, *,
-             on_info: Optional[Callable[[Info], None]] = None, arm: bool = True,
-             start: Optional[float] = None) -> PlayResult:
+    def play(
+        self,
+        board: Board,
+        limit: Optional[Limit] = None,
+        *,
+        on_info: Optional[Callable[[Info], None]] = None,
+        arm: bool = True,
+        start: Optional[float] = None,
+    ) -> PlayResult:
         """Search the board's position and return the best move found, with
         the reply expected (`ponder`) and the last iteration's `Info`.
 
@@ -610,12 +649,20 @@ class Engine:
             raise InvalidInputError(f"no legal move in {board.fen()}: the game is over")
         lines, elapsed, budget = self._search(board, limit, 1, on_info, arm, start)
         info = lines[0]
-        return PlayResult(info.pv[0], info.pv[1] if len(info.pv) > 1 else None, info, elapsed,
-                          budget is not None and elapsed > budget)
+        return PlayResult(
+            info.pv[0], info.pv[1] if len(info.pv) > 1 else None, info, elapsed, budget is not None and elapsed > budget
+        )
 
-    def analyse(self, board: Board, limit: Optional[Limit] = None, multipv: int = 1, *,
-                on_info: Optional[Callable[[Info], None]] = None, arm: bool = True,
-                start: Optional[float] = None) -> List[Info]:
+    def analyse(
+        self,
+        board: Board,
+        limit: Optional[Limit] = None,
+        multipv: int = 1,
+        *,
+        on_info: Optional[Callable[[Info], None]] = None,
+        arm: bool = True,
+        start: Optional[float] = None,
+    ) -> List[Info]:
         """The `multipv` best root moves, each with its score and line, best
         first (one a legal move at most; none when the game is over).  The
         limit, `on_info` (called for every line of every finished iteration,
@@ -629,17 +676,24 @@ class Engine:
             return []
         return self._search(board, limit, multipv, on_info, arm, start)[0]
 
-    def _search(self, board: Board, limit: Optional[Limit], multipv: int,
-                on_info: Optional[Callable[[Info], None]], arm: bool,
-                start: Optional[float]) -> Tuple[List[Info], float, Optional[float]]:
+    def _search(
+        self,
+        board: Board,
+        limit: Optional[Limit],
+        multipv: int,
+        on_info: Optional[Callable[[Info], None]],
+        arm: bool,
+        start: Optional[float],
+    ) -> Tuple[List[Info], float, Optional[float]]:
         """(the lines, best first; seconds from `start` to the answer; the
         seconds the limit grants, None when it is not timed)."""
         if limit is None:
             limit = Limit()
         elif not isinstance(limit, Limit):
             raise InvalidInputError(f"the limit is a draughts.Limit, not {type(limit).__name__}")
-        if start is not None and (isinstance(start, bool) or not isinstance(start, (int, float))
-                                  or not math.isfinite(start) or start < 0):
+        if start is not None and (
+            isinstance(start, bool) or not isinstance(start, (int, float)) or not math.isfinite(start) or start < 0
+        ):
             raise InvalidInputError(f"start must be an Engine.clock() reading, not {start!r}")
         if arm:
             self.arm()
@@ -648,13 +702,15 @@ class Engine:
         if multipv == 1 and not limit.infinite and self._book_source is not None:
             bm = self.book_move(board)
             if bm is not None:
-                men, win = _score_men(bm.score if abs(bm.score) < 3000 else
-                                      (WIN_SCORE - 1 if bm.score > 0 else -WIN_SCORE + 1))
+                men, win = _score_men(
+                    bm.score if abs(bm.score) < 3000 else (WIN_SCORE - 1 if bm.score > 0 else -WIN_SCORE + 1)
+                )
                 took = clock() - begun
                 book = self._book_for(board.variant)
                 assert book is not None
-                info = Info(depth=bm.depth, score=men, win_in=win, nodes=0, time=took,
-                            pv=book.line(board, bm.move), book=True)
+                info = Info(
+                    depth=bm.depth, score=men, win_in=win, nodes=0, time=took, pv=book.line(board, bm.move), book=True
+                )
                 if on_info is not None:
                     on_info(info)
                 return [info], took, self.move_budget(limit)[1] or None
@@ -668,8 +724,13 @@ class Engine:
         if limit.empty and not cap:
             max_depth = 12
         legal = list(board.legal_moves)
-        if (limit.budget() is not None and not limit.infinite and limit.depth is None
-                and limit.nodes is None and len(legal) == 1):
+        if (
+            limit.budget() is not None
+            and not limit.infinite
+            and limit.depth is None
+            and limit.nodes is None
+            and len(legal) == 1
+        ):
             # one legal move on a clock: nothing to choose, so no time to
             # spend; a one-ply search still gives the score and the reply
             max_depth, soft, hard, timed = 1, 0.0, 0.0, False
@@ -679,8 +740,18 @@ class Engine:
         def info_of(d: int, sel: int, score: int, n: int, ms: float, pv: List[Any], index: int) -> Info:
             men, win = _score_men(score)
             t = ms / 1000.0
-            return Info(d, sel, men, win, n, t, n / t if t > 0 else 0.0, self._pv_moves(board, pv),
-                        index, self._searcher.egdb_hits)
+            return Info(
+                d,
+                sel,
+                men,
+                win,
+                n,
+                t,
+                n / t if t > 0 else 0.0,
+                self._pv_moves(board, pv),
+                index,
+                self._searcher.egdb_hits,
+            )
 
         def info_cb(d: int, sel: int, score: int, n: int, ms: float, pv: List[Any], index: int) -> None:
             if on_info is not None:
@@ -688,19 +759,27 @@ class Engine:
 
         with self._lock:
             r = self._searcher.run(
-                state.position, state.history, max_depth=max_depth, nodes=limit.nodes or 0,
-                soft_ms=soft, hard_ms=hard, rev=state.reversible, cp=state.capture_promo,
-                egp=state.endgame_plies, callback=info_cb if on_info else None, start=start or 0.0,
-                multipv=lines_wanted)
+                state.position,
+                state.history,
+                max_depth=max_depth,
+                nodes=limit.nodes or 0,
+                soft_ms=soft,
+                hard_ms=hard,
+                rev=state.reversible,
+                cp=state.capture_promo,
+                egp=state.endgame_plies,
+                callback=info_cb if on_info else None,
+                start=start or 0.0,
+                multipv=lines_wanted,
+            )
             mv, score, d, sel, n, ms, pv = r.move, r.score, r.depth, r.seldepth, r.nodes, r.ms, r.pv
             found = self._searcher.lines
         if lines_wanted > 1 and found:
-            lines = [info_of(ld, lsel, lscore, n, ms, lpv, k + 1)
-                     for k, (lscore, ld, lsel, lpv) in enumerate(found)]
+            lines = [info_of(ld, lsel, lscore, n, ms, lpv, k + 1) for k, (lscore, ld, lsel, lpv) in enumerate(found)]
         else:
             best = info_of(d, sel, score, n, ms, pv, 1)
             mv_obj = board.move_of_code(mv) if mv is not None else None
-            if mv_obj is None:                          # stopped before the first iteration
+            if mv_obj is None:  # stopped before the first iteration
                 best.pv = [legal[0]]
             elif not best.pv or best.pv[0] != mv_obj:
                 best.pv = [mv_obj]

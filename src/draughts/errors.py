@@ -22,14 +22,35 @@ from __future__ import annotations
 from typing import Any, Optional, Sequence
 
 __all__ = [
-    "DraughtsError", "InvalidInputError", "EngineError",
-    "VariantError", "FenError", "InvalidMoveError", "IllegalMoveError", "AmbiguousMoveError",
-    "PdnError", "OptionError", "TableMemoryError", "HubError", "HubSyntaxError",
-    "HubPositionError", "DxpError", "EgdbError",
-    "EngineTerminatedError", "EngineTimeoutError", "EngineOvertimeError", "EngineProtocolError",
-    "EngineNoMoveError", "EngineCommandError", "DxpConnectionError", "DxpClosed", "DxpTimeout",
-    "DxpIncomplete", "ClusterLost",
-    "PerftStopped", "EngineClaim",
+    "DraughtsError",
+    "InvalidInputError",
+    "EngineError",
+    "VariantError",
+    "FenError",
+    "InvalidMoveError",
+    "IllegalMoveError",
+    "AmbiguousMoveError",
+    "PdnError",
+    "OptionError",
+    "TableMemoryError",
+    "HubError",
+    "HubSyntaxError",
+    "HubPositionError",
+    "DxpError",
+    "EgdbError",
+    "EngineTerminatedError",
+    "EngineTimeoutError",
+    "EngineOvertimeError",
+    "EngineProtocolError",
+    "EngineNoMoveError",
+    "EngineCommandError",
+    "DxpConnectionError",
+    "DxpClosed",
+    "DxpTimeout",
+    "DxpIncomplete",
+    "ClusterLost",
+    "PerftStopped",
+    "EngineClaim",
 ]
 
 
@@ -38,6 +59,7 @@ class DraughtsError(Exception):
 
 
 # --- bad input -----------------------------------------------------------------
+
 
 class InvalidInputError(DraughtsError, ValueError):
     """Input that cannot be used: the message names the input and why."""
@@ -75,8 +97,15 @@ class AmbiguousMoveError(InvalidInputError):
 class PdnError(InvalidInputError):
     """A PDN game that cannot be read; says which game, line and token."""
 
-    def __init__(self, message: str, game_number: Optional[int] = None, line: Optional[int] = None,
-                 token: Optional[str] = None, text: Optional[str] = None, game: Any = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        game_number: Optional[int] = None,
+        line: Optional[int] = None,
+        token: Optional[str] = None,
+        text: Optional[str] = None,
+        game: Any = None,
+    ) -> None:
         super().__init__(message)
         self.game_number = game_number
         self.line = line
@@ -121,6 +150,7 @@ class EgdbError(InvalidInputError):
 
 
 # --- engine and connection faults ------------------------------------------------
+
 
 class EngineError(DraughtsError, RuntimeError):
     """An engine or a connection to one failed."""
@@ -194,6 +224,7 @@ class ClusterLost(EngineError):
 
 
 # --- interruptions -----------------------------------------------------------------
+
 
 class PerftStopped(DraughtsError):
     """A perft count stopped before it finished (its count is unknown)."""

@@ -55,7 +55,7 @@ from draughts_core.eval import Dense, DenseOrtho
 from draughts_core.eval_features import feature_arrays, ortho_blocks, regions
 from draughts_core.eval_weights import LearnedEval
 
-NPAT = 3 ** 8
+NPAT = 3**8
 
 #: the dense features, in the core's order, named by the core's enums
 #: (draughts_core/eval.pxd: Dense, DenseOrtho; each member's comment says what it counts)
@@ -86,7 +86,7 @@ def _mirror_table(width: int) -> np.ndarray:
     out = np.zeros(NPAT, dtype=np.int64)
     for k in range(8):
         row, col = divmod(k, width)
-        out += (x // 3 ** k % 3) * 3 ** (row * width + width - 1 - col)
+        out += (x // 3**k % 3) * 3 ** (row * width + width - 1 - col)
     return out
 
 
@@ -100,15 +100,15 @@ class Layout:
     """The learned evaluation on one board: regions, squares, dense
     features, the phase's full count and the symmetry terms of its table."""
 
-    name: str                   # "8x8", "10x10", "the orthogonal 8x8 board"
+    name: str  # "8x8", "10x10", "the orthogonal 8x8 board"
     size: int
-    geometry: int               # Rules.geometry
+    geometry: int  # Rules.geometry
     nreg: int
-    squares: int                # squares a piece can stand on (king square weights)
-    full: int                   # pieces at the start: the opening end of the phase
+    squares: int  # squares a piece can stand on (king square weights)
+    full: int  # pieces at the start: the opening end of the phase
     dense: Tuple[str, ...]
     terms: Tuple[Term, ...]
-    king_mirror: Optional[np.ndarray] = None    # per square its mirror image, when the board has one
+    king_mirror: Optional[np.ndarray] = None  # per square its mirror image, when the board has one
 
     def king_table(self, king_sq: np.ndarray) -> np.ndarray:
         """The king square weights the core reads (symmetrised over the mirror)."""
@@ -125,8 +125,7 @@ class Layout:
         index, int32, shape of idx) of pattern indices idx (n, regions)."""
         idx = idx.astype(np.int64)
         regs = np.arange(self.nreg)[None, :]
-        return [(sign, (rmap[None, :] * NPAT + perm[regs, idx]).astype(np.int32))
-                for sign, rmap, perm in self.terms]
+        return [(sign, (rmap[None, :] * NPAT + perm[regs, idx]).astype(np.int32)) for sign, rmap, perm in self.terms]
 
 
 def _diagonal(size: int) -> Layout:
@@ -156,8 +155,7 @@ def _orthogonal() -> Layout:
     flip = np.tile(FLIP, (n, 1))
     terms = ((1, np.arange(n), ident), (1, mir, mperm), (-1, rot, flip), (-1, rot[mir], FLIP[mperm]))
     squares = np.arange(64)
-    return Layout("the orthogonal 8x8 board", 8, 1, n, 64, 32, DENSE_ORTHO, terms,
-                  8 * (squares // 8) + 7 - squares % 8)
+    return Layout("the orthogonal 8x8 board", 8, 1, n, 64, 32, DENSE_ORTHO, terms, 8 * (squares // 8) + 7 - squares % 8)
 
 
 LAYOUTS = (_diagonal(8), _diagonal(10), _orthogonal())
@@ -183,8 +181,7 @@ def table(patterns: np.ndarray, lay: Optional[Layout] = None) -> np.ndarray:
 
 
 def weights_path(variant: Variant) -> str:
-    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "data",
-                        f"learned-{variant.name}.npz")
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", f"learned-{variant.name}.npz")
 
 
 def has_weights(variant) -> bool:
@@ -240,8 +237,13 @@ def manifest(path: str) -> Dict:
 
 def build(patterns: np.ndarray, dense: np.ndarray, king_sq: np.ndarray, lay: Layout) -> LearnedEval:
     t = _int16(table(patterns, lay))
-    return LearnedEval(lay.size, np.ascontiguousarray(t).tobytes(), [(int(d[0]), int(d[1])) for d in dense],
-                       [(int(d[0]), int(d[1])) for d in _int16(lay.king_table(king_sq))], lay.geometry)
+    return LearnedEval(
+        lay.size,
+        np.ascontiguousarray(t).tobytes(),
+        [(int(d[0]), int(d[1])) for d in dense],
+        [(int(d[0]), int(d[1])) for d in _int16(lay.king_table(king_sq))],
+        lay.geometry,
+    )
 
 
 _CACHE: Dict[str, LearnedEval] = {}
@@ -260,8 +262,9 @@ def load(variant, path: Optional[str] = None) -> LearnedEval:
     return _CACHE[key]
 
 
-def features(variant, white: np.ndarray, black: np.ndarray, kings: np.ndarray,
-             turn: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def features(
+    variant, white: np.ndarray, black: np.ndarray, kings: np.ndarray, turn: np.ndarray
+) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Pattern indices (n, regions) uint16, dense features (n, NDENSE) int32,
     pieces on board (n,) int32 and king squares (n, N) int8 of positions given
     as bitboard arrays."""
@@ -272,7 +275,15 @@ def features(variant, white: np.ndarray, black: np.ndarray, kings: np.ndarray,
     dense = np.zeros((n, len(lay.dense)), dtype=np.int32)
     pieces = np.zeros(n, dtype=np.int32)
     king_sq = np.zeros((n, lay.squares), dtype=np.int8)
-    feature_arrays(v.core_rules, np.ascontiguousarray(white, dtype=np.uint64),
-                   np.ascontiguousarray(black, dtype=np.uint64), np.ascontiguousarray(kings, dtype=np.uint64),
-                   np.ascontiguousarray(turn, dtype=np.uint8), idx, dense, pieces, king_sq)
+    feature_arrays(
+        v.core_rules,
+        np.ascontiguousarray(white, dtype=np.uint64),
+        np.ascontiguousarray(black, dtype=np.uint64),
+        np.ascontiguousarray(kings, dtype=np.uint64),
+        np.ascontiguousarray(turn, dtype=np.uint8),
+        idx,
+        dense,
+        pieces,
+        king_sq,
+    )
     return idx, dense, pieces, king_sq

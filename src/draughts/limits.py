@@ -50,13 +50,13 @@ class Limit:
     def __post_init__(self) -> None:
         for name, high in (("depth", DEPTH_MAX), ("nodes", NODES_MAX), ("moves_to_go", _MOVES_MAX)):
             value = getattr(self, name)
-            if value is not None and (not isinstance(value, int) or isinstance(value, bool)
-                                      or not 1 <= value <= high):
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= high):
                 raise InvalidInputError(f"{name} must be a whole number from 1 to {high}, not {value!r}")
         for name in ("movetime", "time", "inc"):
             value = getattr(self, name)
-            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
-                                      or not math.isfinite(value) or value < 0):
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0
+            ):
                 raise InvalidInputError(f"{name} must be a finite number of seconds >= 0, not {value!r}")
         if not isinstance(self.infinite, bool):
             raise InvalidInputError(f"infinite must be True or False, not {self.infinite!r}")
@@ -96,8 +96,9 @@ class Limit:
         return None
 
 
-def clock_budget(time: float, inc: float = 0.0, moves_to_go: Optional[int] = None,
-                 overhead: float = 0.0) -> Tuple[float, float]:
+def clock_budget(
+    time: float, inc: float = 0.0, moves_to_go: Optional[int] = None, overhead: float = 0.0
+) -> Tuple[float, float]:
     """(soft, hard) seconds of search for a move with `time` on the clock
     before this move's increment `inc`.  No new iteration starts after the
     soft limit; the search stops at the hard one.  `overhead` is kept back for
@@ -105,7 +106,7 @@ def clock_budget(time: float, inc: float = 0.0, moves_to_go: Optional[int] = Non
     exceeds what the clock allows."""
     usable = time + inc - overhead
     if usable <= 0.002:
-        return 0.001, 0.001                      # answer at once: depth 1
+        return 0.001, 0.001  # answer at once: depth 1
     mtg = min(moves_to_go, 50) if moves_to_go and moves_to_go > 0 else 30
     cap = usable * (0.8 if mtg == 1 else 0.5)
     target = min(max(time - overhead, 0.0) / mtg + 0.75 * inc, cap)

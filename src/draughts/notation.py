@@ -22,27 +22,27 @@ class Squares:
     """Square tables of one numbering: internal square <-> number, name, (row, col)."""
 
     def __init__(self, size: int, numbering: str):
-        every = numbering == "orthogonal"           # every square: square i at (i // size, i % size)
+        every = numbering == "orthogonal"  # every square: square i at (i // size, i % size)
         h = size if every else size // 2
         n = size * h
         self.size = size
         self.count = n
-        self.number: List[int] = [0] * n          # internal -> variant number
-        self.internal: Dict[int, int] = {}        # variant number -> internal
-        self.coords: List[Tuple[int, int]] = []   # internal -> (row, col) on the drawn board
-        self.name: List[str] = []                 # internal -> algebraic name
+        self.number: List[int] = [0] * n  # internal -> variant number
+        self.internal: Dict[int, int] = {}  # variant number -> internal
+        self.coords: List[Tuple[int, int]] = []  # internal -> (row, col) on the drawn board
+        self.name: List[str] = []  # internal -> algebraic name
         for i in range(n):
             r, p = divmod(i, h)
             col = 2 * p + 1 if r % 2 == 0 else 2 * p
-            if every:                              # numbered 1..64 from a8, rows left to right
+            if every:  # numbered 1..64 from a8, rows left to right
                 col = p
                 num = i + 1
             elif numbering == "standard":
                 num = i + 1
             elif numbering == "italian":
-                col = size - 1 - col               # mirrored board, numbered left to right
+                col = size - 1 - col  # mirrored board, numbered left to right
                 num = r * h + (h - 1 - p) + 1
-            else:                                  # spanish: from White's lower right, right to left
+            else:  # spanish: from White's lower right, right to left
                 col = size - 1 - col
                 num = (size - 1 - r) * h + p + 1
             self.number[i] = num
@@ -51,8 +51,11 @@ class Squares:
             self.name.append(f"{FILES[col]}{size - r}")
         self.by_name: Dict[str, int] = {nm: i for i, nm in enumerate(self.name)}
         #: the exact texts of squares (numbers, names in either case) -> internal square
-        self.by_text: Dict[str, int] = {**{str(num): i for num, i in self.internal.items()},
-                                        **self.by_name, **{nm.upper(): i for nm, i in self.by_name.items()}}
+        self.by_text: Dict[str, int] = {
+            **{str(num): i for num, i in self.internal.items()},
+            **self.by_name,
+            **{nm.upper(): i for nm, i in self.by_name.items()},
+        }
         #: the same texts -> square number
         self.number_of_text: Dict[str, int] = {t: self.number[i] for t, i in self.by_text.items()}
 
@@ -128,7 +131,7 @@ def parse_fen(fen: str, variant: Variant):
     if not isinstance(fen, str):
         raise FenError(f"a FEN must be a string, not {type(fen).__name__}", fen)
     text = fen.strip()
-    if text.startswith("[") and text.endswith("]"):          # a whole PDN tag line
+    if text.startswith("[") and text.endswith("]"):  # a whole PDN tag line
         m = re.fullmatch(r'\[\s*FEN\s+"(.*)"\s*\]', text, re.S)
         if not m:
             raise FenError(f"cannot read FEN tag {text!r}", fen)
@@ -138,7 +141,7 @@ def parse_fen(fen: str, variant: Variant):
         raise FenError("empty FEN", fen)
     fields = [f.strip() for f in text.split(":")]
     side = fields[0].upper()
-    if side == "?":                                          # PDN 3.0: unknown, read as the first mover
+    if side == "?":  # PDN 3.0: unknown, read as the first mover
         side = variant.first.letter
     if side not in ("W", "B"):
         raise FenError(f"FEN must start with the side to move W, B or ?, not {fields[0]!r}", fen, fields[0])
@@ -154,9 +157,9 @@ def parse_fen(fen: str, variant: Variant):
         colour = field[0].upper()
         if colour not in ("W", "B"):
             if re.fullmatch(r"[HF]\d*", field, re.I):
-                continue                                     # move counters of some writers
+                continue  # move counters of some writers
             if field.startswith("+"):
-                continue                                     # frisian king moves: parse_king_moves
+                continue  # frisian king moves: parse_king_moves
             raise FenError(f"FEN field {field!r} does not start with a colour W or B", fen, field)
         if colour in seen_colours:
             raise FenError(f"FEN has two {colour} fields (the second is {field!r})", fen, field)
@@ -232,18 +235,21 @@ def parse_king_moves(fen: str, variant: Variant):
         raise FenError(f"FEN has two king-move fields ({fields[1]!r})", fen, fields[1])
     m = _KING_MOVES.match(fields[0])
     if not m:
-        raise FenError(f"FEN king-move field {fields[0]!r} is not +<count><square>+<count><square>",
-                       fen, fields[0])
+        raise FenError(f"FEN king-move field {fields[0]!r} is not +<count><square>+<count><square>", fen, fields[0])
     sq = squares_of(variant)
     out = []
-    for count, square in ((m.group(3), m.group(4)), (m.group(1), m.group(2))):   # white, black
+    for count, square in ((m.group(3), m.group(4)), (m.group(1), m.group(2))):  # white, black
         n = int(count)
         if n == 0:
             out.append((0, 0))
             continue
         if n > variant.king_move_limit or not square:
-            raise FenError(f"FEN king-move field {fields[0]!r}: a count of {n} needs a king's square "
-                           f"and at most {variant.king_move_limit}", fen, fields[0])
+            raise FenError(
+                f"FEN king-move field {fields[0]!r}: a count of {n} needs a king's square "
+                f"and at most {variant.king_move_limit}",
+                fen,
+                fields[0],
+            )
         try:
             out.append((n, sq.parse(square)))
         except ValueError as e:

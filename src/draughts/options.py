@@ -61,34 +61,65 @@ class Option:
 
 #: every option, in the order `draughts hub` declares them
 OPTIONS: Tuple[Option, ...] = (
-    Option("variant", "enum", "international", "the variant played; setting it resets the position",
-           values=tuple(VARIANT_VALUES)),
-    Option("mandatory-capture", "bool", True, "false plays the house rule (capturing is optional)",
-           engine=False),
+    Option(
+        "variant",
+        "enum",
+        "international",
+        "the variant played; setting it resets the position",
+        values=tuple(VARIANT_VALUES),
+    ),
+    Option("mandatory-capture", "bool", True, "false plays the house rule (capturing is optional)", engine=False),
     Option("tt-size", "int", DEFAULT_TT_MB, "the transposition table in MiB", 1, TT_MB_MAX),
     Option("ponder", "bool", False, "accepted for GUIs that send it", engine=False),
     Option("level", "int", LEVEL_MAX, "strength; 20 is full strength", 1, LEVEL_MAX),
-    Option("move-overhead", "int", DEFAULT_MOVE_OVERHEAD_MS,
-           "milliseconds kept back from every timed move", 0, MOVE_OVERHEAD_MAX_MS),
+    Option(
+        "move-overhead",
+        "int",
+        DEFAULT_MOVE_OVERHEAD_MS,
+        "milliseconds kept back from every timed move",
+        0,
+        MOVE_OVERHEAD_MAX_MS,
+    ),
     Option("pydraughts", "bool", False, "read and write pydraughts' 8x8 dialect", engine=False),
-    Option("eval", "enum", "auto", "the evaluation; auto is the variant's default",
-           values=("auto", "classic", "learned")),
-    Option("egdb-path", "string", "auto",
-           "a directory of endgame databases, auto (the database directory's, else the shipped tables) "
-           "or none"),
+    Option(
+        "eval", "enum", "auto", "the evaluation; auto is the variant's default", values=("auto", "classic", "learned")
+    ),
+    Option(
+        "egdb-path",
+        "string",
+        "auto",
+        "a directory of endgame databases, auto (the database directory's, else the shipped tables) or none",
+    ),
     Option("threads", "int", 1, "search threads sharing the table", 1, THREADS_MAX),
     Option("multipv", "int", 1, "lines `go analyze` reports", 1, MULTIPV_LINES, engine=False),
-    Option("book", "string", "auto",
-           "an opening book: auto (the variant's shipped book), a book file, or none", engine_default="none"),
-    Option("book-margin", "int", BOOK_MARGIN,
-           "centi-men below the book's best move within which a move is chosen", 0, 3000),
+    Option(
+        "book",
+        "string",
+        "auto",
+        "an opening book: auto (the variant's shipped book), a book file, or none",
+        engine_default="none",
+    ),
+    Option(
+        "book-margin", "int", BOOK_MARGIN, "centi-men below the book's best move within which a move is chosen", 0, 3000
+    ),
     Option("eval-file", "string", "", "a learned weights file instead of the shipped one", hub=False),
     # the search's whole-number tuning: one option a SearchParams field (draughts.tuning);
     # None: the variant's default
-    *(Option(f.name.replace("_", "-"), "int", None, f"search tuning: {f.metadata['help']} (SearchParams)",
-             f.metadata["min"], f.metadata["max"], hub=False) for f in tuning_fields()),
-    Option("probcut", "string", "auto",
-           "search tuning: off, auto, or MIN,PCT,SLOPE,ICPT,SIGMA,SIGMA_PER_PLY,T", hub=False),
+    *(
+        Option(
+            f.name.replace("_", "-"),
+            "int",
+            None,
+            f"search tuning: {f.metadata['help']} (SearchParams)",
+            f.metadata["min"],
+            f.metadata["max"],
+            hub=False,
+        )
+        for f in tuning_fields()
+    ),
+    Option(
+        "probcut", "string", "auto", "search tuning: off, auto, or MIN,PCT,SLOPE,ICPT,SIGMA,SIGMA_PER_PLY,T", hub=False
+    ),
 )
 
 BY_NAME = {o.name: o for o in OPTIONS}

@@ -44,17 +44,22 @@ import weakref
 from typing import Callable, Dict, Iterable, List, Match, Optional, Tuple, Union
 
 from draughts.board import Board, Move
-from draughts.errors import (AmbiguousMoveError, IllegalMoveError, InvalidMoveError, PdnError,
-                             VariantError)
+from draughts.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, PdnError, VariantError
 from draughts.variants import Variant, variant as get_variant, variant_for_gametype
 
-__all__ = ["Game", "GameReader", "read_game", "read_games", "write_game", "write_games",
-           "ROSTER", "RESULT_TOKENS"]
+__all__ = ["Game", "GameReader", "read_game", "read_games", "write_game", "write_games", "ROSTER", "RESULT_TOKENS"]
 
 #: The seven-tag roster, in the order it is written.
 ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
-_ROSTER_DEFAULTS = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?",
-                    "White": "?", "Black": "?", "Result": "*"}
+_ROSTER_DEFAULTS = {
+    "Event": "?",
+    "Site": "?",
+    "Date": "????.??.??",
+    "Round": "?",
+    "White": "?",
+    "Black": "?",
+    "Result": "*",
+}
 
 #: Result tokens read in every variant: both the 10x10 family (2-0, 1-1, 0-2)
 #: and the 8x8 family (1-0, 1/2-1/2, 0-1), a double loss 0-0 and `*`.
@@ -81,6 +86,7 @@ _DIGITS = re.compile(r"\d+")
 
 # --- the game ------------------------------------------------------------------
 
+
 class Game:
     """One game: tags, variant, set-up position, main line, comments and result.
 
@@ -92,9 +98,14 @@ class Game:
     token written after the moves.
     """
 
-    def __init__(self, headers: Optional[Dict[str, str]] = None, *,
-                 variant: Union[str, Variant, None] = None, setup_fen: Optional[str] = None,
-                 result: Optional[str] = None):
+    def __init__(
+        self,
+        headers: Optional[Dict[str, str]] = None,
+        *,
+        variant: Union[str, Variant, None] = None,
+        setup_fen: Optional[str] = None,
+        result: Optional[str] = None,
+    ):
         given = dict(headers or {})
         if variant is None:
             variant = _variant_of_tag(given["GameType"], None) if given.get("GameType") else "international"
@@ -133,8 +144,7 @@ class Game:
         return game
 
     @classmethod
-    def from_board(cls, board: Board, headers: Optional[Dict[str, str]] = None,
-                   result: Optional[str] = None) -> "Game":
+    def from_board(cls, board: Board, headers: Optional[Dict[str, str]] = None, result: Optional[str] = None) -> "Game":
         """The game played on `board`: its start position (a FEN tag unless it is
         the variant's start position), its move stack and `result` (default: the
         board's result, `*` while the game goes on)."""
@@ -182,8 +192,7 @@ class Game:
 
     def _end_board(self) -> Board:
         b = self._end_cache
-        if (b is None or b.variant != self.variant or b.move_stack != self.moves
-                or self._end_fen != self.setup_fen):
+        if b is None or b.variant != self.variant or b.move_stack != self.moves or self._end_fen != self.setup_fen:
             b = self.board()
             for move in self.moves:
                 b.push(move)
@@ -214,8 +223,7 @@ class Game:
     def __repr__(self):
         white = self.headers.get("White", "?")
         black = self.headers.get("Black", "?")
-        return (f"<Game {white!r} - {black!r} ({self.variant.name}, {len(self.moves)} plies, "
-                f"{self.result})>")
+        return f"<Game {white!r} - {black!r} ({self.variant.name}, {len(self.moves)} plies, {self.result})>"
 
 
 def _names_variant(gametype, variant: Variant) -> bool:
@@ -253,14 +261,15 @@ def _variant_of_tag(value: str, default: Optional[Variant], variant_tag: Optiona
 
 # --- reading -------------------------------------------------------------------
 
+
 class _Source:
     """Lines of the input with their numbers, and a pushed-back remainder."""
 
     def __init__(self, obj):
-        self.line = 0               # number of the last line handed out
-        self.games = 0              # games started so far
+        self.line = 0  # number of the last line handed out
+        self.games = 0  # games started so far
         self.pending: List[Tuple[int, str]] = []
-        self.position = None        # handle.tell() where the last game ended
+        self.position = None  # handle.tell() where the last game ended
         self.handle = None
         if isinstance(obj, (bytes, bytearray)):
             obj = _decode(bytes(obj))
@@ -303,30 +312,36 @@ class _GameParser:
 
     def __init__(self, source: _Source, default_variant: Optional[Variant]):
         self.src = source
-        self.default = default_variant          # None: infer it (variant="auto")
+        self.default = default_variant  # None: infer it (variant="auto")
         self.headers: Dict[str, str] = {}
         self.tag_lines: Dict[str, int] = {}
         self.raw: List[str] = []
         self.error: Optional[PdnError] = None
         self.game: Optional[Game] = None
         self.board: Optional[Board] = None
-        self.variants: List[Variant] = []       # where to replay the moves, in order
+        self.variants: List[Variant] = []  # where to replay the moves, in order
         self.words: List[Tuple[int, str]] = []  # (line, move text) of the main line
         self.number = 0
-        self.found = False          # a tag, a move or a result token was read
+        self.found = False  # a tag, a move or a result token was read
         self.result: Optional[str] = None
-        self.comment: Optional[List[str]] = None    # open {comment}: its pieces
+        self.comment: Optional[List[str]] = None  # open {comment}: its pieces
         self.comment_line = 0
-        self.comment_depth = 0      # variation depth where the comment opened
-        self.depth = 0              # variation depth
-        self.paren_lines: List[int] = []     # lines of the open '('s
+        self.comment_depth = 0  # variation depth where the comment opened
+        self.depth = 0  # variation depth
+        self.paren_lines: List[int] = []  # lines of the open '('s
 
     # --- errors ---
     def fail(self, line: int, message: str, token: Optional[str], cause: Optional[BaseException] = None):
         if self.error is not None:
             return
-        err = PdnError(f"game {self.number}, line {line}: {message}", game_number=self.number,
-                       line=line, token=token, text="", game=None)
+        err = PdnError(
+            f"game {self.number}, line {line}: {message}",
+            game_number=self.number,
+            line=line,
+            token=token,
+            text="",
+            game=None,
+        )
         if cause is not None:
             err.__cause__ = cause
         self.error = err
@@ -344,7 +359,7 @@ class _GameParser:
             stripped = line.strip()
             blank_before, blank = blank, not stripped
             if self.comment is None and (not stripped or line.startswith("%")):
-                if self.raw:                 # blank and escape lines
+                if self.raw:  # blank and escape lines
                     self.raw.append(line)
                 continue
             if not self.number:
@@ -435,8 +450,7 @@ class _GameParser:
             try:
                 variant = _variant_of_tag(gametype, self.default, self.headers.get("Variant"))
             except VariantError as e:
-                self.fail(self.tag_lines.get("GameType", 0), f"unknown GameType {gametype!r}: {e}",
-                          gametype, e)
+                self.fail(self.tag_lines.get("GameType", 0), f"unknown GameType {gametype!r}: {e}", gametype, e)
         self.game = Game._empty(variant if variant is not None else get_variant("international"))
         self.game.headers = self.headers
         self.variants = [variant] if variant is not None else []
@@ -469,7 +483,7 @@ class _GameParser:
                 continue
             m = token(line, pos)
             word = m.group(1)
-            if word is None:                      # only spaces are left
+            if word is None:  # only spaces are left
                 break
             ch = word[0]
             if ch == "{":
@@ -479,7 +493,7 @@ class _GameParser:
                 pos = m.end()
             elif ch == ";":
                 if self.depth == 0:
-                    self.add_comment(line[m.end():])
+                    self.add_comment(line[m.end() :])
                 break
             elif ch == "(":
                 self.depth += 1
@@ -497,8 +511,8 @@ class _GameParser:
                 pos = m.end()
             elif ch == "[":
                 # tags glued to the movetext (`0-1[Event ...`): the next game begins
-                self.raw.append(line[:m.start(1)])
-                self.src.push_back(number, line[m.start(1):])
+                self.raw.append(line[: m.start(1)])
+                self.src.push_back(number, line[m.start(1) :])
                 return True
             else:
                 pos = m.end()
@@ -533,7 +547,7 @@ class _GameParser:
                 if not word or set(word) <= {"."}:
                     return
             text = _SUFFIX.sub("", word)
-            if _GLUED_NAMES.fullmatch(text):      # `a3b4`: algebraic squares with no separator
+            if _GLUED_NAMES.fullmatch(text):  # `a3b4`: algebraic squares with no separator
                 text = "-".join(_NAME.findall(text))
         else:
             text = m.group(1)
@@ -548,7 +562,7 @@ class _GameParser:
         fen = game.setup_fen
         inferred = not self.variants
         variants = self.variants or _auto_variants(fen, self.words)
-        best: Optional[Tuple[int, PdnError, Optional[Board], Variant]] = None   # the failed replay that went furthest
+        best: Optional[Tuple[int, PdnError, Optional[Board], Variant]] = None  # the failed replay that went furthest
         for variant in variants:
             self.error = None
             board = self.start_board(variant, fen)
@@ -575,7 +589,7 @@ class _GameParser:
     def start_board(self, variant: Variant, fen: Optional[str]) -> Optional[Board]:
         try:
             return Board(variant=variant) if fen is None else Board(fen, variant=variant)
-        except ValueError as e:                    # FenError, or the core refusing it
+        except ValueError as e:  # FenError, or the core refusing it
             self.fail(self.tag_lines.get("FEN", 0), f"bad FEN {fen!r}: {e}", fen, e)
             return None
 
@@ -610,8 +624,9 @@ class _GameParser:
                 self.fail(number, f"illegal move {_move_label(board, board.variant)} {text} ({e})", text, e)
                 return board
             except InvalidMoveError as e:
-                self.fail(number, f"unreadable token {text!r} at move {_move_label(board, board.variant)} ({e})",
-                          text, e)
+                self.fail(
+                    number, f"unreadable token {text!r} at move {_move_label(board, board.variant)} ({e})", text, e
+                )
                 return board
         return board
 
@@ -622,7 +637,7 @@ def _auto_variants(fen: Optional[str], words: List[Tuple[int, str]]) -> List[Var
     captures the russian family; else the 8x8 numeric variants, then
     international."""
     text = " ".join(w for _, w in words)
-    if fen:                                        # its squares, without colours and K prefixes
+    if fen:  # its squares, without colours and K prefixes
         for field in fen.split(":")[1:]:
             text += " " + field.strip()[1:].replace("K", "").replace(",", " ")
     numbers = [int(n) for n in _DIGITS.findall(_ALGEBRAIC.sub(" ", text))]
@@ -647,7 +662,15 @@ def _move_label(board: Board, variant: Variant) -> str:
 #: The order in which `variant="auto"` tries variants for a game without a GameType.
 AUTO_ORDER_10X10: Tuple[str, ...] = ("international",)
 AUTO_ORDER_ALGEBRAIC: Tuple[str, ...] = ("czech", "russian", "brazilian")
-AUTO_ORDER_NUMERIC: Tuple[str, ...] = ("american", "italian", "spanish", "czech", "russian", "brazilian", "international")
+AUTO_ORDER_NUMERIC: Tuple[str, ...] = (
+    "american",
+    "italian",
+    "spanish",
+    "czech",
+    "russian",
+    "brazilian",
+    "international",
+)
 
 
 class GameReader:
@@ -712,7 +735,7 @@ def _source_for(obj) -> _Source:
         return _Source(obj)
     try:
         source = _SOURCES.get(obj)
-    except TypeError:                       # a handle without weak references
+    except TypeError:  # a handle without weak references
         return _Source(obj)
     here = _tell(obj)
     if source is None or (here is not None and source.position != here):
@@ -728,8 +751,7 @@ def _tell(handle):
         return None
 
 
-def read_game(handle_or_text, *, variant: Union[str, Variant, None] = None,
-              errors: str = "raise") -> Optional[Game]:
+def read_game(handle_or_text, *, variant: Union[str, Variant, None] = None, errors: str = "raise") -> Optional[Game]:
     """The next game of a PDN text or file handle, or None at the end of the input.
 
     A text is read from its start (its first game).  A handle is read from
@@ -741,8 +763,7 @@ def read_game(handle_or_text, *, variant: Union[str, Variant, None] = None,
     return GameReader(handle_or_text, variant=variant, errors=errors).read()
 
 
-def read_games(handle_or_text, *, variant: Union[str, Variant, None] = None,
-               errors: str = "raise") -> GameReader:
+def read_games(handle_or_text, *, variant: Union[str, Variant, None] = None, errors: str = "raise") -> GameReader:
     """An iterator over every game of a PDN text or file handle.
 
     `variant` is the variant of games without a GameType tag (default
@@ -765,6 +786,7 @@ def read_games(handle_or_text, *, variant: Union[str, Variant, None] = None,
 
 
 # --- writing -------------------------------------------------------------------
+
 
 def _tag_value(value) -> str:
     text = re.sub(r"[\r\n\t]", " ", str(value))

@@ -33,7 +33,7 @@ CHECKPOINT_VERSION = 1
 @dataclass
 class Unit:
     index: int
-    root: int                 # index of the root move this subtree lies below
+    root: int  # index of the root move this subtree lies below
     position: Position
 
 
@@ -96,12 +96,15 @@ class Checkpoint:
             raise InvalidInputError(f"{path!r} is not a perft checkpoint")
         saved = {k: data.get(k) for k in header}
         if saved != header:
+
             def show(key, value):
                 if key == "variant" and isinstance(value, dict):
                     return f"{value.get('name')} (rules {hash(json.dumps(value, sort_keys=True)) & 0xFFFF:04x})"
                 return repr(value)
-            diff = ", ".join(f"{k}: saved {show(k, saved[k])}, asked {show(k, header[k])}"
-                             for k in header if saved[k] != header[k])
+
+            diff = ", ".join(
+                f"{k}: saved {show(k, saved[k])}, asked {show(k, header[k])}" for k in header if saved[k] != header[k]
+            )
             raise InvalidInputError(f"checkpoint {path!r} belongs to another run ({diff})")
         cp = cls(path, header)
         cp.done = {int(k): int(v) for k, v in data.get("done", {}).items()}
@@ -141,8 +144,7 @@ class Progress:
 
     def update(self, done: int, nodes: int, force: bool = False) -> None:
         if self._bar is None:
-            self._bar = Bar(self.total, "subtree", enabled=self.enabled, stream=self.stream,
-                            initial=self.start_done)
+            self._bar = Bar(self.total, "subtree", enabled=self.enabled, stream=self.stream, initial=self.start_done)
         self._bar.update_to(done, f"{nodes} nodes")
         if done >= self.total:
             self.close()
@@ -176,11 +178,22 @@ def new_table(hash_mb: int) -> PerftTable:
         raise TableMemoryError(f"cannot allocate a {hash_mb} MiB perft table") from None
 
 
-def run(board: Board, depth: int, *, duplicates: str = "drop", hash_mb: int = 0, threads: int = 1,
-        cluster: Optional[str] = None, divide: bool = False, checkpoint: Optional[str] = None,
-        resume: Optional[str] = None, split: Optional[int] = None,
-        progress: Optional[Progress] = None, progress_enabled: Optional[bool] = None,
-        on_unit: Optional[Callable[[int, int], None]] = None) -> PerftRun:
+def run(
+    board: Board,
+    depth: int,
+    *,
+    duplicates: str = "drop",
+    hash_mb: int = 0,
+    threads: int = 1,
+    cluster: Optional[str] = None,
+    divide: bool = False,
+    checkpoint: Optional[str] = None,
+    resume: Optional[str] = None,
+    split: Optional[int] = None,
+    progress: Optional[Progress] = None,
+    progress_enabled: Optional[bool] = None,
+    on_unit: Optional[Callable[[int, int], None]] = None,
+) -> PerftRun:
     """perft(depth) of the board's position with any of: a hash table, threads,
     a Ray cluster, a checkpoint file, a per-root-move breakdown."""
     if duplicates not in ("drop", "keep"):
@@ -194,10 +207,9 @@ def run(board: Board, depth: int, *, duplicates: str = "drop", hash_mb: int = 0,
         check_table_size(hash_mb, "perft table")
     keep = duplicates == "keep"
     t0 = time.perf_counter()
-    plain = (threads == 1 and not cluster and not checkpoint and not resume and split is None)
+    plain = threads == 1 and not cluster and not checkpoint and not resume and split is None
     # a progress bar needs subtrees to count: then even a one-thread run is split at the root
-    shows_progress = progress is not None or (
-        progress_enabled if progress_enabled is not None else sys.stderr.isatty())
+    shows_progress = progress is not None or (progress_enabled if progress_enabled is not None else sys.stderr.isatty())
     if depth == 0 or (plain and not divide and not (shows_progress and depth >= 3)):
         if hash_mb and depth > 0:
             nodes = board.position.perft_with_table(depth, keep, new_table(hash_mb))
@@ -219,9 +231,15 @@ def run(board: Board, depth: int, *, duplicates: str = "drop", hash_mb: int = 0,
     fields = _variant_fields(board.variant)
     fields["aliases"] = list(fields["aliases"])
     fields["first"] = int(fields["first"])
-    header: Dict[str, Any] = {"version": CHECKPOINT_VERSION, "variant": fields,
-                              "fen": board.fen(numeric=True), "depth": depth,
-                              "duplicates": duplicates, "split": split, "units": len(units)}
+    header: Dict[str, Any] = {
+        "version": CHECKPOINT_VERSION,
+        "variant": fields,
+        "fen": board.fen(numeric=True),
+        "depth": depth,
+        "duplicates": duplicates,
+        "split": split,
+        "units": len(units),
+    }
     cp: Optional[Checkpoint] = None
     if resume:
         cp = Checkpoint.load(resume, header)
@@ -258,9 +276,10 @@ def run(board: Board, depth: int, *, duplicates: str = "drop", hash_mb: int = 0,
                 for ref in ready:
                     try:
                         count = int(ray.get(ref, timeout=30))
-                    except Exception as e:          # the task, its node or the head died
-                        raise ClusterLost(f"subtree {pending[ref]} failed on the Ray "
-                                                      f"cluster at {cluster!r}: {e}") from None
+                    except Exception as e:  # the task, its node or the head died
+                        raise ClusterLost(
+                            f"subtree {pending[ref]} failed on the Ray cluster at {cluster!r}: {e}"
+                        ) from None
                     finished(pending.pop(ref), count)
                 if not ready:
                     watch.check()
@@ -274,7 +293,7 @@ def run(board: Board, depth: int, *, duplicates: str = "drop", hash_mb: int = 0,
             raise ClusterLost(f"{e}{hint}") from None
     else:
         table = new_table(hash_mb) if hash_mb else None
-        stop = StopFlag()               # set on an interrupt: the running subtrees end at once
+        stop = StopFlag()  # set on an interrupt: the running subtrees end at once
 
         def work(u: Unit) -> int:
             if table is not None:

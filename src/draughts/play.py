@@ -22,8 +22,14 @@ from draughts.diagram import ASCII_PIECES, UNICODE_PIECES, diagram
 from draughts.engine import LEVEL_MAX, Engine
 from draughts.engine_api import Info
 from draughts.limits import Limit
-from draughts.errors import (AmbiguousMoveError, DraughtsError, IllegalMoveError, InvalidInputError,
-                             InvalidMoveError, PdnError)
+from draughts.errors import (
+    AmbiguousMoveError,
+    DraughtsError,
+    IllegalMoveError,
+    InvalidInputError,
+    InvalidMoveError,
+    PdnError,
+)
 from draughts.notation import MOVE_SEPARATOR, split_move, square_text, squares_of
 from draughts.variants import BLACK, WHITE, Color
 
@@ -39,8 +45,8 @@ def colour_name(color: Color) -> str:
 
 # --- the text board -----------------------------------------------------------
 
-def render(board: Board, *, flipped: bool = False, ascii: bool = False,
-           lastmove: Optional[Move] = None) -> str:
+
+def render(board: Board, *, flipped: bool = False, ascii: bool = False, lastmove: Optional[Move] = None) -> str:
     """The board framed as the game shows it (`draughts.diagram.diagram`)."""
     return diagram(board, ascii=ascii, flipped=flipped, framed=True, lastmove=lastmove)
 
@@ -48,11 +54,11 @@ def render(board: Board, *, flipped: bool = False, ascii: bool = False,
 def legend(ascii: bool = False) -> str:
     wm, wk, bm, bk = ASCII_PIECES if ascii else UNICODE_PIECES
     taken = "x" if ascii else "×"
-    return (f"{wm} white man  {wk} white king  {bm} black man  {bk} black king  "
-            f"[ ] last move  {taken} taken")
+    return f"{wm} white man  {wk} white king  {bm} black man  {bk} black king  [ ] last move  {taken} taken"
 
 
 # --- move text helpers -----------------------------------------------------------
+
 
 def full_text(board: Board, move: Move) -> str:
     """The whole path of a move in the variant's notation."""
@@ -97,7 +103,7 @@ def explain_illegal(board: Board, text: str) -> str:
     if len(nums) < 2:
         return f"{text!r} is not a move"
     start, end = nums[0], nums[-1]
-    name = lambda num: square_text(v, sq.internal[num])   # noqa: E731
+    name = lambda num: square_text(v, sq.internal[num])  # noqa: E731
     legal = list(board.legal_moves)
     piece = board.piece_at(start)
     if piece is None:
@@ -151,10 +157,19 @@ Type a move in the variant's notation (for example {{example}}), or a command:
 class PlaySession:
     """A game between a person (reading `read`, writing `write`) and the engine."""
 
-    def __init__(self, board: Board, human: Color, engine: Engine, *,
-                 movetime: Optional[float] = DEFAULT_MOVETIME, depth: Optional[int] = None,
-                 ascii: bool = False, write: Optional[Callable[[str], None]] = None,
-                 read: Optional[Callable[[str], str]] = None, advisor: Optional[Engine] = None):
+    def __init__(
+        self,
+        board: Board,
+        human: Color,
+        engine: Engine,
+        *,
+        movetime: Optional[float] = DEFAULT_MOVETIME,
+        depth: Optional[int] = None,
+        ascii: bool = False,
+        write: Optional[Callable[[str], None]] = None,
+        read: Optional[Callable[[str], str]] = None,
+        advisor: Optional[Engine] = None,
+    ):
         self.board = board
         self.human = human
         self.engine = engine
@@ -165,7 +180,7 @@ class PlaySession:
         self._write = write or (lambda s: (sys.stdout.write(s + "\n"), sys.stdout.flush()))
         self._read = read or input
         self._advisor = advisor
-        self.ended: Optional[Outcome] = None        # resignation or agreement
+        self.ended: Optional[Outcome] = None  # resignation or agreement
         self._announced = False
 
     # --- output
@@ -218,8 +233,10 @@ class PlaySession:
     # --- the loop
     def run(self) -> int:
         b = self.board
-        self.say(f"{b.variant.description or b.variant.name}. You play {colour_name(self.human)}; "
-                 f"type help for the commands.")
+        self.say(
+            f"{b.variant.description or b.variant.name}. You play {colour_name(self.human)}; "
+            f"type help for the commands."
+        )
         self.show()
         while True:
             outcome = self.outcome()
@@ -324,8 +341,9 @@ class PlaySession:
             move = b.parse_move(text)
         except AmbiguousMoveError as e:
             paths = " or ".join(full_text(b, m) for m in e.candidates)
-            self.say(f"{text!r} is ambiguous: more than one capture goes from there to there. "
-                     f"Write the whole path: {paths}.")
+            self.say(
+                f"{text!r} is ambiguous: more than one capture goes from there to there. Write the whole path: {paths}."
+            )
             self.say(legal_list(b))
             return
         except IllegalMoveError:
@@ -337,8 +355,9 @@ class PlaySession:
             if looks_like_move:
                 self.say(f"{text!r} is not a move: {str(e).split(': ', 1)[-1]}.")
             else:
-                self.say(f"{text!r} is neither a move nor a command (type help). "
-                         f"Moves are written like {self._example()}.")
+                self.say(
+                    f"{text!r} is neither a move nor a command (type help). Moves are written like {self._example()}."
+                )
             self.say(legal_list(b))
             return
         moved_text = b.move_text(move)
@@ -375,8 +394,10 @@ class PlaySession:
         result = self.advisor().play(b, self._limit())
         info = result.info
         line = pv_text(b, info.pv[:6]) or b.move_text(result.move)
-        self.say(f"Hint: {b.move_text(result.move)} (your score {score_text(info.score or 0.0, info.win_in)}; "
-                 f"expected line {line})")
+        self.say(
+            f"Hint: {b.move_text(result.move)} (your score {score_text(info.score or 0.0, info.win_in)}; "
+            f"expected line {line})"
+        )
 
     def resign(self) -> None:
         if self.outcome() is not None:
@@ -396,8 +417,10 @@ class PlaySession:
             self.ended = Outcome(Termination.AGREEMENT, None, "draw agreed")
         else:
             win = -result.win_in if result.win_in is not None else None
-            self.say(f"The engine declines the draw: its score is {score_text(engine_score, win)} "
-                     f"(it accepts at +{DRAW_ACCEPT_SCORE:.2f} or less).")
+            self.say(
+                f"The engine declines the draw: its score is {score_text(engine_score, win)} "
+                f"(it accepts at +{DRAW_ACCEPT_SCORE:.2f} or less)."
+            )
 
     def history(self) -> str:
         b = self.board
@@ -444,14 +467,17 @@ class PlaySession:
 
 # --- analysis -----------------------------------------------------------------
 
+
 def format_info(board: Board, info: Info, multipv: bool = False) -> str:
     """One iteration's line of `draughts analyze`; with `multipv`, it starts
     with the line's rank (`line 2`)."""
     nps = f"{info.nps / 1e6:.2f}M" if info.nps >= 1e6 else f"{info.nps / 1e3:.0f}k"
     rank = f"line {info.multipv:>2}  " if multipv else ""
-    return (f"{rank}depth {info.depth:>2}  seldepth {info.seldepth:>2}  "
-            f"score {score_text(info.score or 0.0, info.win_in):>9}  nodes {info.nodes:>10}  "
-            f"time {info.time or 0.0:7.3f}s  nps {nps:>7}  pv {pv_text(board, info.pv)}")
+    return (
+        f"{rank}depth {info.depth:>2}  seldepth {info.seldepth:>2}  "
+        f"score {score_text(info.score or 0.0, info.win_in):>9}  nodes {info.nodes:>10}  "
+        f"time {info.time or 0.0:7.3f}s  nps {nps:>7}  pv {pv_text(board, info.pv)}"
+    )
 
 
 #: a move number in a pasted line (`1.`, `12...`), passed over by --moves
@@ -496,7 +522,7 @@ def _pdn_board(path: str, number: Optional[int], ply: Optional[int], v) -> Board
         except PdnError:
             if n == number:
                 raise
-            continue                        # a bad game before the one asked for is passed over
+            continue  # a bad game before the one asked for is passed over
         if game is None:
             raise InvalidInputError(f"--game {number}: {path} holds {n - 1} game{'s' if n != 2 else ''}")
     assert game is not None
@@ -514,14 +540,20 @@ def cmd_analyze(args) -> int:
     board = analysis_board(args)
     v = board.variant
     out = sys.stdout
-    print(f"{v.name}: {board.fen()}, {colour_name(board.turn)} to move "
-          f"(scores in men for {colour_name(board.turn)})", file=out, flush=True)
+    print(
+        f"{v.name}: {board.fen()}, {colour_name(board.turn)} to move (scores in men for {colour_name(board.turn)})",
+        file=out,
+        flush=True,
+    )
     if board.move_stack:
         print(f"after {board.root().variation_str(board.move_stack)}", file=out, flush=True)
     outcome = board.outcome()
     if outcome is not None:
-        print(f"The game is over: {outcome.reason or outcome.termination.value} "
-              f"(result {outcome.result(v)}).", file=out, flush=True)
+        print(
+            f"The game is over: {outcome.reason or outcome.termination.value} (result {outcome.result(v)}).",
+            file=out,
+            flush=True,
+        )
         return 0
     engine = Engine(v, tt_mb=args.tt_mb)
 
@@ -536,19 +568,28 @@ def cmd_analyze(args) -> int:
         limit = Limit(movetime=args.movetime if args.movetime is not None else 2.0)
     lines = engine.analyse(board, limit, args.multipv, on_info=on_info)
     best = lines[0]
-    print(f"best move {board.move_text(best.pv[0])}  score {score_text(best.score or 0.0, best.win_in)}  "
-          f"depth {best.depth}  nodes {best.nodes}  time {best.time or 0.0:.3f}s", file=out, flush=True)
+    print(
+        f"best move {board.move_text(best.pv[0])}  score {score_text(best.score or 0.0, best.win_in)}  "
+        f"depth {best.depth}  nodes {best.nodes}  time {best.time or 0.0:.3f}s",
+        file=out,
+        flush=True,
+    )
     if not multipv:
         print(f"line {pv_text(board, best.pv)}", file=out, flush=True)
         return 0
     for info in lines:
-        print(f"line {info.multipv}: {board.move_text(info.pv[0])}  "
-              f"score {score_text(info.score or 0.0, info.win_in)}  depth {info.depth}  "
-              f"pv {pv_text(board, info.pv)}", file=out, flush=True)
+        print(
+            f"line {info.multipv}: {board.move_text(info.pv[0])}  "
+            f"score {score_text(info.score or 0.0, info.win_in)}  depth {info.depth}  "
+            f"pv {pv_text(board, info.pv)}",
+            file=out,
+            flush=True,
+        )
     return 0
 
 
 # --- the play command -------------------------------------------------------------
+
 
 def _readline_input(prompt: str) -> str:
     sys.stdout.flush()
@@ -567,13 +608,14 @@ def cmd_play(args) -> int:
         except ImportError:
             pass
     ascii = args.ascii
-    if not ascii:                      # a terminal that cannot show the Unicode pieces gets letters
+    if not ascii:  # a terminal that cannot show the Unicode pieces gets letters
         try:
             "".join(UNICODE_PIECES + ("×",)).encode(sys.stdout.encoding or "ascii")
         except (UnicodeEncodeError, LookupError):
             ascii = True
-    session = PlaySession(board, human, engine, movetime=args.movetime, depth=args.depth,
-                          ascii=ascii, read=_readline_input)
+    session = PlaySession(
+        board, human, engine, movetime=args.movetime, depth=args.depth, ascii=ascii, read=_readline_input
+    )
     return session.run()
 
 
@@ -585,50 +627,85 @@ _seconds = real_type(above=0)
 def register(subparsers) -> None:
 
     p = subparsers.add_parser(
-        "play", help="play a game against the engine in the terminal",
+        "play",
+        help="play a game against the engine in the terminal",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Play a game against the engine.  Type moves in the variant's notation; "
-                    "type help during the game for the commands.",
-        epilog=HELP.format(example="32-28, 28x19 or c3:e5"))
+        "type help during the game for the commands.",
+        epilog=HELP.format(example="32-28, 28x19 or c3:e5"),
+    )
     add_variant_options(p)
-    p.add_argument("--side", choices=("white", "black"), default=None,
-                   help="the side you play (default: the side that moves first in the variant)")
-    p.add_argument("--level", type=_level, default=LEVEL_MAX,
-                   help=f"engine strength 1 (weakest) to {LEVEL_MAX} (default {LEVEL_MAX})")
-    p.add_argument("--movetime", type=_seconds, default=DEFAULT_MOVETIME,
-                   help=f"seconds the engine thinks per move (default {DEFAULT_MOVETIME:g})")
-    p.add_argument("--depth", type=positive_int, default=None,
-                   help="search this many plies instead of a time per move")
+    p.add_argument(
+        "--side",
+        choices=("white", "black"),
+        default=None,
+        help="the side you play (default: the side that moves first in the variant)",
+    )
+    p.add_argument(
+        "--level",
+        type=_level,
+        default=LEVEL_MAX,
+        help=f"engine strength 1 (weakest) to {LEVEL_MAX} (default {LEVEL_MAX})",
+    )
+    p.add_argument(
+        "--movetime",
+        type=_seconds,
+        default=DEFAULT_MOVETIME,
+        help=f"seconds the engine thinks per move (default {DEFAULT_MOVETIME:g})",
+    )
+    p.add_argument("--depth", type=positive_int, default=None, help="search this many plies instead of a time per move")
     p.add_argument("--fen", help="start from this position instead of the variant's start")
-    p.add_argument("--ascii", action="store_true",
-                   help="letters w b (men) and W B (kings) instead of Unicode pieces")
+    p.add_argument("--ascii", action="store_true", help="letters w b (men) and W B (kings) instead of Unicode pieces")
     p.add_argument("--tt-mb", type=positive_int, default=64, help="engine table size in MiB (default 64)")
-    p.add_argument("--seed", type=int, default=None,
-                   help="seed of the engine's randomness at levels below the top (repeatable games)")
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="seed of the engine's randomness at levels below the top (repeatable games)",
+    )
     p.set_defaults(func=cmd_play)
 
     p = subparsers.add_parser(
-        "analyze", help="analyse a position: depth, score and line per iteration, then the best move",
+        "analyze",
+        help="analyse a position: depth, score and line per iteration, then the best move",
         description="Search a position and print each finished iteration (depth, score in men "
-                    "for the side to move, nodes, speed and principal variation), then the best move.")
+        "for the side to move, nodes, speed and principal variation), then the best move.",
+    )
     add_variant_options(p)
     start = p.add_mutually_exclusive_group()
     start.add_argument("--fen", help="the position (default: the variant's start)")
-    start.add_argument("--pdn", metavar="FILE",
-                       help="start from a game of this PDN file (its end, or --ply); --variant is the "
-                            "variant of a game without a GameType tag")
-    p.add_argument("--game", type=positive_int, default=None, metavar="N",
-                   help="the game of --pdn to read (default 1, the first)")
-    p.add_argument("--ply", type=int_type(0), default=None, metavar="N",
-                   help="the position after the first N plies of the --pdn game (default: its end)")
-    p.add_argument("--moves", metavar="MOVES",
-                   help='moves played from the start, --fen or the --pdn position, e.g. "32-28 19-23 28x19" '
-                        "(move numbers such as 1. are passed over)")
+    start.add_argument(
+        "--pdn",
+        metavar="FILE",
+        help="start from a game of this PDN file (its end, or --ply); --variant is the "
+        "variant of a game without a GameType tag",
+    )
+    p.add_argument(
+        "--game", type=positive_int, default=None, metavar="N", help="the game of --pdn to read (default 1, the first)"
+    )
+    p.add_argument(
+        "--ply",
+        type=int_type(0),
+        default=None,
+        metavar="N",
+        help="the position after the first N plies of the --pdn game (default: its end)",
+    )
+    p.add_argument(
+        "--moves",
+        metavar="MOVES",
+        help='moves played from the start, --fen or the --pdn position, e.g. "32-28 19-23 28x19" '
+        "(move numbers such as 1. are passed over)",
+    )
     limit = p.add_mutually_exclusive_group()
     limit.add_argument("--depth", "-d", type=positive_int, default=None, help="search this many plies")
-    limit.add_argument("--movetime", "-t", type=_seconds, default=None,
-                       help="search this many seconds (default 2 when no --depth)")
-    p.add_argument("--multipv", type=positive_int, default=1,
-                   help="report this many best moves, each with its score and line (default 1)")
+    limit.add_argument(
+        "--movetime", "-t", type=_seconds, default=None, help="search this many seconds (default 2 when no --depth)"
+    )
+    p.add_argument(
+        "--multipv",
+        type=positive_int,
+        default=1,
+        help="report this many best moves, each with its score and line (default 1)",
+    )
     p.add_argument("--tt-mb", type=positive_int, default=64, help="engine table size in MiB (default 64)")
     p.set_defaults(func=cmd_analyze)

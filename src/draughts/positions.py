@@ -65,14 +65,18 @@ _START_METHOD = "forkserver" if "forkserver" in multiprocessing.get_all_start_me
 FORMAT = 1
 
 #: one position: the bitboards (the core's square bits), the labels, where it came from
-RECORD = np.dtype([
-    ("white", "<u8"), ("black", "<u8"), ("kings", "<u8"),
-    ("score", "<i2"),       # the labelling search's score, White's view, centi-men
-    ("result", "i1"),       # the game's result: 1 White won, 0 draw, -1 Black won
-    ("turn", "u1"),         # 0 White to move, 1 Black
-    ("ply", "<u2"),         # plies from the start position
-    ("game", "<u4"),        # the game's number in the set
-])
+RECORD = np.dtype(
+    [
+        ("white", "<u8"),
+        ("black", "<u8"),
+        ("kings", "<u8"),
+        ("score", "<i2"),  # the labelling search's score, White's view, centi-men
+        ("result", "i1"),  # the game's result: 1 White won, 0 draw, -1 Black won
+        ("turn", "u1"),  # 0 White to move, 1 Black
+        ("ply", "<u2"),  # plies from the start position
+        ("game", "<u4"),  # the game's number in the set
+    ]
+)
 
 #: a won or lost position's label, centi-men (a search's win score is capped here)
 SCORE_CAP = 3000
@@ -86,16 +90,16 @@ class PositionConfig:
     """What a position set is made of (its manifest's settings)."""
 
     variant: str
-    nodes: int = 2000                   # self-play nodes a move
-    depth: int = 8                      # the labelling search's depth
-    eval: str = "learned"               # the evaluation of both engines
-    weights: Optional[str] = None       # a learned weights file (None: the shipped one)
+    nodes: int = 2000  # self-play nodes a move
+    depth: int = 8  # the labelling search's depth
+    eval: str = "learned"  # the evaluation of both engines
+    weights: Optional[str] = None  # a learned weights file (None: the shipped one)
     opening_plies: Tuple[int, int] = (2, 10)
     balance_depth: int = 4
-    max_score: float = 0.3              # a balanced start: within this many men
-    unbalanced: float = 0.15            # share of games from an unbalanced start
-    unbalanced_score: float = 2.5       # an unbalanced start: within this many men
-    explore: float = 0.05               # chance of a random move at each of the first explore_plies plies
+    max_score: float = 0.3  # a balanced start: within this many men
+    unbalanced: float = 0.15  # share of games from an unbalanced start
+    unbalanced_score: float = 2.5  # an unbalanced start: within this many men
+    explore: float = 0.05  # chance of a random move at each of the first explore_plies plies
     explore_plies: int = 30
     max_plies: int = 300
     chunk_games: int = 20
@@ -114,6 +118,7 @@ def weights_digest(cfg: PositionConfig) -> Optional[str]:
     if cfg.eval != "learned":
         return None
     from draughts import learned
+
     path = cfg.weights or learned.weights_path(get_variant(cfg.variant))
     try:
         with open(path, "rb") as f:
@@ -137,6 +142,7 @@ def _engines(cfg: PositionConfig) -> Tuple[Engine, Engine]:
     # no endgame database: a chunk is the same on every machine
     def engine() -> Engine:
         return Engine(cfg.variant, seed=cfg.seed, tt_mb=8, eval=cfg.eval, weights_file=cfg.weights, egdb=None)
+
     return engine(), engine()
 
 
@@ -147,8 +153,9 @@ def label(info) -> int:
     return int(max(-SCORE_CAP, min(SCORE_CAP, round((info.score or 0.0) * 100))))
 
 
-def play_game(cfg: PositionConfig, number: int, engines: Optional[Tuple[Engine, Engine]] = None,
-              seen: Optional[set] = None) -> np.ndarray:
+def play_game(
+    cfg: PositionConfig, number: int, engines: Optional[Tuple[Engine, Engine]] = None, seen: Optional[set] = None
+) -> np.ndarray:
     """Game `number` of the set: its quiet positions, each labelled, as RECORD
     rows; `seen`: positions already labelled (in this chunk), not labelled again."""
     player, labeller = engines or _engines(cfg)
@@ -184,7 +191,7 @@ def play_chunk(cfg: PositionConfig, chunk: int, engines: Optional[Tuple[Engine, 
     """The positions of chunk `chunk`: its games one after another."""
     engines = engines or _engines(cfg)
     first = chunk * cfg.chunk_games
-    seen: set = set()               # a position repeated within the chunk is labelled once
+    seen: set = set()  # a position repeated within the chunk is labelled once
     return np.concatenate([play_game(cfg, first + i, engines, seen) for i in range(cfg.chunk_games)])
 
 
@@ -202,8 +209,11 @@ def chunk_numbers(out_dir: str) -> List[int]:
         names = os.listdir(out_dir)
     except FileNotFoundError:
         return []
-    return sorted(int(n[6:12]) for n in names
-                  if n.startswith("chunk-") and n.endswith(".npy") and len(n) == 16 and n[6:12].isdigit())
+    return sorted(
+        int(n[6:12])
+        for n in names
+        if n.startswith("chunk-") and n.endswith(".npy") and len(n) == 16 and n[6:12].isdigit()
+    )
 
 
 def is_heldout(chunk: int) -> bool:
@@ -213,7 +223,7 @@ def is_heldout(chunk: int) -> bool:
 def _write_chunk(out_dir: str, chunk: int, rows: np.ndarray) -> None:
     """The chunk's file, whole or not at all (written aside, then renamed)."""
     tmp = os.path.join(out_dir, f".chunk-{chunk:06d}-{os.getpid()}.tmp")
-    with open(tmp, "wb") as f:          # (open, not mkstemp: the file's mode follows the umask)
+    with open(tmp, "wb") as f:  # (open, not mkstemp: the file's mode follows the umask)
         np.save(f, np.ascontiguousarray(rows, dtype=RECORD))
     os.replace(tmp, chunk_path(out_dir, chunk))
 
@@ -236,19 +246,27 @@ def open_set(cfg: PositionConfig, out_dir: str) -> Dict[str, Any]:
     settings = cfg.settings()
     manifest = read_manifest(out_dir)
     if manifest is None:
-        manifest = {"format": FORMAT, "record": RECORD.descr, "heldout_every": HELDOUT_EVERY,
-                    "settings": settings, "runs": []}
+        manifest = {
+            "format": FORMAT,
+            "record": RECORD.descr,
+            "heldout_every": HELDOUT_EVERY,
+            "settings": settings,
+            "runs": [],
+        }
         _write_manifest(out_dir, manifest)
         return manifest
     if manifest.get("format") != FORMAT:
-        raise InvalidInputError(f"{out_dir} holds positions of format {manifest.get('format')}, "
-                                f"this version reads format {FORMAT}")
+        raise InvalidInputError(
+            f"{out_dir} holds positions of format {manifest.get('format')}, this version reads format {FORMAT}"
+        )
     old = manifest.get("settings", {})
     differ = sorted(k for k in settings if old.get(k) != settings[k])
     if differ:
         said = ", ".join(f"{k} {old.get(k)!r} (now {settings[k]!r})" for k in differ)
-        raise InvalidInputError(f"{out_dir} holds positions made with other settings: {said}; "
-                                f"give another --out, or the same settings to add to it")
+        raise InvalidInputError(
+            f"{out_dir} holds positions made with other settings: {said}; "
+            f"give another --out, or the same settings to add to it"
+        )
     return manifest
 
 
@@ -281,6 +299,7 @@ _WORKER: Dict[str, Any] = {}
 
 def _init_worker(cfg: PositionConfig, niceness: int) -> None:
     from draughts.selfplay import renice
+
     renice(niceness)
     _WORKER["cfg"] = cfg
     _WORKER["engines"] = _engines(cfg)
@@ -294,6 +313,7 @@ def _cluster_chunk(cfg: PositionConfig, weights: Optional[bytes], chunk: int) ->
     """A Ray task: chunk `chunk` as a local worker plays it; `weights`: the contents of cfg.weights."""
     if weights is not None:
         from draughts.selfplay import _weights_here
+
         cfg = replace(cfg, weights=_weights_here(weights))
     if _WORKER.get("cfg") != cfg:
         _init_worker(cfg, 0)
@@ -304,12 +324,12 @@ def _cluster_chunk(cfg: PositionConfig, weights: Optional[bytes], chunk: int) ->
 class RunReport:
     """What one `generate` call did."""
 
-    chunks: int = 0                 # chunks written by this run
-    positions: int = 0              # positions written by this run
+    chunks: int = 0  # chunks written by this run
+    positions: int = 0  # positions written by this run
     seconds: float = 0.0
-    total_chunks: int = 0           # chunks in the set afterwards
+    total_chunks: int = 0  # chunks in the set afterwards
     total_positions: int = 0
-    stopped: str = ""               # why the run stopped: "target", "time"
+    stopped: str = ""  # why the run stopped: "target", "time"
     per_hour: float = field(default=0.0)
 
 
@@ -321,10 +341,19 @@ def count(out_dir: str) -> int:
     return total
 
 
-def generate(cfg: PositionConfig, out_dir: str, *, positions: Optional[int] = None,
-             chunks: Optional[int] = None, hours: Optional[float] = None, workers: int = 0,
-             niceness: int = 10, cluster: Optional[str] = None, progress: Optional[bool] = None,
-             report: Optional[Callable[[str], None]] = None) -> RunReport:
+def generate(
+    cfg: PositionConfig,
+    out_dir: str,
+    *,
+    positions: Optional[int] = None,
+    chunks: Optional[int] = None,
+    hours: Optional[float] = None,
+    workers: int = 0,
+    niceness: int = 10,
+    cluster: Optional[str] = None,
+    progress: Optional[bool] = None,
+    report: Optional[Callable[[str], None]] = None,
+) -> RunReport:
     """Add chunks to the set in out_dir until it holds `positions` positions
     (or its first `chunks` chunks exist), or for `hours` hours (the chunks in
     flight then finish); the lowest missing chunk numbers first, so a stopped
@@ -353,19 +382,24 @@ def generate(cfg: PositionConfig, out_dir: str, *, positions: Optional[int] = No
     limit = chunks if chunks is not None else 1 << 30
     pending_numbers = (c for c in range(limit) if c not in done_set)
     workers = workers or os.cpu_count() or 1
-    goal = positions            # the bar's end (none: a count)
+    goal = positions  # the bar's end (none: a count)
 
     started = time.strftime("%Y-%m-%d %H:%M:%S")
     where = "cluster" if cluster else f"local, {workers} processes"
-    slot: List[int] = []            # this run's place in the manifest's runs
+    slot: List[int] = []  # this run's place in the manifest's runs
 
     def record_run() -> None:
         """This run's line in the manifest, rewritten after every chunk (a run
         that is stopped keeps its count)."""
         seconds = time.monotonic() - t0
-        entry = {"date": started, "chunks": run.chunks, "positions": run.positions, "seconds": round(seconds, 1),
-                 "positions_per_hour": round(run.positions / seconds * 3600) if seconds > 0 else 0,
-                 "where": where}
+        entry = {
+            "date": started,
+            "chunks": run.chunks,
+            "positions": run.positions,
+            "seconds": round(seconds, 1),
+            "positions_per_hour": round(run.positions / seconds * 3600) if seconds > 0 else 0,
+            "where": where,
+        }
         m = read_manifest(out_dir) or manifest
         runs = m.setdefault("runs", [])
         if slot:
@@ -375,8 +409,8 @@ def generate(cfg: PositionConfig, out_dir: str, *, positions: Optional[int] = No
             runs.append(entry)
         _write_manifest(out_dir, m)
 
-    with Progress(goal, "pos", enabled=progress, initial=total,
-                  desc=f"{cfg.variant} positions") as bar:
+    with Progress(goal, "pos", enabled=progress, initial=total, desc=f"{cfg.variant} positions") as bar:
+
         def finished(chunk: int, rows: np.ndarray) -> None:
             nonlocal total
             _write_chunk(out_dir, chunk, rows)
@@ -402,6 +436,7 @@ def generate(cfg: PositionConfig, out_dir: str, *, positions: Optional[int] = No
             ctx = multiprocessing.get_context(_START_METHOD)
             results: "queue.Queue[Any]" = queue.Queue()
             with ctx.Pool(workers, initializer=_init_worker, initargs=(cfg, niceness)) as pool:
+
                 def submit(c: int) -> None:
                     pool.apply_async(_local_chunk, (c,), callback=results.put, error_callback=results.put)
 
@@ -426,17 +461,23 @@ def generate(cfg: PositionConfig, out_dir: str, *, positions: Optional[int] = No
     run.per_hour = run.positions / run.seconds * 3600 if run.seconds > 0 else 0.0
     record_run()
     if report:
-        report(f"{run.positions} positions in {run.chunks} chunks in {run.seconds:.0f} s "
-               f"({run.per_hour:,.0f} an hour); the set holds {total} (was {start_total}) in {out_dir}")
+        report(
+            f"{run.positions} positions in {run.chunks} chunks in {run.seconds:.0f} s "
+            f"({run.per_hour:,.0f} an hour); the set holds {total} (was {start_total}) in {out_dir}"
+        )
     return run
 
 
-def _generate_on_cluster(cfg: PositionConfig, out_dir: str, address: str,
-                         next_chunks: Callable[[int], List[int]],
-                         finished: Callable[[int, np.ndarray], None]) -> None:
+def _generate_on_cluster(
+    cfg: PositionConfig,
+    out_dir: str,
+    address: str,
+    next_chunks: Callable[[int], List[int]],
+    finished: Callable[[int, np.ndarray], None],
+) -> None:
     ray = ray_cluster.connect(address)
     weights = None
-    if cfg.weights:                 # the workers' nodes need not share this file system
+    if cfg.weights:  # the workers' nodes need not share this file system
         try:
             with open(cfg.weights, "rb") as f:
                 weights = ray.put(f.read())
@@ -455,9 +496,16 @@ def _generate_on_cluster(cfg: PositionConfig, out_dir: str, address: str,
             assert got == chunk, (got, chunk)
             finished(chunk, rows)
 
-        ray_cluster.map_chunks(address, _cluster_chunk, lambda c: (cfg, weights, c), todo, done,
-                               saved=lambda: f"{count(out_dir)} positions are saved in {out_dir}: "
-                                             f"the same command again makes only the rest")
+        ray_cluster.map_chunks(
+            address,
+            _cluster_chunk,
+            lambda c: (cfg, weights, c),
+            todo,
+            done,
+            saved=lambda: (
+                f"{count(out_dir)} positions are saved in {out_dir}: the same command again makes only the rest"
+            ),
+        )
 
 
 # ---------------------------------------------------------------------------
@@ -483,8 +531,8 @@ class Loaded:
 
     train: np.ndarray
     heldout: np.ndarray
-    read: int                   # positions read
-    duplicates: int             # dropped as repeats (or training copies of held-out ones)
+    read: int  # positions read
+    duplicates: int  # dropped as repeats (or training copies of held-out ones)
 
 
 def load(dirs: List[str], *, limit: Optional[int] = None) -> Loaded:
@@ -527,7 +575,7 @@ def iter_batches(rows: np.ndarray, batch: int, rng: np.random.Generator) -> Iter
     """The rows in a random order, `batch` at a time."""
     order = rng.permutation(len(rows))
     for k in range(0, len(order), batch):
-        yield rows[order[k:k + batch]]
+        yield rows[order[k : k + batch]]
 
 
 # ---------------------------------------------------------------------------
@@ -538,33 +586,50 @@ def prepare(variant, train_rows: np.ndarray, held_rows: np.ndarray, block: int =
     """The feature arrays of the training and held-out rows (one `train.Data`,
     the held-out rows last), computed `block` positions at a time."""
     from draughts import learned, train
+
     v = get_variant(variant)
     rows = np.concatenate([train_rows, held_rows])
-    parts = [learned.features(v, r["white"], r["black"], r["kings"], r["turn"])
-             for r in (rows[k:k + block] for k in range(0, max(1, len(rows)), block))]
+    parts = [
+        learned.features(v, r["white"], r["black"], r["kings"], r["turn"])
+        for r in (rows[k : k + block] for k in range(0, max(1, len(rows)), block))
+    ]
     idx, dense, pieces, king_sq = (np.concatenate([p[i] for p in parts]) for i in range(4))
     full = learned.layout(v).full
     phase = np.minimum(pieces, full).astype(np.float64) / full
     heldout = np.zeros(len(rows), dtype=bool)
-    heldout[len(train_rows):] = True
+    heldout[len(train_rows) :] = True
     result = (rows["result"].astype(np.float64) + 1.0) / 2.0
     return train.Data(idx, dense, king_sq, phase, result, heldout, rows["score"].astype(np.float64))
 
 
-def fit_sets(dirs: List[str], out: str, *, start: str = "shipped", score_weight: float = 0.75,
-             epochs: int = 6, batch: int = 4096, lr: float = 2.0, l2: float = 2.0, seed: int = 1,
-             limit: Optional[int] = None, command: str = "",
-             report: Callable[[str], None] = lambda line: None) -> Dict[str, Any]:
+def fit_sets(
+    dirs: List[str],
+    out: str,
+    *,
+    start: str = "shipped",
+    score_weight: float = 0.75,
+    epochs: int = 6,
+    batch: int = 4096,
+    lr: float = 2.0,
+    l2: float = 2.0,
+    seed: int = 1,
+    limit: Optional[int] = None,
+    command: str = "",
+    report: Callable[[str], None] = lambda line: None,
+) -> Dict[str, Any]:
     """Fit learned weights to the position sets `dirs` and write them to `out`
     (with its .json manifest); returns the manifest.  `start`: "shipped" (the
     variant's shipped weights), "material" or a weights file; the sigmoid
     scale is the start weights' (the shipped file's for material)."""
     from draughts import learned, train
+
     loaded = load(dirs, limit=limit)
     manifest0 = read_manifest(dirs[0]) or {}
     v = get_variant(manifest0["settings"]["variant"])
-    report(f"{len(loaded.train)} training and {len(loaded.heldout)} held-out positions "
-           f"({loaded.read} read, {loaded.duplicates} duplicates dropped)")
+    report(
+        f"{len(loaded.train)} training and {len(loaded.heldout)} held-out positions "
+        f"({loaded.read} read, {loaded.duplicates} duplicates dropped)"
+    )
     if len(loaded.heldout) == 0:
         raise InvalidInputError(f"no held-out positions: a set holds them from its chunk {HELDOUT_EVERY - 1} on")
     lay = learned.layout(v)
@@ -580,29 +645,54 @@ def fit_sets(dirs: List[str], out: str, *, start: str = "shipped", score_weight:
     t0 = time.monotonic()
     data = prepare(v, loaded.train, loaded.heldout)
     report(f"features of {len(data.phase)} positions in {time.monotonic() - t0:.0f} s; scale {scale:.6f}")
-    losses = train.fit(model, data, scale, epochs=epochs, batch=batch, lr=lr, l2=l2,
-                       score_weight=score_weight, seed=seed, report=report)
+    losses = train.fit(
+        model,
+        data,
+        scale,
+        epochs=epochs,
+        batch=batch,
+        lr=lr,
+        l2=l2,
+        score_weight=score_weight,
+        seed=seed,
+        report=report,
+    )
     sets = []
     for d in dirs:
         m = read_manifest(d) or {}
-        sets.append({"dir": os.path.basename(os.path.normpath(d)), "settings": m.get("settings"),
-                     "positions": count(d)})
+        sets.append(
+            {"dir": os.path.basename(os.path.normpath(d)), "settings": m.get("settings"), "positions": count(d)}
+        )
     start_generation = 0
     try:
         start_generation = int(learned.manifest(start_path).get("generation", 0)) if start_path else 0
     except (OSError, ValueError, TypeError):
         pass
     games = sum(len(chunk_numbers(d)) * int((read_manifest(d) or {})["settings"]["chunk_games"]) for d in dirs)
-    manifest = dict(losses, command=command, variant=v.name, seed=seed, scale=scale, epochs=epochs,
-                    generation=start_generation + 1, games=int(games),
-                    batch=batch, lr=lr, l2=l2, score_weight=score_weight,
-                    start=os.path.basename(start_path) if start_path else "material",
-                    positions=int(len(loaded.train) + len(loaded.heldout)),
-                    duplicates=int(loaded.duplicates), sets=sets)
+    manifest = dict(
+        losses,
+        command=command,
+        variant=v.name,
+        seed=seed,
+        scale=scale,
+        epochs=epochs,
+        generation=start_generation + 1,
+        games=int(games),
+        batch=batch,
+        lr=lr,
+        l2=l2,
+        score_weight=score_weight,
+        start=os.path.basename(start_path) if start_path else "material",
+        positions=int(len(loaded.train) + len(loaded.heldout)),
+        duplicates=int(loaded.duplicates),
+        sets=sets,
+    )
     learned.write(out, model.patterns, model.dense, model.king_sq, manifest)
-    report(f"wrote {out}: held-out log-loss {losses['heldout_loss']:.5f} against the results "
-           f"(start {losses['heldout_loss_start']:.5f}), {losses['heldout_loss_target']:.5f} against the "
-           f"target (start {losses['heldout_loss_target_start']:.5f})")
+    report(
+        f"wrote {out}: held-out log-loss {losses['heldout_loss']:.5f} against the results "
+        f"(start {losses['heldout_loss_start']:.5f}), {losses['heldout_loss_target']:.5f} against the "
+        f"target (start {losses['heldout_loss_target_start']:.5f})"
+    )
     return manifest
 
 
@@ -613,49 +703,73 @@ def fit_sets(dirs: List[str], out: str, *, start: str = "shipped", score_weight:
 def register(sub) -> None:
     from draughts._args import positive_int
     from draughts.variants import VARIANTS
+
     p = sub.add_parser("positions", help="training positions at scale: generate, inspect, fit")
     cmds = p.add_subparsers(dest="positions_command", metavar="{generate,info,fit}")
     cmds.required = True
     g = cmds.add_parser("generate", help="self-play quiet positions labelled by a deeper search (resumable)")
     g.add_argument("--variant", "-v", default="international", help=f"variant ({', '.join(VARIANTS)})")
-    g.add_argument("--out", "-o", help="the position set's directory (default: the user's cache, "
-                                       "draughts/positions/VARIANT); a rerun adds to it")
+    g.add_argument(
+        "--out",
+        "-o",
+        help="the position set's directory (default: the user's cache, draughts/positions/VARIANT); a rerun adds to it",
+    )
     size = g.add_argument_group("how much (at least one; the first reached ends the run)")
     size.add_argument("--positions", type=positive_int, help="until the set holds this many positions")
     size.add_argument("--chunks", type=positive_int, help="until the set's first N chunks exist")
     size.add_argument("--hours", type=float, help="for this many hours (the chunks in flight then finish)")
     g.add_argument("--nodes", type=positive_int, default=2000, help="self-play nodes a move (default 2000)")
     g.add_argument("--depth", type=positive_int, default=8, help="depth of the labelling search (default 8)")
-    g.add_argument("--eval", choices=("learned", "classic"), default="learned",
-                   help="both engines' evaluation (default learned)")
+    g.add_argument(
+        "--eval", choices=("learned", "classic"), default="learned", help="both engines' evaluation (default learned)"
+    )
     g.add_argument("--weights", help="a learned weights file for both engines (default: the shipped one)")
-    g.add_argument("--unbalanced", type=float, default=0.15,
-                   help="share of games from an unbalanced start (default 0.15)")
-    g.add_argument("--explore", type=float, default=0.05,
-                   help="chance of a random move at each of a game's first 30 plies after the opening "
-                        "(default 0.05: games part ways sooner)")
+    g.add_argument(
+        "--unbalanced", type=float, default=0.15, help="share of games from an unbalanced start (default 0.15)"
+    )
+    g.add_argument(
+        "--explore",
+        type=float,
+        default=0.05,
+        help="chance of a random move at each of a game's first 30 plies after the opening "
+        "(default 0.05: games part ways sooner)",
+    )
     g.add_argument("--chunk-games", type=positive_int, default=20, help="games a chunk (default 20)")
     g.add_argument("--seed", type=int, default=1, help="the set's seed (default 1)")
-    g.add_argument("--workers", type=positive_int, default=os.cpu_count() or 1,
-                   help="local processes (default: all cores)")
+    g.add_argument(
+        "--workers", type=positive_int, default=os.cpu_count() or 1, help="local processes (default: all cores)"
+    )
     g.add_argument("--nice", type=int, default=10, help="niceness of the local processes (default 10)")
-    g.add_argument("--cluster", metavar="ADDRESS", help="play the chunks as Ray tasks on the cluster at "
-                                                       "ADDRESS (needs the [cluster] extra)")
-    g.add_argument("--progress", choices=("on", "off"), default=None,
-                   help="progress bar on stderr (default: on a terminal, not under CI=true)")
+    g.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="play the chunks as Ray tasks on the cluster at ADDRESS (needs the [cluster] extra)",
+    )
+    g.add_argument(
+        "--progress",
+        choices=("on", "off"),
+        default=None,
+        help="progress bar on stderr (default: on a terminal, not under CI=true)",
+    )
     g.set_defaults(func=cmd_generate)
     i = cmds.add_parser("info", help="what a position set holds")
     i.add_argument("dirs", nargs="*", help="position sets (default: the variant's in the user's cache)")
     i.add_argument("--variant", "-v", default="international", help="variant of the default set")
     i.set_defaults(func=cmd_info)
     f = cmds.add_parser("fit", help="fit learned weights to position sets")
-    f.add_argument("--data", "-d", action="append", required=True, metavar="DIR",
-                   help="a position set (repeatable: one variant)")
+    f.add_argument(
+        "--data", "-d", action="append", required=True, metavar="DIR", help="a position set (repeatable: one variant)"
+    )
     f.add_argument("--out", "-o", required=True, help="the weights file to write (.npz, and its .json)")
-    f.add_argument("--start", default="shipped",
-                   help="start from: shipped (the variant's weights), material, or a weights file")
-    f.add_argument("--score-weight", type=float, default=0.75,
-                   help="share of the search label in the target, the rest the game result (default 0.75)")
+    f.add_argument(
+        "--start", default="shipped", help="start from: shipped (the variant's weights), material, or a weights file"
+    )
+    f.add_argument(
+        "--score-weight",
+        type=float,
+        default=0.75,
+        help="share of the search label in the target, the rest the game result (default 0.75)",
+    )
     f.add_argument("--epochs", type=positive_int, default=6, help="passes over the positions (default 6)")
     f.add_argument("--batch", type=positive_int, default=4096, help="minibatch size (default 4096)")
     f.add_argument("--lr", type=float, default=2.0, help="Adam step size in centi-men (default 2)")
@@ -670,27 +784,48 @@ def _reporter() -> Callable[[str], None]:
 
     def report(line: str) -> None:
         print(f"[{time.time() - t0:7.1f}s] {line}", file=sys.stderr, flush=True)
+
     return report
 
 
 def cmd_generate(args) -> int:
     from draughts._progress import shown_by_default
+
     if args.positions is None and args.chunks is None and args.hours is None:
         raise InvalidInputError("say how much to make: --positions N, --chunks N or --hours H")
     for name in ("unbalanced", "explore"):
         if not 0.0 <= getattr(args, name) <= 1.0:
             raise InvalidInputError(f"--{name} is a share from 0 to 1, not {getattr(args, name)}")
     v = get_variant(args.variant)
-    cfg = PositionConfig(v.name, nodes=args.nodes, depth=args.depth, eval=args.eval, weights=args.weights,
-                         unbalanced=args.unbalanced, explore=args.explore, chunk_games=args.chunk_games,
-                         seed=args.seed)
+    cfg = PositionConfig(
+        v.name,
+        nodes=args.nodes,
+        depth=args.depth,
+        eval=args.eval,
+        weights=args.weights,
+        unbalanced=args.unbalanced,
+        explore=args.explore,
+        chunk_games=args.chunk_games,
+        seed=args.seed,
+    )
     out = args.out or default_dir(v.name)
     progress = shown_by_default() if args.progress is None else args.progress == "on"
-    run = generate(cfg, out, positions=args.positions, chunks=args.chunks, hours=args.hours,
-                   workers=args.workers, niceness=args.nice, cluster=args.cluster, progress=progress,
-                   report=_reporter())
-    print(f"{run.total_positions} positions in {run.total_chunks} chunks in {out} "
-          f"(this run {run.positions}, {run.per_hour:,.0f} an hour)")
+    run = generate(
+        cfg,
+        out,
+        positions=args.positions,
+        chunks=args.chunks,
+        hours=args.hours,
+        workers=args.workers,
+        niceness=args.nice,
+        cluster=args.cluster,
+        progress=progress,
+        report=_reporter(),
+    )
+    print(
+        f"{run.total_positions} positions in {run.total_chunks} chunks in {out} "
+        f"(this run {run.positions}, {run.per_hour:,.0f} an hour)"
+    )
     return 0
 
 
@@ -703,21 +838,40 @@ def cmd_info(args) -> int:
         numbers = chunk_numbers(d)
         held = sum(1 for c in numbers if is_heldout(c))
         s = manifest["settings"]
-        print(f"{d}: {s['variant']}, {count(d)} positions in {len(numbers)} chunks ({held} held out), "
-              f"{s['nodes']} nodes a move, labelled at depth {s['depth']}")
+        print(
+            f"{d}: {s['variant']}, {count(d)} positions in {len(numbers)} chunks ({held} held out), "
+            f"{s['nodes']} nodes a move, labelled at depth {s['depth']}"
+        )
         for r in manifest.get("runs", []):
-            print(f"  {r['date']}: {r['positions']} positions in {r['seconds']:.0f} s "
-                  f"({r['positions_per_hour']:,} an hour, {r['where']})")
+            print(
+                f"  {r['date']}: {r['positions']} positions in {r['seconds']:.0f} s "
+                f"({r['positions_per_hour']:,} an hour, {r['where']})"
+            )
     return 0
 
 
 def cmd_fit(args) -> int:
     import shlex
+
     command = "draughts positions fit " + " ".join(
-        shlex.quote(a) for a in (getattr(args, "command_line", None) or [])[2:])
-    manifest = fit_sets(args.data, args.out, start=args.start, score_weight=args.score_weight,
-                        epochs=args.epochs, batch=args.batch, lr=args.lr, l2=args.l2, seed=args.seed,
-                        limit=args.limit, command=command, report=_reporter())
-    print(f"held-out log-loss {manifest['heldout_loss']:.5f} against the results, "
-          f"{manifest['heldout_loss_target']:.5f} against the target; {args.out}")
+        shlex.quote(a) for a in (getattr(args, "command_line", None) or [])[2:]
+    )
+    manifest = fit_sets(
+        args.data,
+        args.out,
+        start=args.start,
+        score_weight=args.score_weight,
+        epochs=args.epochs,
+        batch=args.batch,
+        lr=args.lr,
+        l2=args.l2,
+        seed=args.seed,
+        limit=args.limit,
+        command=command,
+        report=_reporter(),
+    )
+    print(
+        f"held-out log-loss {manifest['heldout_loss']:.5f} against the results, "
+        f"{manifest['heldout_loss_target']:.5f} against the target; {args.out}"
+    )
     return 0

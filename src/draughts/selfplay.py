@@ -48,11 +48,11 @@ class SelfPlayConfig:
     variant: str
     nodes: int = 2000
     eval: str = "classic"
-    weights: Optional[str] = None       # a learned weights file (eval="learned"), None: the shipped one
-    opening_plies: tuple = (2, 8)       # random plies, drawn uniformly from this range
+    weights: Optional[str] = None  # a learned weights file (eval="learned"), None: the shipped one
+    opening_plies: tuple = (2, 8)  # random plies, drawn uniformly from this range
     balance_depth: int = 4
     max_score: float = 0.3
-    max_plies: int = 300                # a longer game is scored a draw
+    max_plies: int = 300  # a longer game is scored a draw
     seed: int = 1
 
 
@@ -96,7 +96,7 @@ def play_game(cfg: SelfPlayConfig, number: int, engine: Optional[Engine] = None)
         pos = board.position
         r = engine.play(board, Limit(nodes=cfg.nodes))
         if not any(m.is_capture for m in board.legal_moves):
-            w, b, k, turn = pos.key()[:4]        # (the frisian king-move counts are not a feature)
+            w, b, k, turn = pos.key()[:4]  # (the frisian king-move counts are not a feature)
             score = r.info.score or 0.0
             white_score = score if turn == 0 else -score
             rows.append((w, b, k, turn, max(-300.0, min(300.0, white_score)) * 100, board.ply))
@@ -138,7 +138,9 @@ def _init_worker(cfg: SelfPlayConfig, niceness: int) -> None:
     _WORKER["engine"] = _engine(cfg, cfg.seed)
 
 
-def play_chunk(cfg: SelfPlayConfig, chunk: int, engine: Engine, chunk_games: int = CHUNK_GAMES) -> Dict[str, np.ndarray]:
+def play_chunk(
+    cfg: SelfPlayConfig, chunk: int, engine: Engine, chunk_games: int = CHUNK_GAMES
+) -> Dict[str, np.ndarray]:
     """The arrays of chunk `chunk`: games chunk * chunk_games onward, one after another with `engine`."""
     games = [play_game(cfg, chunk * chunk_games + i, engine) for i in range(chunk_games)]
     return {f: np.concatenate([g[f] for g in games]) for f in FIELDS}
@@ -155,13 +157,22 @@ def chunk_path(out_dir: str, chunk: int) -> str:
 def _write_chunk(out_dir: str, chunk: int, arrays: Dict[str, np.ndarray]) -> None:
     """The chunk's file, whole or not at all (written aside, then renamed)."""
     tmp = chunk_path(out_dir, chunk) + ".tmp.npz"
-    save: Any = np.savez_compressed           # (its stub types the keywords as its own options)
+    save: Any = np.savez_compressed  # (its stub types the keywords as its own options)
     save(tmp, **arrays)
     os.replace(tmp, chunk_path(out_dir, chunk))
 
 
-def generate(cfg: SelfPlayConfig, games: int, out_dir: str, *, workers: int = 0, niceness: int = 10,
-             progress: Optional[bool] = None, label: str = "games", cluster: Optional[str] = None) -> int:
+def generate(
+    cfg: SelfPlayConfig,
+    games: int,
+    out_dir: str,
+    *,
+    workers: int = 0,
+    niceness: int = 10,
+    progress: Optional[bool] = None,
+    label: str = "games",
+    cluster: Optional[str] = None,
+) -> int:
     """Play `games` games (rounded up to whole chunks) into out_dir, skipping
     chunks already there, with a progress bar (default: on a terminal);
     returns the number of positions in out_dir's first chunks.  With
@@ -179,9 +190,10 @@ def generate(cfg: SelfPlayConfig, games: int, out_dir: str, *, workers: int = 0,
     elif todo:
         ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
         played = 0
-        with Progress(chunks * CHUNK_GAMES, "game", enabled=progress, initial=done * CHUNK_GAMES,
-                      desc=label) as bar, \
-                ctx.Pool(min(workers, len(todo)), initializer=_init_worker, initargs=(cfg, niceness)) as pool:
+        with (
+            Progress(chunks * CHUNK_GAMES, "game", enabled=progress, initial=done * CHUNK_GAMES, desc=label) as bar,
+            ctx.Pool(min(workers, len(todo)), initializer=_init_worker, initargs=(cfg, niceness)) as pool,
+        ):
             for chunk, arrays in pool.imap_unordered(_play_chunk, todo):
                 _write_chunk(out_dir, chunk, arrays)
                 done += 1
@@ -194,15 +206,23 @@ def generate(cfg: SelfPlayConfig, games: int, out_dir: str, *, workers: int = 0,
     return total
 
 
-def generate_on_cluster(cfg: SelfPlayConfig, chunks: int, todo: List[int], out_dir: str, address: str, *,
-                        progress: Optional[bool] = None, label: str = "games") -> None:
+def generate_on_cluster(
+    cfg: SelfPlayConfig,
+    chunks: int,
+    todo: List[int],
+    out_dir: str,
+    address: str,
+    *,
+    progress: Optional[bool] = None,
+    label: str = "games",
+) -> None:
     """Play the chunks `todo` (of `chunks`) as Ray tasks on the cluster at
     `address`, writing each one's file here as it comes back (as `generate`
     does).  A bad address is an error before any game; a cluster lost on the
     way is a ClusterLost naming what is saved (a rerun plays the rest)."""
     ray = ray_cluster.connect(address)
     weights = None
-    if cfg.weights:                 # the workers' nodes need not share this file system
+    if cfg.weights:  # the workers' nodes need not share this file system
         try:
             with open(cfg.weights, "rb") as f:
                 weights = ray.put(f.read())
@@ -213,10 +233,13 @@ def generate_on_cluster(cfg: SelfPlayConfig, chunks: int, todo: List[int], out_d
 
     def saved() -> str:
         kept = len(chunk_files(out_dir, chunks))
-        return (f"{kept} of {chunks} chunks ({kept * CHUNK_GAMES} games) are saved in {out_dir}: "
-                f"the same command again plays only the rest")
+        return (
+            f"{kept} of {chunks} chunks ({kept * CHUNK_GAMES} games) are saved in {out_dir}: "
+            f"the same command again plays only the rest"
+        )
 
     with Progress(chunks * CHUNK_GAMES, "game", enabled=progress, initial=done * CHUNK_GAMES, desc=label) as bar:
+
         def finished(chunk: int, result: tuple) -> None:
             nonlocal done, played
             got, arrays = result
@@ -226,8 +249,9 @@ def generate_on_cluster(cfg: SelfPlayConfig, chunks: int, todo: List[int], out_d
             played += len(arrays["white"])
             bar.update_to(done * CHUNK_GAMES, f"{played} positions")
 
-        ray_cluster.map_chunks(address, _cluster_chunk, lambda chunk: (cfg, weights, chunk, CHUNK_GAMES), todo,
-                               finished, saved=saved)
+        ray_cluster.map_chunks(
+            address, _cluster_chunk, lambda chunk: (cfg, weights, chunk, CHUNK_GAMES), todo, finished, saved=saved
+        )
 
 
 def _cluster_chunk(cfg: SelfPlayConfig, weights: Optional[bytes], chunk: int, chunk_games: int) -> tuple:

@@ -26,17 +26,17 @@ from draughts.variants import WHITE
 
 #: colours of the picture; pass `colors={...}` to change some of them
 COLORS: Dict[str, str] = {
-    "light": "#f0dcb4",          # unplayable squares
-    "dark": "#8b5a34",           # playing squares
-    "label": "#f3e6c8",          # square numbers on the dark squares
-    "lastmove": "#d9c83c",       # from and to squares of the last move (drawn at 60 %)
-    "white": "#faf8f0",          # white pieces
+    "light": "#f0dcb4",  # unplayable squares
+    "dark": "#8b5a34",  # playing squares
+    "label": "#f3e6c8",  # square numbers on the dark squares
+    "lastmove": "#d9c83c",  # from and to squares of the last move (drawn at 60 %)
+    "white": "#faf8f0",  # white pieces
     "white-edge": "#3a3a3a",
-    "black": "#232323",          # black pieces
+    "black": "#232323",  # black pieces
     "black-edge": "#000000",
-    "white-ring": "#6a6a6a",     # the inner ring of a king
+    "white-ring": "#6a6a6a",  # the inner ring of a king
     "black-ring": "#bdbdbd",
-    "crown": "#e2b11e",          # the crown of a king
+    "crown": "#e2b11e",  # the crown of a king
     "crown-edge": "#7a5800",
 }
 
@@ -80,13 +80,19 @@ def _num(x: float) -> str:
 def _crown(cx: float, cy: float, s: float) -> str:
     """The points of a crown centred on (cx, cy) for square size s; the centre
     pixel always lies inside it."""
-    pts = [(-0.16, 0.09), (-0.16, -0.10), (-0.08, -0.01), (0.0, -0.14),
-           (0.08, -0.01), (0.16, -0.10), (0.16, 0.09)]
+    pts = [(-0.16, 0.09), (-0.16, -0.10), (-0.08, -0.01), (0.0, -0.14), (0.08, -0.01), (0.16, -0.10), (0.16, 0.09)]
     return " ".join(f"{_num(cx + dx * s)},{_num(cy + dy * s)}" for dx, dy in pts)
 
 
-def board(board: Board, *, lastmove: Union[Move, str, bool, None] = None, flipped: bool = False,
-          size: int = 400, labels: bool = True, colors: Optional[Dict[str, str]] = None) -> str:
+def board(
+    board: Board,
+    *,
+    lastmove: Union[Move, str, bool, None] = None,
+    flipped: bool = False,
+    size: int = 400,
+    labels: bool = True,
+    colors: Optional[Dict[str, str]] = None,
+) -> str:
     """An SVG picture of `board`, `size` pixels square.
 
     `lastmove` marks the start and end squares of a move: a Move, move text
@@ -123,23 +129,29 @@ def board(board: Board, *, lastmove: Union[Move, str, bool, None] = None, flippe
         f'<rect x="0" y="0" width="{_num(size)}" height="{_num(size)}" fill="{col["light"]}" class="light"/>',
     ]
     # the playing squares, the last move, the labels
-    every = v.geometry == "orthogonal"     # every square is played on: drawn chequered
+    every = v.geometry == "orthogonal"  # every square is played on: drawn chequered
     for i in range(sq.count):
         x, y = corner(i)
         number = sq.number[i]
         shade = "light" if every and sum(sq.coords[i]) % 2 == 0 else "dark"
-        out.append(f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(s)}" height="{_num(s)}" '
-                   f'fill="{col[shade]}" class="square {shade}" data-square="{number}"/>')
+        out.append(
+            f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(s)}" height="{_num(s)}" '
+            f'fill="{col[shade]}" class="square {shade}" data-square="{number}"/>'
+        )
         if number in marked:
-            out.append(f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(s)}" height="{_num(s)}" '
-                       f'fill="{col["lastmove"]}" fill-opacity="0.6" class="lastmove" data-square="{number}"/>')
+            out.append(
+                f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(s)}" height="{_num(s)}" '
+                f'fill="{col["lastmove"]}" fill-opacity="0.6" class="lastmove" data-square="{number}"/>'
+            )
     if labels:
         fs = s * LABEL_SIZE
         for i in range(sq.count):
             x, y = corner(i)
-            out.append(f'<text x="{_num(x + s * 0.06)}" y="{_num(y + s * 0.05 + fs * 0.85)}" '
-                       f'font-family="DejaVu Sans, Arial, Helvetica, sans-serif" font-size="{_num(fs)}" '
-                       f'fill="{col["label"]}" class="label">{escape(square_text(v, i))}</text>')
+            out.append(
+                f'<text x="{_num(x + s * 0.06)}" y="{_num(y + s * 0.05 + fs * 0.85)}" '
+                f'font-family="DejaVu Sans, Arial, Helvetica, sans-serif" font-size="{_num(fs)}" '
+                f'fill="{col["label"]}" class="label">{escape(square_text(v, i))}</text>'
+            )
     # the pieces
     for number, piece in board.pieces().items():
         x, y = corner(sq.internal[number])
@@ -147,19 +159,26 @@ def board(board: Board, *, lastmove: Union[Move, str, bool, None] = None, flippe
         colour = "white" if piece.color == WHITE else "black"
         kind = "king" if piece.king else "man"
         out.append(f'<g class="piece {colour} {kind}" data-square="{number}">')
-        out.append(f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(s * PIECE_RADIUS)}" '
-                   f'fill="{col[colour]}" stroke="{col[colour + "-edge"]}" stroke-width="{_num(s * 0.03)}"/>')
+        out.append(
+            f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(s * PIECE_RADIUS)}" '
+            f'fill="{col[colour]}" stroke="{col[colour + "-edge"]}" stroke-width="{_num(s * 0.03)}"/>'
+        )
         if piece.king:
-            out.append(f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(s * RING_RADIUS)}" fill="none" '
-                       f'stroke="{col[colour + "-ring"]}" stroke-width="{_num(s * 0.035)}"/>')
-            out.append(f'<polygon points="{_crown(cx, cy, s)}" fill="{col["crown"]}" '
-                       f'stroke="{col["crown-edge"]}" stroke-width="{_num(s * 0.015)}" stroke-linejoin="round"/>')
+            out.append(
+                f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(s * RING_RADIUS)}" fill="none" '
+                f'stroke="{col[colour + "-ring"]}" stroke-width="{_num(s * 0.035)}"/>'
+            )
+            out.append(
+                f'<polygon points="{_crown(cx, cy, s)}" fill="{col["crown"]}" '
+                f'stroke="{col["crown-edge"]}" stroke-width="{_num(s * 0.015)}" stroke-linejoin="round"/>'
+            )
         out.append("</g>")
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
 
 # --- the command -------------------------------------------------------------
+
 
 def cmd_svg(args) -> int:
 
@@ -194,9 +213,11 @@ _size_arg = int_type(16)
 def register(subparsers) -> None:
 
     p = subparsers.add_parser(
-        "svg", help="draw a position as an SVG picture",
+        "svg",
+        help="draw a position as an SVG picture",
         description="Draw a position as an SVG picture: White at the bottom (--flip turns it), "
-                    "square labels as the variant writes them, kings with a crown.")
+        "square labels as the variant writes them, kings with a crown.",
+    )
     add_variant_options(p)
     p.add_argument("--fen", help="the position (default: the variant's start)")
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default: standard output)")

@@ -61,13 +61,13 @@ NPAT = learned.NPAT
 class Data:
     """Training positions as feature arrays, White's view."""
 
-    idx: np.ndarray        # (n, regions) pattern indices
-    dense: np.ndarray      # (n, NDENSE)
-    king_sq: np.ndarray    # (n, squares) white king on s less black king on N - 1 - s
-    phase: np.ndarray      # (n,) opening share of the interpolation, 0..1
-    result: np.ndarray     # (n,) 1 White won, 0.5 draw, 0 Black won
-    heldout: np.ndarray    # (n,) bool
-    score: np.ndarray      # (n,) the self-play search's score for White, centi-men
+    idx: np.ndarray  # (n, regions) pattern indices
+    dense: np.ndarray  # (n, NDENSE)
+    king_sq: np.ndarray  # (n, squares) white king on s less black king on N - 1 - s
+    phase: np.ndarray  # (n,) opening share of the interpolation, 0..1
+    result: np.ndarray  # (n,) 1 White won, 0.5 draw, 0 Black won
+    heldout: np.ndarray  # (n,) bool
+    score: np.ndarray  # (n,) the self-play search's score for White, centi-men
 
 
 def prepare(variant, raw: Dict[str, np.ndarray]) -> Data:
@@ -86,9 +86,10 @@ def classic_scores(variant, raw: Dict[str, np.ndarray]) -> np.ndarray:
     s = Searcher(v.core_rules, default_weights(v).core(), 1)
     rules = v.core_rules
     out = np.empty(len(raw["white"]), dtype=np.float64)
-    size = 64 if v.geometry == "orthogonal" else v.size      # the bit layout (every square a bit)
-    for j, (w, b, k, t) in enumerate(zip(raw["white"].tolist(), raw["black"].tolist(),
-                                         raw["kings"].tolist(), raw["turn"].tolist())):
+    size = 64 if v.geometry == "orthogonal" else v.size  # the bit layout (every square a bit)
+    for j, (w, b, k, t) in enumerate(
+        zip(raw["white"].tolist(), raw["black"].tolist(), raw["kings"].tolist(), raw["turn"].tolist())
+    ):
         p = Position(rules, _squares(size, w), _squares(size, b), _squares(size, k), t)
         e = s.evaluate(p)
         out[j] = e if t == 0 else -e
@@ -128,13 +129,19 @@ def fit_scale(score: np.ndarray, y: np.ndarray, iterations: int = 50) -> float:
 class Model:
     """The parameters theta of the learned evaluation, in centi-men."""
 
-    def __init__(self, variant, patterns: Optional[np.ndarray] = None, dense: Optional[np.ndarray] = None,
-                 king_sq: Optional[np.ndarray] = None):
+    def __init__(
+        self,
+        variant,
+        patterns: Optional[np.ndarray] = None,
+        dense: Optional[np.ndarray] = None,
+        king_sq: Optional[np.ndarray] = None,
+    ):
         v = get_variant(variant)
         self.layout = learned.layout(v)
         self.nreg = self.layout.nreg
-        self.patterns = (np.zeros((self.nreg, NPAT, 2)) if patterns is None
-                         else np.asarray(patterns, dtype=np.float64).copy())
+        self.patterns = (
+            np.zeros((self.nreg, NPAT, 2)) if patterns is None else np.asarray(patterns, dtype=np.float64).copy()
+        )
         if dense is None:
             names = self.layout.dense
             dense = np.zeros((len(names), 2))
@@ -148,8 +155,9 @@ class Model:
             for name in ("king1", "king2", "kings3"):
                 dense[names.index(name)] = king
         self.dense = np.asarray(dense, dtype=np.float64).copy()
-        self.king_sq = (np.zeros((self.layout.squares, 2)) if king_sq is None
-                        else np.asarray(king_sq, dtype=np.float64).copy())
+        self.king_sq = (
+            np.zeros((self.layout.squares, 2)) if king_sq is None else np.asarray(king_sq, dtype=np.float64).copy()
+        )
 
 
 def square_coords(size: int) -> List[Tuple[int, int]]:
@@ -165,8 +173,11 @@ def region_squares(size: int) -> List[List[int]]:
     digit order (the 4x4 windows at even rows and columns, row by row; each
     window's squares row by row, left to right)."""
     coords = square_coords(size)
-    return [[i for i, (r, c) in enumerate(coords) if r0 <= r < r0 + 4 and c0 <= c < c0 + 4]
-            for r0 in range(0, size - 3, 2) for c0 in range(0, size - 3, 2)]
+    return [
+        [i for i, (r, c) in enumerate(coords) if r0 <= r < r0 + 4 and c0 <= c < c0 + 4]
+        for r0 in range(0, size - 3, 2)
+        for c0 in range(0, size - 3, 2)
+    ]
 
 
 def classic_model(variant) -> Model:
@@ -213,7 +224,7 @@ def classic_model(variant) -> Model:
     for k, sq in enumerate(regs):
         for digit, s in enumerate(sq):
             if owner[s] == k:
-                white_man = (index // 3 ** digit) % 3 == 1
+                white_man = (index // 3**digit) % 3 == 1
                 patterns[k, white_man, :] += worth[s]
     names = lay.dense
     dense = np.zeros((len(names), 2))
@@ -226,9 +237,20 @@ def classic_model(variant) -> Model:
     return Model(v, patterns, dense, np.zeros((lay.squares, 2)))
 
 
-def fit(model: Model, data: Data, scale: float, *, epochs: int = 10, batch: int = 4096, lr: float = 2.0,
-        l2: float = 2.0, score_weight: float = 0.0, seed: int = 1, prior: Optional[np.ndarray] = None,
-        report: Optional[Callable[[str], None]] = None) -> Dict[str, float]:
+def fit(
+    model: Model,
+    data: Data,
+    scale: float,
+    *,
+    epochs: int = 10,
+    batch: int = 4096,
+    lr: float = 2.0,
+    l2: float = 2.0,
+    score_weight: float = 0.0,
+    seed: int = 1,
+    prior: Optional[np.ndarray] = None,
+    report: Optional[Callable[[str], None]] = None,
+) -> Dict[str, float]:
     """Minibatch Adam on the training positions; returns the losses.
 
     Loss per position: cross-entropy of the result under sigmoid(scale * eval);
@@ -270,15 +292,19 @@ def fit(model: Model, data: Data, scale: float, *, epochs: int = 10, batch: int 
 
     def forward(rows):
         pt = theta[:npat]
-        pat = sum(sign * pt[flat[rows]].sum(axis=1) for sign, flat in terms)      # (b, 2)
+        pat = sum(sign * pt[flat[rows]].sum(axis=1) for sign, flat in terms)  # (b, 2)
         tot = pat + dense_x(rows) @ theta[npat:]
         ph = data.phase[rows]
         return tot[:, 0] * ph + tot[:, 1] * (1 - ph)
 
     def losses():
-        return (log_loss(scale * np.concatenate([forward(c) for c in np.array_split(train, 1 + len(train) // 65536)]),
-                         data.result[train]),
-                log_loss(scale * forward(held), data.result[held]))
+        return (
+            log_loss(
+                scale * np.concatenate([forward(c) for c in np.array_split(train, 1 + len(train) // 65536)]),
+                data.result[train],
+            ),
+            log_loss(scale * forward(held), data.result[held]),
+        )
 
     def held_target_loss():
         """The held-out cross-entropy against the blended target, less its own entropy (0 at a perfect fit)."""
@@ -294,10 +320,10 @@ def fit(model: Model, data: Data, scale: float, *, epochs: int = 10, batch: int 
     for epoch in range(epochs):
         order = rng.permutation(train)
         for k in range(0, len(order), batch):
-            rows = order[k:k + batch]
+            rows = order[k : k + batch]
             e = forward(rows)
             p = 1.0 / (1.0 + np.exp(-scale * e))
-            gl = scale * (p - target[rows]) / len(rows)                      # d loss / d eval
+            gl = scale * (p - target[rows]) / len(rows)  # d loss / d eval
             ph = data.phase[rows]
             g_op, g_eg = gl * ph, gl * (1 - ph)
             grad = np.zeros_like(theta)
@@ -310,19 +336,25 @@ def fit(model: Model, data: Data, scale: float, *, epochs: int = 10, batch: int 
             t += 1
             m = b1 * m + (1 - b1) * grad
             v = b2 * v + (1 - b2) * grad * grad
-            step = lr * (1.0 - 0.9 * t / steps)          # decays linearly to a tenth
-            theta -= step * (m / (1 - b1 ** t)) / (np.sqrt(v / (1 - b2 ** t)) + eps)
+            step = lr * (1.0 - 0.9 * t / steps)  # decays linearly to a tenth
+            theta -= step * (m / (1 - b1**t)) / (np.sqrt(v / (1 - b2**t)) + eps)
         if report:
             tr, he = losses()
             report(f"epoch {epoch + 1}/{epochs}: train {tr:.5f} held-out {he:.5f}")
     model.patterns = theta[:npat].reshape(nreg, NPAT, 2).copy()
-    model.dense = theta[npat:npat + nd].copy()
-    model.king_sq = theta[npat + nd:].copy()
+    model.dense = theta[npat : npat + nd].copy()
+    model.king_sq = theta[npat + nd :].copy()
     final_train, final_held = losses()
-    return {"train_loss_start": start_train, "heldout_loss_start": start_held,
-            "train_loss": final_train, "heldout_loss": final_held,
-            "heldout_loss_target_start": start_target, "heldout_loss_target": held_target_loss(),
-            "train_positions": int(len(train)), "heldout_positions": int(len(held))}
+    return {
+        "train_loss_start": start_train,
+        "heldout_loss_start": start_held,
+        "train_loss": final_train,
+        "heldout_loss": final_held,
+        "heldout_loss_target_start": start_target,
+        "heldout_loss_target": held_target_loss(),
+        "train_positions": int(len(train)),
+        "heldout_positions": int(len(held)),
+    }
 
 
 def run(args, report: Callable[[str], None]) -> Dict:
@@ -357,15 +389,27 @@ def run(args, report: Callable[[str], None]) -> Dict:
     if args.games == 0 and (not data_files or args.generations != 1):
         raise InvalidInputError("--games 0 fits the --data games once: give --data and no --generations")
     if cluster and args.games:
-        ray_cluster.connect(cluster)            # a bad address: an error before any game or fit
+        ray_cluster.connect(cluster)  # a bad address: an error before any game or fit
     for gen in range(args.generations):
         if args.games:
             games_dir = os.path.join(out, f"games-{gen}")
-            cfg = selfplay.SelfPlayConfig(v.name, nodes=args.nodes, eval="learned" if weights else "classic",
-                                          weights=weights, seed=args.seed + gen)
-            npos = selfplay.generate(cfg, args.games, games_dir, workers=args.workers, niceness=args.nice,
-                                     progress=args.progress, label=f"{v.name} generation {gen} games",
-                                     cluster=cluster)
+            cfg = selfplay.SelfPlayConfig(
+                v.name,
+                nodes=args.nodes,
+                eval="learned" if weights else "classic",
+                weights=weights,
+                seed=args.seed + gen,
+            )
+            npos = selfplay.generate(
+                cfg,
+                args.games,
+                games_dir,
+                workers=args.workers,
+                niceness=args.nice,
+                progress=args.progress,
+                label=f"{v.name} generation {gen} games",
+                cluster=cluster,
+            )
             dirs.append(games_dir)
             where = " on the Ray cluster" if cluster else ""
             report(f"generation {gen}: {npos} positions in {games_dir} (played with {weights or 'classic'}{where})")
@@ -381,19 +425,46 @@ def run(args, report: Callable[[str], None]) -> Dict:
             report(f"sigmoid scale {scale:.6f} per centi-man (of the start weights)")
         classic_loss = log_loss(scale * classic[data.heldout], data.result[data.heldout])
         report(f"held-out log-loss of the classic evaluation {classic_loss:.5f}")
-        losses = fit(model, data, scale, epochs=args.epochs, batch=args.batch, lr=args.lr, l2=args.l2,
-                     score_weight=args.score_weight, seed=args.seed + gen, prior=prior, report=report)
+        losses = fit(
+            model,
+            data,
+            scale,
+            epochs=args.epochs,
+            batch=args.batch,
+            lr=args.lr,
+            l2=args.l2,
+            score_weight=args.score_weight,
+            seed=args.seed + gen,
+            prior=prior,
+            report=report,
+        )
         path = os.path.join(out, f"weights-{gen + 1}.npz")
-        manifest = dict(losses, heldout_loss_classic=classic_loss, command=command, variant=v.name, generation=gen + 1, seed=args.seed,
-                        games=int(len(np.unique(raw["game"]))), positions=int(len(raw["white"])),
-                        nodes=args.nodes, scale=scale, epochs=args.epochs, l2=args.l2, lr=args.lr,
-                        score_weight=args.score_weight, start=start, l2_toward=args.l2_toward,
-                        batch=args.batch, data=list(args.data),
-                        played_with=(os.path.basename(weights) if weights else "classic") if args.games else "none",
-                        played_on=("cluster" if cluster else "local") if args.games else "none")
+        manifest = dict(
+            losses,
+            heldout_loss_classic=classic_loss,
+            command=command,
+            variant=v.name,
+            generation=gen + 1,
+            seed=args.seed,
+            games=int(len(np.unique(raw["game"]))),
+            positions=int(len(raw["white"])),
+            nodes=args.nodes,
+            scale=scale,
+            epochs=args.epochs,
+            l2=args.l2,
+            lr=args.lr,
+            score_weight=args.score_weight,
+            start=start,
+            l2_toward=args.l2_toward,
+            batch=args.batch,
+            data=list(args.data),
+            played_with=(os.path.basename(weights) if weights else "classic") if args.games else "none",
+            played_on=("cluster" if cluster else "local") if args.games else "none",
+        )
         learned.write(path, model.patterns, model.dense, model.king_sq, manifest)
-        report(f"wrote {path}: held-out log-loss {losses['heldout_loss']:.5f} "
-               f"(start {losses['heldout_loss_start']:.5f})")
+        report(
+            f"wrote {path}: held-out log-loss {losses['heldout_loss']:.5f} (start {losses['heldout_loss_start']:.5f})"
+        )
         weights = path
     return manifest
 
@@ -402,7 +473,7 @@ def _without_address(argv: List[str]) -> List[str]:
     """The command line with --cluster's address (this network's) shown as ADDRESS."""
     out = list(argv)
     for i, a in enumerate(out):
-        if a.startswith("--cl"):                # --cluster, as argparse takes it abbreviated
+        if a.startswith("--cl"):  # --cluster, as argparse takes it abbreviated
             if "=" in a:
                 out[i] = a.split("=", 1)[0] + "=ADDRESS"
             elif i + 1 < len(out):
@@ -414,35 +485,66 @@ def register(sub) -> None:
     p = sub.add_parser("train", help="fit the learned evaluation to self-play games (numpy)")
     p.add_argument("--variant", "-v", default="international", help=f"variant ({', '.join(VARIANTS)})")
     p.add_argument("--out", "-o", required=True, help="run directory (games, weights; a rerun resumes)")
-    p.add_argument("--games", type=whole_number, default=2000,
-                   help="games per generation (default 2000; 0: fit the --data games only)")
-    p.add_argument("--data", action="append", default=[], metavar="DIR",
-                   help="a games directory of an earlier run whose games join every fit (repeatable)")
+    p.add_argument(
+        "--games",
+        type=whole_number,
+        default=2000,
+        help="games per generation (default 2000; 0: fit the --data games only)",
+    )
+    p.add_argument(
+        "--data",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a games directory of an earlier run whose games join every fit (repeatable)",
+    )
     p.add_argument("--nodes", type=positive_int, default=3000, help="nodes a move in self-play (default 3000)")
     p.add_argument("--generations", type=positive_int, default=1, help="generations (default 1)")
-    p.add_argument("--start-weights", help="weights file the first generation's games are played with "
-                                           "(default: the classic evaluation) and the fit starts from")
-    p.add_argument("--start-classic", action="store_true",
-                   help="start the fit from the parameters that reproduce the classic evaluation "
-                        "(diagonal boards, not antidraughts) instead of material only")
+    p.add_argument(
+        "--start-weights",
+        help="weights file the first generation's games are played with "
+        "(default: the classic evaluation) and the fit starts from",
+    )
+    p.add_argument(
+        "--start-classic",
+        action="store_true",
+        help="start the fit from the parameters that reproduce the classic evaluation "
+        "(diagonal boards, not antidraughts) instead of material only",
+    )
     p.add_argument("--epochs", type=positive_int, default=10, help="passes over the positions (default 10)")
     p.add_argument("--batch", type=positive_int, default=4096, help="minibatch size (default 4096)")
     p.add_argument("--lr", type=float, default=2.0, help="Adam step size in centi-men (default 2)")
     p.add_argument("--l2", type=float, default=2.0, help="L2 weight on the pattern weights (default 2)")
-    p.add_argument("--l2-toward", choices=("zero", "start"), default="zero",
-                   help="what the L2 term pulls the pattern weights toward: zero (default) or the "
-                        "run's starting parameters")
-    p.add_argument("--score-weight", type=float, default=0.0,
-                   help="share of the self-play search score in the target (default 0: results only)")
+    p.add_argument(
+        "--l2-toward",
+        choices=("zero", "start"),
+        default="zero",
+        help="what the L2 term pulls the pattern weights toward: zero (default) or the run's starting parameters",
+    )
+    p.add_argument(
+        "--score-weight",
+        type=float,
+        default=0.0,
+        help="share of the self-play search score in the target (default 0: results only)",
+    )
     p.add_argument("--seed", type=int, default=1, help="seed of games and minibatches (default 1)")
-    p.add_argument("--workers", type=positive_int, default=os.cpu_count() or 1,
-                   help="self-play processes (default: all cores)")
+    p.add_argument(
+        "--workers", type=positive_int, default=os.cpu_count() or 1, help="self-play processes (default: all cores)"
+    )
     p.add_argument("--nice", type=int, default=10, help="niceness of the self-play processes (default 10)")
-    p.add_argument("--cluster", metavar="ADDRESS", default=None,
-                   help="play the games as Ray tasks on the cluster at ADDRESS (HOST:PORT, ray://HOST:PORT "
-                        "or auto; needs the [cluster] extra); --workers and --nice are then unused")
-    p.add_argument("--progress", choices=("on", "off"), default=None,
-                   help="progress bar on stderr (default: on a terminal, not under CI=true)")
+    p.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        default=None,
+        help="play the games as Ray tasks on the cluster at ADDRESS (HOST:PORT, ray://HOST:PORT "
+        "or auto; needs the [cluster] extra); --workers and --nice are then unused",
+    )
+    p.add_argument(
+        "--progress",
+        choices=("on", "off"),
+        default=None,
+        help="progress bar on stderr (default: on a terminal, not under CI=true)",
+    )
     p.set_defaults(func=cmd_train)
 
 
@@ -454,6 +556,8 @@ def cmd_train(args) -> int:
         print(f"[{time.time() - t0:7.1f}s] {line}", file=sys.stderr, flush=True)
 
     manifest = run(args, report)
-    print(f"held-out log-loss {manifest['heldout_loss']:.5f} (start {manifest['heldout_loss_start']:.5f}), "
-          f"{manifest['positions']} positions, generation {manifest['generation']}")
+    print(
+        f"held-out log-loss {manifest['heldout_loss']:.5f} (start {manifest['heldout_loss_start']:.5f}), "
+        f"{manifest['positions']} positions, generation {manifest['generation']}"
+    )
     return 0

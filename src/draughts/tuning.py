@@ -50,14 +50,16 @@ class ProbCutFit:
 PROBCUT: Dict[Tuple[str, str], ProbCutFit] = {
     # probcut_fit.py --variant american --positions 300 --depth 14 (seed 2026):
     # shallow 50 %, slope 1.04, intercept -1, sigma_d = 23.0 + 1.36 d; t = 1.0
-    ("american", "learned"): ProbCutFit(min_depth=4, shallow_pct=50, slope=1.04, intercept=-1,
-                                        sigma=23.0, sigma_per_ply=1.36, t=1.0),
+    ("american", "learned"): ProbCutFit(
+        min_depth=4, shallow_pct=50, slope=1.04, intercept=-1, sigma=23.0, sigma_per_ply=1.36, t=1.0
+    ),
     # probcut_fit.py --variant italian --positions 300 --depth 14 (seed 2026):
     # shallow 50 %, slope 1.044, intercept -1, sigma_d = 47.8 + 0.13 d; t = 1.5
     # (Buro's): at t = 1.0 the search missed the shot of tests/test_shots.py's
     # italian-1 at depths 8-11
-    ("italian", "learned"): ProbCutFit(min_depth=4, shallow_pct=50, slope=1.044, intercept=-1,
-                                       sigma=47.8, sigma_per_ply=0.13, t=1.5),
+    ("italian", "learned"): ProbCutFit(
+        min_depth=4, shallow_pct=50, slope=1.044, intercept=-1, sigma=47.8, sigma_per_ply=0.13, t=1.5
+    ),
 }
 
 
@@ -89,35 +91,81 @@ def default_weights(v: Variant) -> EvalWeights:
     if v.goal == "losing":
         # (eval_losing_g) own pieces and own moves are liabilities; men kept
         # back a little better than men advanced (they can still be given away)
-        return EvalWeights(man=100, king=150, advance=(0,) * (rows - 3) + (-2, -4, 0), back_guard=0,
-                           centre=0, runaway=0, king_mobility=4, trade=0, lone_king_draw=False)
+        return EvalWeights(
+            man=100,
+            king=150,
+            advance=(0,) * (rows - 3) + (-2, -4, 0),
+            back_guard=0,
+            centre=0,
+            runaway=0,
+            king_mobility=4,
+            trade=0,
+            lone_king_draw=False,
+        )
     if v.goal == "breakthrough":
         # the first king wins: advancement and runaway men dominate
         advance = (0, 2, 5, 9, 14, 21, 30, 44, 64, 0) if rows == 10 else (0, 3, 7, 13, 22, 36, 56, 0)
-        return EvalWeights(man=100, king=100, advance=advance, back_guard=8, centre=3, runaway=250,
-                           king_mobility=0, trade=30, lone_king_draw=False)
+        return EvalWeights(
+            man=100,
+            king=100,
+            advance=advance,
+            back_guard=8,
+            centre=3,
+            runaway=250,
+            king_mobility=0,
+            trade=30,
+            lone_king_draw=False,
+        )
     if v.halt_behind_king:
         # killer: two or three kings do win against a lone king
-        return EvalWeights(king=320, advance=(0, 1, 2, 3, 5, 7, 9, 12, 16, 0), back_guard=4,
-                           centre=3, runaway=40, king_mobility=1, lone_king_draw=False)
+        return EvalWeights(
+            king=320,
+            advance=(0, 1, 2, 3, 5, 7, 9, 12, 16, 0),
+            back_guard=4,
+            centre=3,
+            runaway=40,
+            king_mobility=1,
+            lone_king_draw=False,
+        )
     if v.size == 10:
-        return EvalWeights(king=320, advance=(0, 1, 2, 3, 5, 7, 9, 12, 16, 0), back_guard=4,
-                           centre=3, runaway=40, king_mobility=1)
+        return EvalWeights(
+            king=320, advance=(0, 1, 2, 3, 5, 7, 9, 12, 16, 0), back_guard=4, centre=3, runaway=40, king_mobility=1
+        )
     if v.geometry == "orthogonal":
         # turkish: kings fly along rows and columns and are worth about three
         # men; men start on the second and third rows and gain as they advance
-        return EvalWeights(king=300, advance=(0, 0, 0, 4, 8, 13, 20, 0), back_guard=3,
-                           centre=3, runaway=0, king_mobility=2, lone_king_draw=False)
+        return EvalWeights(
+            king=300,
+            advance=(0, 0, 0, 4, 8, 13, 20, 0),
+            back_guard=3,
+            centre=3,
+            runaway=0,
+            king_mobility=2,
+            lone_king_draw=False,
+        )
     if v.flying_kings:
         # a king that must land right behind the piece it takes (thai) is caught by
         # two kings: a lone king is not drawish there
-        return EvalWeights(king=250, advance=(0, 2, 4, 7, 10, 14, 20, 0), back_guard=6,
-                           centre=4, runaway=35, king_mobility=2,
-                           lone_king_draw=not v.king_lands_behind)
+        return EvalWeights(
+            king=250,
+            advance=(0, 2, 4, 7, 10, 14, 20, 0),
+            back_guard=6,
+            centre=4,
+            runaway=35,
+            king_mobility=2,
+            lone_king_draw=not v.king_lands_behind,
+        )
     # short kings: worth about one and a half men; men are slow, guard the back rank
     king = 170 if not v.men_capture_kings else 150
-    return EvalWeights(king=king, advance=(0, 2, 4, 6, 9, 12, 16, 0), back_guard=10,
-                       centre=5, runaway=30, king_mobility=3, lone_king_draw=False)
+    return EvalWeights(
+        king=king,
+        advance=(0, 2, 4, 6, 9, 12, 16, 0),
+        back_guard=10,
+        centre=5,
+        runaway=30,
+        king_mobility=3,
+        lone_king_draw=False,
+    )
 
 
 def _knob(default: int, low: int, high: int, help: str) -> Any:

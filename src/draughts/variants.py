@@ -19,6 +19,7 @@ from typing import Dict, Optional, Tuple
 
 from draughts.errors import VariantError
 from draughts_core.position import CoreRules
+
 # the rules' one declaration (each a Variant field of the same name) and the
 # names of the values of the rules held as names: CROWN_MODES, ENDGAME_RULES,
 # GOALS (what wins) and GEOMETRIES (the board)
@@ -122,8 +123,14 @@ class Variant:
     def __post_init__(self):
         if self.size not in (8, 10):
             raise VariantError(f"board size must be 8 or 10, not {self.size!r}")
-        for field in ("prefer_king_mover", "prefer_more_kings", "prefer_early_kings",
-                      "orthogonal_captures", "capture_value", "halt_behind_king"):
+        for field in (
+            "prefer_king_mover",
+            "prefer_more_kings",
+            "prefer_early_kings",
+            "orthogonal_captures",
+            "capture_value",
+            "halt_behind_king",
+        ):
             if not isinstance(getattr(self, field), bool):
                 raise VariantError(f"{field} must be True or False, not {getattr(self, field)!r}")
         if self.crown_during_capture not in CROWN_MODES:
@@ -146,8 +153,11 @@ class Variant:
             raise VariantError(f"no_turn_back must be True or False, not {self.no_turn_back!r}")
         if not isinstance(self.king_lands_behind, bool):
             raise VariantError(f"king_lands_behind must be True or False, not {self.king_lands_behind!r}")
-        if (not isinstance(self.men_rows, int) or isinstance(self.men_rows, bool)
-                or not 0 <= self.men_rows < self.size // 2):
+        if (
+            not isinstance(self.men_rows, int)
+            or isinstance(self.men_rows, bool)
+            or not 0 <= self.men_rows < self.size // 2
+        ):
             raise VariantError(f"men_rows must be a whole number from 0 to {self.size // 2 - 1}, not {self.men_rows!r}")
         if self.repetitions == 1:
             raise VariantError("repetitions must be 0 (off) or at least 2")
@@ -214,8 +224,11 @@ class Variant:
         base = VARIANTS.get(self.name)
         if base is None:
             return f"Variant({self.name!r}, ...)"
-        diff = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
-                if getattr(self, f.name) != getattr(base, f.name)}
+        diff = {
+            f.name: getattr(self, f.name)
+            for f in dataclasses.fields(self)
+            if getattr(self, f.name) != getattr(base, f.name)
+        }
         args = "".join(f", {k}={v!r}" for k, v in diff.items())
         return f"draughts.variant({self.name!r}{args})"
 
@@ -229,21 +242,36 @@ def _rebuild(fields):
 # The registry.  Draw-rule sources are named beside each value.
 _REGISTRY = [
     Variant(
-        name="international", size=10, first=WHITE,
-        men_capture_backwards=True, flying_kings=True, men_capture_kings=True,
-        majority_capture=True, crown_during_capture="pass",
-        remove_at_once=False, gametype=20, pdn_gametype="20,W,10,10,N2,0",
+        name="international",
+        size=10,
+        first=WHITE,
+        men_capture_backwards=True,
+        flying_kings=True,
+        men_capture_kings=True,
+        majority_capture=True,
+        crown_during_capture="pass",
+        remove_at_once=False,
+        gametype=20,
+        pdn_gametype="20,W,10,10,N2,0",
         # FMJD rules (Annex 1), art. 6.1 repetition, 6.2 25 king moves each,
         # 6.3 sixteen-move and 6.4 five-move endgame rules.
-        quiet_plies=50, endgame_rules="fmjd",
+        quiet_plies=50,
+        endgame_rules="fmjd",
         aliases=("10x10", "intl", "normal", "fmjd", "polish"),
         description="International draughts on 10x10 (FMJD)",
     ),
     Variant(
-        name="american", size=8, first=BLACK,
-        men_capture_backwards=False, flying_kings=False, men_capture_kings=True,
-        majority_capture=False, crown_during_capture="stop",
-        remove_at_once=True, gametype=21, pdn_gametype="21,B,8,8,N1,0",
+        name="american",
+        size=8,
+        first=BLACK,
+        men_capture_backwards=False,
+        flying_kings=False,
+        men_capture_kings=True,
+        majority_capture=False,
+        crown_during_capture="stop",
+        remove_at_once=True,
+        gametype=21,
+        pdn_gametype="21,B,8,8,N1,0",
         # WCDF/ACF rules: third repetition; 40 moves each without a man
         # advancing and without a capture.  The simpler counter some sites use
         # (40 moves each without capture or promotion) is
@@ -253,11 +281,20 @@ _REGISTRY = [
         description="American checkers / English draughts",
     ),
     Variant(
-        name="italian", size=8, first=WHITE,
-        men_capture_backwards=False, flying_kings=False, men_capture_kings=False,
-        majority_capture=True, prefer_king_mover=True, prefer_more_kings=True, prefer_early_kings=True,
+        name="italian",
+        size=8,
+        first=WHITE,
+        men_capture_backwards=False,
+        flying_kings=False,
+        men_capture_kings=False,
+        majority_capture=True,
+        prefer_king_mover=True,
+        prefer_more_kings=True,
+        prefer_early_kings=True,
         crown_during_capture="stop",
-        remove_at_once=False, gametype=22, pdn_gametype="22,W,8,8,N2,1",
+        remove_at_once=False,
+        gametype=22,
+        pdn_gametype="22,W,8,8,N2,1",
         numbering="italian",
         # FID regolamento tecnico art. 10.4: 40 moves each without a capture
         # or a man move; third repetition.
@@ -266,10 +303,18 @@ _REGISTRY = [
         description="Italian draughts (FID)",
     ),
     Variant(
-        name="spanish", size=8, first=WHITE,
-        men_capture_backwards=False, flying_kings=True, men_capture_kings=True,
-        majority_capture=True, prefer_more_kings=True, crown_during_capture="stop",
-        remove_at_once=False, gametype=24, pdn_gametype="24,W,8,8,N1,1",
+        name="spanish",
+        size=8,
+        first=WHITE,
+        men_capture_backwards=False,
+        flying_kings=True,
+        men_capture_kings=True,
+        majority_capture=True,
+        prefer_more_kings=True,
+        crown_during_capture="stop",
+        remove_at_once=False,
+        gametype=24,
+        pdn_gametype="24,W,8,8,N1,1",
         numbering="spanish",
         # No federation text was found for the move limit; the FMJD count of
         # 25 moves each without a capture or a man move is used.
@@ -278,11 +323,19 @@ _REGISTRY = [
         description="Spanish draughts",
     ),
     Variant(
-        name="russian", size=8, first=WHITE,
-        men_capture_backwards=True, flying_kings=True, men_capture_kings=True,
-        majority_capture=False, crown_during_capture="continue",
-        remove_at_once=False, gametype=25, pdn_gametype="25,W,8,8,A0,0",
-        algebraic=True, capture_separator=":",
+        name="russian",
+        size=8,
+        first=WHITE,
+        men_capture_backwards=True,
+        flying_kings=True,
+        men_capture_kings=True,
+        majority_capture=False,
+        crown_during_capture="continue",
+        remove_at_once=False,
+        gametype=25,
+        pdn_gametype="25,W,8,8,A0,0",
+        algebraic=True,
+        capture_separator=":",
         # FMJD-64 rules 7.2.3 (repetition) and 7.2.5 (15 moves each with only
         # king moves and no capture).  The further endgame rules (7.2.4,
         # 7.2.6-7.2.8) are variant("russian", endgame_rules="fmjd64").
@@ -291,10 +344,17 @@ _REGISTRY = [
         description="Russian draughts (shashki)",
     ),
     Variant(
-        name="brazilian", size=8, first=WHITE,
-        men_capture_backwards=True, flying_kings=True, men_capture_kings=True,
-        majority_capture=True, crown_during_capture="pass",
-        remove_at_once=False, gametype=26, pdn_gametype="26,W,8,8,A0,0",
+        name="brazilian",
+        size=8,
+        first=WHITE,
+        men_capture_backwards=True,
+        flying_kings=True,
+        men_capture_kings=True,
+        majority_capture=True,
+        crown_during_capture="pass",
+        remove_at_once=False,
+        gametype=26,
+        pdn_gametype="26,W,8,8,A0,0",
         algebraic=True,
         # Regras Oficiais do Jogo de Damas (64 e 100 casas), item 16: 20
         # successive king moves by each side without a capture or man move.
@@ -303,10 +363,18 @@ _REGISTRY = [
         description="Brazilian draughts",
     ),
     Variant(
-        name="czech", size=8, first=WHITE,
-        men_capture_backwards=False, flying_kings=True, men_capture_kings=True,
-        majority_capture=False, prefer_king_mover=True, crown_during_capture="stop",
-        remove_at_once=False, gametype=29, pdn_gametype="29,W,8,8,A0,0",
+        name="czech",
+        size=8,
+        first=WHITE,
+        men_capture_backwards=False,
+        flying_kings=True,
+        men_capture_kings=True,
+        majority_capture=False,
+        prefer_king_mover=True,
+        crown_during_capture="stop",
+        remove_at_once=False,
+        gametype=29,
+        pdn_gametype="29,W,8,8,A0,0",
         algebraic=True,
         # Czech federation rules as summarised by the FMJD: 15 moves (each)
         # without a capture or a man move; third repetition.
@@ -315,11 +383,19 @@ _REGISTRY = [
         description="Czech draughts",
     ),
     Variant(
-        name="frisian", size=10, first=WHITE,
-        men_capture_backwards=True, flying_kings=True, men_capture_kings=True,
-        majority_capture=True, capture_value=True, prefer_king_mover=True,
+        name="frisian",
+        size=10,
+        first=WHITE,
+        men_capture_backwards=True,
+        flying_kings=True,
+        men_capture_kings=True,
+        majority_capture=True,
+        capture_value=True,
+        prefer_king_mover=True,
         crown_during_capture="pass",
-        remove_at_once=False, gametype=40, pdn_gametype="40,W,10,10,N2,0",
+        remove_at_once=False,
+        gametype=40,
+        pdn_gametype="40,W,10,10,N2,0",
         # Rules of the Frisian draughts federation (friesdammen.nl, article 20,
         # as DCTL's rules/frisian.hpp cites them): captures in eight directions;
         # the capture of greatest value (a king more than a man, less than two),
@@ -327,41 +403,68 @@ _REGISTRY = [
         # king while the side has men.  Draws: third repetition; two kings
         # against one king 7 moves each, one king against one king 2 moves each
         # (lidraughts' reading of the rule "drawn unless a forced win").
-        orthogonal_captures=True, king_move_limit=3,
+        orthogonal_captures=True,
+        king_move_limit=3,
         endgame_rules="frisian",
         aliases=("fries", "frysk-spul", "friesian"),
         description="Frisian draughts (orthogonal captures)",
     ),
     Variant(
-        name="frysk", size=10, first=WHITE,
-        men_capture_backwards=True, flying_kings=True, men_capture_kings=True,
-        majority_capture=True, capture_value=True, prefer_king_mover=True,
+        name="frysk",
+        size=10,
+        first=WHITE,
+        men_capture_backwards=True,
+        flying_kings=True,
+        men_capture_kings=True,
+        majority_capture=True,
+        capture_value=True,
+        prefer_king_mover=True,
         crown_during_capture="pass",
-        remove_at_once=False, gametype=97, pdn_gametype="97,W,10,10,N2,0",
+        remove_at_once=False,
+        gametype=97,
+        pdn_gametype="97,W,10,10,N2,0",
         # Frisian rules from lidraughts' Frysk! start: five men each on the
         # back row (lidraughts' GameType 97).
-        orthogonal_captures=True, king_move_limit=3,
-        endgame_rules="frisian", start_fen="W:W46-50:B1-5",
+        orthogonal_captures=True,
+        king_move_limit=3,
+        endgame_rules="frisian",
+        start_fen="W:W46-50:B1-5",
         aliases=("frysk!",),
         description="Frysk!: frisian draughts from five men each",
     ),
     Variant(
-        name="antidraughts", size=10, first=WHITE,
-        men_capture_backwards=True, flying_kings=True, men_capture_kings=True,
-        majority_capture=True, crown_during_capture="pass",
-        remove_at_once=False, gametype=98, pdn_gametype="98,W,10,10,N2,0",
+        name="antidraughts",
+        size=10,
+        first=WHITE,
+        men_capture_backwards=True,
+        flying_kings=True,
+        men_capture_kings=True,
+        majority_capture=True,
+        crown_during_capture="pass",
+        remove_at_once=False,
+        gametype=98,
+        pdn_gametype="98,W,10,10,N2,0",
         # International moves (FMJD rules); the side with no move (no pieces
         # or all blocked) wins: lidraughts' Antidraughts (GameType 98), Scan's
         # "losing".  Draws as international.
-        goal="losing", quiet_plies=50, endgame_rules=None,
+        goal="losing",
+        quiet_plies=50,
+        endgame_rules=None,
         aliases=("losing", "anti", "giveaway", "suicide"),
         description="Antidraughts: lose all your pieces (or be blocked) to win",
     ),
     Variant(
-        name="breakthrough", size=10, first=WHITE,
-        men_capture_backwards=True, flying_kings=True, men_capture_kings=True,
-        majority_capture=True, crown_during_capture="pass",
-        remove_at_once=False, gametype=96, pdn_gametype="96,W,10,10,N2,0",
+        name="breakthrough",
+        size=10,
+        first=WHITE,
+        men_capture_backwards=True,
+        flying_kings=True,
+        men_capture_kings=True,
+        majority_capture=True,
+        crown_during_capture="pass",
+        remove_at_once=False,
+        gametype=96,
+        pdn_gametype="96,W,10,10,N2,0",
         # International moves (FMJD rules); the first side to crown a king wins
         # (lidraughts' Breakthrough, GameType 96; Scan's "bt").  No king ever
         # moves, so only repetition draws.
@@ -370,24 +473,40 @@ _REGISTRY = [
         description="Breakthrough: the first to crown a king wins",
     ),
     Variant(
-        name="killer", size=10, first=WHITE,
-        men_capture_backwards=True, flying_kings=True, men_capture_kings=True,
-        majority_capture=True, crown_during_capture="pass",
-        remove_at_once=False, gametype=20, pdn_gametype="20,W,10,10,N2,0",
+        name="killer",
+        size=10,
+        first=WHITE,
+        men_capture_backwards=True,
+        flying_kings=True,
+        men_capture_kings=True,
+        majority_capture=True,
+        crown_during_capture="pass",
+        remove_at_once=False,
+        gametype=20,
+        pdn_gametype="20,W,10,10,N2,0",
         # FMJD rules with the killer rule of its inventor, Christian Freeling
         # (mindsports.nl, "Killer draughts rules"; DCTL's is_halt_behind_king):
         # a king whose capture ends by taking a king must land on the square
         # directly behind it.  PDN has no GameType of its own (20 is read as
         # international unless the reader is given variant="killer").
-        halt_behind_king=True, quiet_plies=50, endgame_rules="fmjd",
+        halt_behind_king=True,
+        quiet_plies=50,
+        endgame_rules="fmjd",
         aliases=("killer-draughts",),
         description="Killer draughts: a capturing king halts behind the last king taken",
     ),
     Variant(
-        name="pool", size=8, first=BLACK,
-        men_capture_backwards=True, flying_kings=True, men_capture_kings=True,
-        majority_capture=False, crown_during_capture="pass",
-        remove_at_once=False, gametype=23, pdn_gametype="23,B,8,8,N1,0",
+        name="pool",
+        size=8,
+        first=BLACK,
+        men_capture_backwards=True,
+        flying_kings=True,
+        men_capture_kings=True,
+        majority_capture=False,
+        crown_during_capture="pass",
+        remove_at_once=False,
+        gametype=23,
+        pdn_gametype="23,B,8,8,N1,0",
         # APCA Tournament Rules of Play (americanpoolcheckers.us), as DCTL's
         # rules/pool.hpp reads them: black moves first (7), men jump backwards
         # (14), flying kings (15), no crowning in passing (16), pieces removed
@@ -395,16 +514,25 @@ _REGISTRY = [
         # 15 moves each with only king moves and no capture are a draw (26);
         # three kings against a lone king must win within 13 moves (the APCA
         # playing rules as the association's pages and Wikipedia give them).
-        quiet_plies=30, endgame_rules="pool",
+        quiet_plies=30,
+        endgame_rules="pool",
         aliases=("pool-checkers", "american-pool", "apca", "spanish-pool"),
         description="American pool checkers (APCA)",
     ),
     Variant(
-        name="thai", size=8, first=WHITE,
-        men_capture_backwards=False, flying_kings=True, men_capture_kings=True,
-        majority_capture=False, crown_during_capture="stop",
-        remove_at_once=True, gametype=31, pdn_gametype="31,W,8,8,N1,0",
-        king_lands_behind=True, men_rows=2,
+        name="thai",
+        size=8,
+        first=WHITE,
+        men_capture_backwards=False,
+        flying_kings=True,
+        men_capture_kings=True,
+        majority_capture=False,
+        crown_during_capture="stop",
+        remove_at_once=True,
+        gametype=31,
+        pdn_gametype="31,W,8,8,N1,0",
+        king_lands_behind=True,
+        men_rows=2,
         # Mak-hos (Thai checkers) as DCTL's rules/thai.hpp and the rule pages of
         # mindsports.nl and the Checkers & Draughts Wiki give it: 8 men each on
         # two rows, White begins, men move and capture forward, a man ending on
@@ -416,11 +544,21 @@ _REGISTRY = [
         description="Thai checkers (Mak-hos)",
     ),
     Variant(
-        name="turkish", size=8, first=WHITE,
-        men_capture_backwards=False, flying_kings=True, men_capture_kings=True,
-        majority_capture=True, crown_during_capture="pass",
-        remove_at_once=True, gametype=30, pdn_gametype="30,W,8,8,A0,0",
-        algebraic=True, geometry="orthogonal", no_turn_back=True, men_rows=2,
+        name="turkish",
+        size=8,
+        first=WHITE,
+        men_capture_backwards=False,
+        flying_kings=True,
+        men_capture_kings=True,
+        majority_capture=True,
+        crown_during_capture="pass",
+        remove_at_once=True,
+        gametype=30,
+        pdn_gametype="30,W,8,8,A0,0",
+        algebraic=True,
+        geometry="orthogonal",
+        no_turn_back=True,
+        men_rows=2,
         # Dama as the Turkish federation plays it (the rules of the kish crate
         # and pydraughts): every square, 16 men each on the second and third
         # rows, White begins; men move and capture forward and sideways, kings
@@ -443,7 +581,7 @@ for _v in _REGISTRY:
         _ALIASES[_a.lower()] = _v.name
 _BY_GAMETYPE: Dict[int, Variant] = {}
 for _v in _REGISTRY:
-    _BY_GAMETYPE.setdefault(_v.gametype, _v)      # 20 stays international (killer shares it)
+    _BY_GAMETYPE.setdefault(_v.gametype, _v)  # 20 stays international (killer shares it)
 
 
 def variant(name="international", **options) -> Variant:
@@ -467,10 +605,12 @@ def variant_for_gametype(gametype) -> Variant:
     """The variant of a PDN GameType tag value ("20", "21,B,8,8,N1,0", 25, ...)."""
     text = str(gametype).strip()
     head = text.split(",")[0].strip()
-    if not head.isascii() or not head.isdigit():            # ASCII digits, as draughts._args reads them
+    if not head.isascii() or not head.isdigit():  # ASCII digits, as draughts._args reads them
         raise VariantError(f"GameType {gametype!r} does not start with a number")
     number = int(head)
     if number not in _BY_GAMETYPE:
-        raise VariantError(f"GameType {number} is not a variant this library plays "
-                           f"(known: {', '.join(str(k) for k in sorted(_BY_GAMETYPE))})")
+        raise VariantError(
+            f"GameType {number} is not a variant this library plays "
+            f"(known: {', '.join(str(k) for k in sorted(_BY_GAMETYPE))})"
+        )
     return _BY_GAMETYPE[number]

@@ -28,9 +28,15 @@ class CoreRules:
     def move_rules(self) -> Dict[str, int]: ...
 
 class Position:
-    def __init__(self, rules: CoreRules, white: Sequence[int] = ..., black: Sequence[int] = ...,
-                 kings: Sequence[int] = ..., turn: int = 0,
-                 king_moves: Tuple[Tuple[int, int], Tuple[int, int]] = ...) -> None: ...
+    def __init__(
+        self,
+        rules: CoreRules,
+        white: Sequence[int] = ...,
+        black: Sequence[int] = ...,
+        kings: Sequence[int] = ...,
+        turn: int = 0,
+        king_moves: Tuple[Tuple[int, int], Tuple[int, int]] = ...,
+    ) -> None: ...
     @property
     def turn(self) -> int: ...
     @property
@@ -56,5 +62,4 @@ class Position:
     @overload
     def perft_with_table(self, depth: int, keep: bool, table: PerftTable, stop: None = None) -> int: ...
     @overload
-    def perft_with_table(self, depth: int, keep: bool, table: PerftTable,
-                         stop: StopFlag) -> Optional[int]: ...
+    def perft_with_table(self, depth: int, keep: bool, table: PerftTable, stop: StopFlag) -> Optional[int]: ...

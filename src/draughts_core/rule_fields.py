@@ -77,7 +77,7 @@ def _choice(name: str, group: str, choices: Tuple[Any, ...], default: Optional[i
 
 #: every rule, in the order CoreRules shows them
 RULES: Tuple[RuleField, ...] = (
-    RuleField("size", MOVE, int, 8, 10, default=None),               # 8 or 10 (checked by CoreRules)
+    RuleField("size", MOVE, int, 8, 10, default=None),  # 8 or 10 (checked by CoreRules)
     RuleField("men_capture_backwards", MOVE, default=None),
     RuleField("flying_kings", MOVE, default=None),
     RuleField("men_capture_kings", MOVE, default=None),
@@ -135,6 +135,7 @@ def differing_rules(a: Dict[str, int], b: Dict[str, int]) -> List[str]:
     sorted: a rule one of them does not name counts as off (its default; 0
     for a name this version does not know), so a record made before a rule
     existed reads as having it off."""
+
     def value(rules: Dict[str, int], name: str) -> Any:
         if name in rules:
             return rules[name]

@@ -30,16 +30,43 @@ class Searcher:
     threads: int
     main_nodes: int
     def __init__(self, rules: CoreRules, weights: Mapping[str, Any], tt_mb: int = 64) -> None: ...
-    def set_tuning(self, *, lmr_divisor: int, lmr_base: int, lmr_min_depth: int, lmr_min_index: int,
-                   futility: int, futility_depth: int, aspiration: int, aspiration_min_depth: int) -> None: ...
-    def set_probcut(self, min_depth: int = 0, slope: int = 1024, intercept: int = 0,
-                    shallow: Sequence[int] = (), margin: Sequence[int] = ()) -> None: ...
+    def set_tuning(
+        self,
+        *,
+        lmr_divisor: int,
+        lmr_base: int,
+        lmr_min_depth: int,
+        lmr_min_index: int,
+        futility: int,
+        futility_depth: int,
+        aspiration: int,
+        aspiration_min_depth: int,
+    ) -> None: ...
+    def set_probcut(
+        self,
+        min_depth: int = 0,
+        slope: int = 1024,
+        intercept: int = 0,
+        shallow: Sequence[int] = (),
+        margin: Sequence[int] = (),
+    ) -> None: ...
     pc_tries: int
     pc_cuts: int
     def resize(self, tt_mb: int) -> None: ...
     def set_rules(self, rules: CoreRules) -> None: ...
-    def set_weights(self, *, man: int, king: int, advance: Sequence[int], back_guard: int, centre: int,
-                    runaway: int, king_mobility: int, trade: int, lone_king_draw: bool) -> None: ...
+    def set_weights(
+        self,
+        *,
+        man: int,
+        king: int,
+        advance: Sequence[int],
+        back_guard: int,
+        centre: int,
+        runaway: int,
+        king_mobility: int,
+        trade: int,
+        lone_king_draw: bool,
+    ) -> None: ...
     def set_learned(self, table: Optional[LearnedEval]) -> None: ...
     def set_egdb(self, db: Optional[EGDB]) -> None: ...
     egdb_hits: int
@@ -53,7 +80,19 @@ class Searcher:
     def hashfull(self) -> int: ...
     def set_threads(self, n: int) -> None: ...
     def wait_helpers(self) -> None: ...
-    def run(self, root: Position, history: Sequence[Position], *, max_depth: int = 0, nodes: int = 0,
-            soft_ms: float = 0.0, hard_ms: float = 0.0, rev: int = 0, cp: int = 0, egp: int = 0,
-            callback: Optional[Callable[[int, int, int, int, float, List[SearchMove], int], None]] = None,
-            start: float = 0.0, multipv: int = 1) -> SearchResult: ...
+    def run(
+        self,
+        root: Position,
+        history: Sequence[Position],
+        *,
+        max_depth: int = 0,
+        nodes: int = 0,
+        soft_ms: float = 0.0,
+        hard_ms: float = 0.0,
+        rev: int = 0,
+        cp: int = 0,
+        egp: int = 0,
+        callback: Optional[Callable[[int, int, int, int, float, List[SearchMove], int], None]] = None,
+        start: float = 0.0,
+        multipv: int = 1,
+    ) -> SearchResult: ...

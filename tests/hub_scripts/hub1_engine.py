@@ -37,7 +37,7 @@ if mode not in MODES:
     sys.exit(f"unknown mode {mode!r}")
 
 lines: "queue.Queue" = queue.Queue()
-pending = []                       # a command that ended a search, carried out next
+pending = []  # a command that ended a search, carried out next
 
 
 def reader():
@@ -84,7 +84,7 @@ def think(seconds, info, ignore_stop=False):
 
 
 threading.Thread(target=reader, daemon=True).start()
-out("scripted hub1 engine")                  # a banner, as Scan writes one
+out("scripted hub1 engine")  # a banner, as Scan writes one
 board = Board()
 limit = {}
 moves_this_game = 0
@@ -107,7 +107,7 @@ while True:
     elif command == "pos":
         text = args[0] if args else ""
         try:
-            if text[:1] not in ("w", "b"):                # Scan's side letters are lower-case
+            if text[:1] not in ("w", "b"):  # Scan's side letters are lower-case
                 raise ValueError(text)
             board = board_from_position(text[:1].upper() + text[1:], "international")
         except Exception:
@@ -148,7 +148,7 @@ while True:
         elif seconds is not None:
             think(seconds, move.hub())
         elif "depth" not in limit:
-            think(None, move.hub())                       # no limit: until stop
+            think(None, move.hub())  # no limit: until stop
         if fault == "illegal":
             starts = {m.start for m in legal}
             bad = next(s for s in range(1, 51) if s not in starts)

@@ -27,7 +27,7 @@ def check_engine_line(line: str) -> None:
     assert "\n" not in line and "\r" not in line, repr(line)
     try:
         command, _ = parse_line(line)
-    except HubSyntaxError as e:                             # pragma: no cover - a failure
+    except HubSyntaxError as e:  # pragma: no cover - a failure
         raise AssertionError(f"unreadable engine line {line!r}: {e}") from None
     assert command in ENGINE_WORDS, f"not a protocol line: {line!r}"
 
@@ -124,15 +124,19 @@ class EngineProcess:
     def __init__(self, command=None, check: bool = True, **popen):
         import subprocess
         import sys
+
         self.command = command or [sys.executable, "-m", "draughts", "hub"]
         self.check = check
-        self.proc = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, **popen)
+        self.proc = subprocess.Popen(
+            self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **popen
+        )
         self.out: "queue.Queue[Optional[str]]" = queue.Queue()
         self.stdout: List[str] = []
         self.stderr: List[str] = []
-        self._threads = [threading.Thread(target=self._pump_out, daemon=True),
-                         threading.Thread(target=self._pump_err, daemon=True)]
+        self._threads = [
+            threading.Thread(target=self._pump_out, daemon=True),
+            threading.Thread(target=self._pump_err, daemon=True),
+        ]
         for t in self._threads:
             t.start()
 

@@ -8,8 +8,30 @@
   (`DxpEngine`; the match runner's `-engine proto=dxp host=H port=P`).
 """
 
-from draughts.dxp.protocol import (DEFAULT_PORT, BackAcc, BackReq, Chat, Connection, GameAcc, GameEnd,
-                                   GameReq, MoveMsg, format, parse)
+from draughts.dxp.protocol import (
+    DEFAULT_PORT,
+    BackAcc,
+    BackReq,
+    Chat,
+    Connection,
+    GameAcc,
+    GameEnd,
+    GameReq,
+    MoveMsg,
+    format,
+    parse,
+)
 
-__all__ = ["DEFAULT_PORT", "BackAcc", "BackReq", "Chat", "Connection",
-           "GameAcc", "GameEnd", "GameReq", "MoveMsg", "format", "parse"]
+__all__ = [
+    "DEFAULT_PORT",
+    "BackAcc",
+    "BackReq",
+    "Chat",
+    "Connection",
+    "GameAcc",
+    "GameEnd",
+    "GameReq",
+    "MoveMsg",
+    "format",
+    "parse",
+]

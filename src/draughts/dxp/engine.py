@@ -28,11 +28,34 @@ from typing import Any, List, Mapping, Optional, Sequence
 
 from draughts.board import Board
 from draughts.engine_api import Info, PlayResult
-from draughts.dxp.protocol import (DEFAULT_PORT, BackAcc, BackReq, Chat, Connection, GameAcc, GameEnd,
-                                   GameReq, MoveMsg, colour_letter, format, legal_move, move_message, parse,
-                                   position_of)
-from draughts.errors import (DxpClosed, DxpConnectionError, DxpError, DxpTimeout, EngineClaim, EngineProtocolError,
-                             EngineTerminatedError, EngineTimeoutError, InvalidInputError)
+from draughts.dxp.protocol import (
+    DEFAULT_PORT,
+    BackAcc,
+    BackReq,
+    Chat,
+    Connection,
+    GameAcc,
+    GameEnd,
+    GameReq,
+    MoveMsg,
+    colour_letter,
+    format,
+    legal_move,
+    move_message,
+    parse,
+    position_of,
+)
+from draughts.errors import (
+    DxpClosed,
+    DxpConnectionError,
+    DxpError,
+    DxpTimeout,
+    EngineClaim,
+    EngineProtocolError,
+    EngineTerminatedError,
+    EngineTimeoutError,
+    InvalidInputError,
+)
 from draughts.limits import Limit
 
 #: seconds a started program may take before it accepts the connection
@@ -51,21 +74,35 @@ class DxpEngine:
     and length that the GAMEREQ announces (0: none); `timeout` is how long a
     move is awaited when the limit has no time.  International draughts only."""
 
-    def __init__(self, host: str = "127.0.0.1", port: int = DEFAULT_PORT, *,
-                 command: Optional[Sequence[str]] = None, cwd: Optional[str] = None, name: str = "",
-                 minutes: int = 0, moves: int = 0, timeout: float = UNBOUNDED_TIMEOUT):
+    def __init__(
+        self,
+        host: str = "127.0.0.1",
+        port: int = DEFAULT_PORT,
+        *,
+        command: Optional[Sequence[str]] = None,
+        cwd: Optional[str] = None,
+        name: str = "",
+        minutes: int = 0,
+        moves: int = 0,
+        timeout: float = UNBOUNDED_TIMEOUT,
+    ):
         self.name = name or f"dxp@{host}:{port}"
         self.minutes, self.moves, self.timeout = minutes, moves, timeout
         self.alive = False
         self._process: Optional[subprocess.Popen] = None
         self._conn: Optional[Connection] = None
-        self._open = False              # a game is going on
-        self._sent = 0                  # plies of the board the follower knows
-        self._start = 0                 # plies of the opening (the GAMEREQ's position is after them)
+        self._open = False  # a game is going on
+        self._sent = 0  # plies of the board the follower knows
+        self._start = 0  # plies of the opening (the GAMEREQ's position is after them)
         if command:
             try:
-                self._process = subprocess.Popen(list(command), cwd=cwd, stdin=subprocess.DEVNULL,
-                                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                self._process = subprocess.Popen(
+                    list(command),
+                    cwd=cwd,
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
             except OSError as e:
                 raise EngineTerminatedError(f"cannot start {' '.join(command)}: {e}") from None
         try:
@@ -86,8 +123,7 @@ class DxpEngine:
         if options:
             raise InvalidInputError(f"a DXP engine takes no options, not {', '.join(map(str, options))}")
 
-    def analyse(self, board: Board, limit: Limit, multipv: int = 1, *,
-                grace: float = GRACE) -> List[Info]:
+    def analyse(self, board: Board, limit: Limit, multipv: int = 1, *, grace: float = GRACE) -> List[Info]:
         """The engine's move as the one line (DXP reports no search)."""
         if multipv != 1:
             raise InvalidInputError(f"a DXP engine reports one line, not multipv={multipv!r}")
@@ -118,13 +154,14 @@ class DxpEngine:
         """The engine's move, awaited the limit's time plus `grace` seconds;
         EngineClaim when it ends the game instead."""
         if board.variant.name != "international":
-            raise InvalidInputError(f"engine {self.name}: DXP plays international draughts only, "
-                                f"not {board.variant.name}")
+            raise InvalidInputError(
+                f"engine {self.name}: DXP plays international draughts only, not {board.variant.name}"
+            )
         conn = self._connected()
         try:
             if not self._open:
                 self._request(board, grace)
-            for move in board.move_stack[self._sent:]:
+            for move in board.move_stack[self._sent :]:
                 conn.send(move_message(move, 0))
             self._sent = len(board.move_stack)
             t0 = time.perf_counter()
@@ -143,8 +180,7 @@ class DxpEngine:
                         raise EngineProtocolError(f"illegal move {text}", text)
                     self._sent += 1
                     budget = limit.budget()
-                    return PlayResult(move, None, Info(pv=[move]), elapsed,
-                                      budget is not None and elapsed > budget)
+                    return PlayResult(move, None, Info(pv=[move]), elapsed, budget is not None and elapsed > budget)
                 if isinstance(msg, GameEnd):
                     # the side to move ends the game: a claim the referee decides
                     self._open = False
@@ -154,7 +190,7 @@ class DxpEngine:
                     said.append(msg.text.strip())
                     print(f"{self.name}: {msg.text}", file=sys.stderr, flush=True)
                 elif isinstance(msg, BackReq):
-                    conn.send(BackAcc(BackAcc.NOT_SUPPORTED))      # the referee takes nothing back
+                    conn.send(BackAcc(BackAcc.NOT_SUPPORTED))  # the referee takes nothing back
                 elif not isinstance(msg, BackAcc):
                     raise EngineProtocolError(f"a {type(msg).__name__} during a game", text)
         except DxpTimeout as e:
@@ -169,8 +205,12 @@ class DxpEngine:
 
     def running(self) -> bool:
         """The connection (and the program, if we started it) is still there."""
-        return (self.alive and self._conn is not None and not self._conn.closed
-                and (self._process is None or self._process.poll() is None))
+        return (
+            self.alive
+            and self._conn is not None
+            and not self._conn.closed
+            and (self._process is None or self._process.poll() is None)
+        )
 
     def close(self) -> None:
         if self._conn is not None:
@@ -188,11 +228,16 @@ class DxpEngine:
         return self.timeout
 
     def _request(self, board: Board, grace: float) -> None:
-        start = board.copy()                # the game from the opening's end, its moves to follow
+        start = board.copy()  # the game from the opening's end, its moves to follow
         while len(start.move_stack) > self._start:
             start.pop()
-        request = GameReq("draughts match", colour_letter(board.turn), min(999, self.minutes),
-                          min(999, self.moves), position_of(start))
+        request = GameReq(
+            "draughts match",
+            colour_letter(board.turn),
+            min(999, self.minutes),
+            min(999, self.moves),
+            position_of(start),
+        )
         conn = self._connected()
         conn.send(request)
         end = time.monotonic() + ANSWER_TIMEOUT + grace
@@ -202,7 +247,7 @@ class DxpEngine:
                 print(f"{self.name}: {msg.text}", file=sys.stderr, flush=True)
                 continue
             if isinstance(msg, (GameEnd, MoveMsg)):
-                continue                    # left over from the last game
+                continue  # left over from the last game
             break
         if not isinstance(msg, GameAcc):
             raise EngineTerminatedError(f"{self.name} answered a GAMEREQ with {format(msg)!r}")

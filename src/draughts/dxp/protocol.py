@@ -25,8 +25,15 @@ from typing import Optional, Tuple, Union
 
 from draughts._args import parse_int
 from draughts.board import Board
-from draughts.errors import (DxpClosed, DxpConnectionError, DxpError, DxpIncomplete, DxpTimeout, InvalidInputError,
-                             OptionError)
+from draughts.errors import (
+    DxpClosed,
+    DxpConnectionError,
+    DxpError,
+    DxpIncomplete,
+    DxpTimeout,
+    InvalidInputError,
+    OptionError,
+)
 from draughts.notation import format_fen
 from draughts.variants import BLACK, WHITE, Color, variant as get_variant
 
@@ -49,7 +56,7 @@ class GameReq:
     (colour to move, 50 letters)."""
 
     name: str
-    follower: str                         # "W" or "Z"
+    follower: str  # "W" or "Z"
     minutes: int
     moves: int
     position: Optional[Tuple[str, str]] = None
@@ -113,8 +120,12 @@ class BackAcc:
 
 Message = Union[GameReq, GameAcc, MoveMsg, GameEnd, Chat, BackReq, BackAcc]
 
-REASONS = {GameEnd.UNKNOWN: "no reason", GameEnd.I_RESIGN: "resigns", GameEnd.DRAW: "a draw",
-           GameEnd.I_WIN: "claims the win"}
+REASONS = {
+    GameEnd.UNKNOWN: "no reason",
+    GameEnd.I_RESIGN: "resigns",
+    GameEnd.DRAW: "a draw",
+    GameEnd.I_WIN: "claims the win",
+}
 
 
 def _number(text: str, what: str) -> int:
@@ -148,8 +159,8 @@ def parse(text: str) -> Message:
         if len(body) not in (2 + NAME_LENGTH + 8, 2 + NAME_LENGTH + 8 + 51):
             raise DxpError(f"a GAMEREQ has 43 or 94 characters, not {len(text)}: {text!r}")
         version = _number(body[0:2], "the GAMEREQ version")
-        name = body[2:2 + NAME_LENGTH].rstrip()
-        rest = body[2 + NAME_LENGTH:]
+        name = body[2 : 2 + NAME_LENGTH].rstrip()
+        rest = body[2 + NAME_LENGTH :]
         follower = _colour(rest[0], "the follower's colour")
         minutes = _number(rest[1:4], "the GAMEREQ minutes")
         moves = _number(rest[4:7], "the GAMEREQ number of moves")
@@ -177,7 +188,7 @@ def parse(text: str) -> Message:
         end = _number(body[6:8], "the MOVE end")
         count = _number(body[8:10], "the number captured")
         _exact(text, 11 + 2 * count, "MOVE with {} captures".format(count))
-        captured = tuple(_number(body[10 + 2 * i:12 + 2 * i], "a captured square") for i in range(count))
+        captured = tuple(_number(body[10 + 2 * i : 12 + 2 * i], "a captured square") for i in range(count))
         for square in (start, end) + captured:
             if not 1 <= square <= 50:
                 raise DxpError(f"square {square} is not on the board (1-50): {text!r}")
@@ -209,19 +220,22 @@ def format(message: Message) -> str:
     """The text of a message (without its NUL)."""
     if isinstance(message, GameReq):
         start = "A" if message.position is None else "B" + message.position[0] + message.position[1]
-        return (f"R{message.version:02d}{_name(message.name)}{message.follower}"
-                f"{message.minutes:03d}{message.moves:03d}{start}")
+        return (
+            f"R{message.version:02d}{_name(message.name)}{message.follower}"
+            f"{message.minutes:03d}{message.moves:03d}{start}"
+        )
     if isinstance(message, GameAcc):
         return f"A{_name(message.name)}{message.code}"
     if isinstance(message, MoveMsg):
         seconds = min(9999, max(0, message.seconds))
-        return (f"M{seconds:04d}{message.start:02d}{message.end:02d}{len(message.captured):02d}"
-                + "".join(f"{s:02d}" for s in message.captured))
+        return f"M{seconds:04d}{message.start:02d}{message.end:02d}{len(message.captured):02d}" + "".join(
+            f"{s:02d}" for s in message.captured
+        )
     if isinstance(message, GameEnd):
         return f"E{message.reason}{message.stop}"
     if isinstance(message, Chat):
         text = "".join(c if 32 <= ord(c) < 127 else "?" for c in message.text)
-        return "C" + text[:MAX_LENGTH - 1]
+        return "C" + text[: MAX_LENGTH - 1]
     if isinstance(message, BackReq):
         return f"B{message.move_number:03d}{message.color}"
     if isinstance(message, BackAcc):
@@ -230,6 +244,7 @@ def format(message: Message) -> str:
 
 
 # --- positions and moves --------------------------------------------------------
+
 
 def colour_letter(colour: Color) -> str:
     return "W" if colour == WHITE else "Z"
@@ -287,6 +302,7 @@ def legal_move(board: Board, message: MoveMsg):
 
 # --- framing -------------------------------------------------------------------
 
+
 class Connection:
     """Messages over one TCP connection: `send(message)`, `recv(timeout)`.
     A frame is the message's characters and one NUL; a frame longer than 127
@@ -298,11 +314,12 @@ class Connection:
     cannot go out within `send_timeout` seconds (the peer reads nothing) is a
     broken connection (DxpClosed)."""
 
-    def __init__(self, sock: socket.socket, log=None, *, frame_timeout: float = FRAME_TIMEOUT,
-                 send_timeout: float = SEND_TIMEOUT):
+    def __init__(
+        self, sock: socket.socket, log=None, *, frame_timeout: float = FRAME_TIMEOUT, send_timeout: float = SEND_TIMEOUT
+    ):
         self.sock = sock
         self._buffer = b""
-        self._begun: Optional[float] = None      # when the first byte of the pending frame came
+        self._begun: Optional[float] = None  # when the first byte of the pending frame came
         self._log = log
         self.frame_timeout = frame_timeout
         self.send_timeout = send_timeout
@@ -318,7 +335,7 @@ class Connection:
                 try:
                     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
                 except OSError:
-                    sock.close()                 # closed before the next try
+                    sock.close()  # closed before the next try
                     raise
                 return cls(sock, log)
             except OSError as e:
@@ -336,7 +353,7 @@ class Connection:
             self.sock.settimeout(self.send_timeout)
             self.sock.sendall(text.encode("ascii", "replace") + b"\0")
         except socket.timeout:
-            self.closed = True               # part of a frame may have gone: the stream is lost
+            self.closed = True  # part of a frame may have gone: the stream is lost
             raise DxpClosed(f"the peer reads nothing: a send blocked {self.send_timeout:.1f} s") from None
         except OSError as e:
             self.closed = True
@@ -370,8 +387,10 @@ class Connection:
                 raise DxpClosed(f"the connection broke: {e}") from None
             if not data:
                 self.closed = True
-                raise DxpClosed("the peer closed the connection"
-                                + (f" in the middle of a message ({self._buffer[:40]!r})" if self._buffer else ""))
+                raise DxpClosed(
+                    "the peer closed the connection"
+                    + (f" in the middle of a message ({self._buffer[:40]!r})" if self._buffer else "")
+                )
             self._buffer += data
         raw, self._buffer = self._buffer.split(b"\0", 1)
         self._begun = None
@@ -387,8 +406,10 @@ class Connection:
 
     def _late(self, timeout: Optional[float], half: bool) -> DxpConnectionError:
         if half:
-            return DxpIncomplete(f"half a message ({len(self._buffer)} bytes, no NUL) for "
-                                 f"{self.frame_timeout:.1f} s: {self._buffer[:40]!r}")
+            return DxpIncomplete(
+                f"half a message ({len(self._buffer)} bytes, no NUL) for "
+                f"{self.frame_timeout:.1f} s: {self._buffer[:40]!r}"
+            )
         return DxpTimeout(f"no message within {timeout or 0.0:.1f} s")
 
     def recv(self, timeout: Optional[float]) -> Message:
@@ -402,7 +423,24 @@ class Connection:
             pass
 
 
-__all__ = ["DEFAULT_PORT", "GameReq", "GameAcc", "MoveMsg",
-           "GameEnd", "Chat", "BackReq", "BackAcc", "Message", "parse", "format", "Connection",
-           "position_of", "board_of", "legal_move", "move_message", "colour_letter", "colour_of",
-           "REASONS"]
+__all__ = [
+    "DEFAULT_PORT",
+    "GameReq",
+    "GameAcc",
+    "MoveMsg",
+    "GameEnd",
+    "Chat",
+    "BackReq",
+    "BackAcc",
+    "Message",
+    "parse",
+    "format",
+    "Connection",
+    "position_of",
+    "board_of",
+    "legal_move",
+    "move_message",
+    "colour_letter",
+    "colour_of",
+    "REASONS",
+]

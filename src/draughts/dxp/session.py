@@ -39,9 +39,25 @@ from typing import Callable, List, Optional, Tuple
 
 from draughts._args import parse_int
 from draughts.board import Board, Move
-from draughts.dxp.protocol import (FRAME_TIMEOUT, BackAcc, BackReq, Chat, Connection, GameAcc, GameEnd,
-                                   GameReq, MoveMsg, REASONS, board_of, colour_letter, colour_of, legal_move,
-                                   format, move_message, position_of)
+from draughts.dxp.protocol import (
+    FRAME_TIMEOUT,
+    BackAcc,
+    BackReq,
+    Chat,
+    Connection,
+    GameAcc,
+    GameEnd,
+    GameReq,
+    MoveMsg,
+    REASONS,
+    board_of,
+    colour_letter,
+    colour_of,
+    legal_move,
+    format,
+    move_message,
+    position_of,
+)
 from draughts.engine import LEVEL_MAX, Engine
 from draughts.errors import DxpClosed, DxpConnectionError, DxpError, DxpTimeout, EngineError, EngineProtocolError
 from draughts.limits import Limit
@@ -70,8 +86,15 @@ class EngineMover:
     """Our engine choosing moves: on the game's clock, or at a fixed `depth`,
     `nodes` or `movetime` when one is given (for quick games and tests)."""
 
-    def __init__(self, *, tt_mb: int = 64, level: int = LEVEL_MAX, depth: Optional[int] = None,
-                 nodes: Optional[int] = None, movetime: Optional[float] = None):
+    def __init__(
+        self,
+        *,
+        tt_mb: int = 64,
+        level: int = LEVEL_MAX,
+        depth: Optional[int] = None,
+        nodes: Optional[int] = None,
+        movetime: Optional[float] = None,
+    ):
         self.engine = Engine("international", tt_mb=tt_mb, level=level)
         fixed = Limit(depth=depth, nodes=nodes, movetime=movetime)
         self.fixed: Optional[Limit] = None if fixed.empty else fixed
@@ -95,10 +118,10 @@ class GameResult:
 
     board: Board
     our_colour: Color
-    winner: Optional[Color] = None        # None: a draw, or unknown when `finished` is False
-    finished: bool = False                # the result is known
+    winner: Optional[Color] = None  # None: a draw, or unknown when `finished` is False
+    finished: bool = False  # the result is known
     reason: str = ""
-    stop: bool = False                    # either side asked to stop, or the connection is gone
+    stop: bool = False  # either side asked to stop, or the connection is gone
     connection_lost: bool = False
     chat: List[str] = field(default_factory=list)
 
@@ -129,15 +152,25 @@ def _our_reason(board: Board, ours: Color) -> int:
 class DxpGame:
     """One game on a connection: our engine plays `our_colour` from `board`."""
 
-    def __init__(self, conn: Connection, board: Board, our_colour: Color, minutes: int, moves: int,
-                 mover: EngineMover, *, stop_after: bool = False, log: Log = _stderr,
-                 idle_timeout: float = IDLE_TIMEOUT):
+    def __init__(
+        self,
+        conn: Connection,
+        board: Board,
+        our_colour: Color,
+        minutes: int,
+        moves: int,
+        mover: EngineMover,
+        *,
+        stop_after: bool = False,
+        log: Log = _stderr,
+        idle_timeout: float = IDLE_TIMEOUT,
+    ):
         self.conn = conn
         self.board = board
         self.start_ply = len(board.move_stack)
         self.start_turn = board.turn
         self.ours = our_colour
-        self.length = moves                    # moves each of the game (0: no limit)
+        self.length = moves  # moves each of the game (0: no limit)
         clock = minutes * 60.0 if minutes else None
         self.remaining = {Color.WHITE: clock, Color.BLACK: clock}
         self.mover = mover
@@ -272,8 +305,9 @@ class DxpGame:
             except DxpTimeout:
                 if budget is None:
                     return self._protocol_fault(f"no move in {time.monotonic() - t0:.1f} s (no clock)")
-                return self._peer_fault(f"{colour_letter(theirs)} lost on time: no move in "
-                                        f"{time.monotonic() - t0:.1f} s")
+                return self._peer_fault(
+                    f"{colour_letter(theirs)} lost on time: no move in {time.monotonic() - t0:.1f} s"
+                )
             except DxpClosed as e:
                 self.result.connection_lost = True
                 return self._end(None, False, f"the peer disconnected ({e})", stop=True)
@@ -282,8 +316,9 @@ class DxpGame:
             if isinstance(msg, MoveMsg):
                 move = legal_move(self.board, msg)
                 if move is None:
-                    return self._peer_fault(f"illegal move {msg.start:02d}-{msg.end:02d} "
-                                            f"taking {list(msg.captured)} in {self.board.fen()}")
+                    return self._peer_fault(
+                        f"illegal move {msg.start:02d}-{msg.end:02d} taking {list(msg.captured)} in {self.board.fen()}"
+                    )
                 self._charge(theirs, time.monotonic() - t0)
                 self.board.push(move)
                 return None
@@ -292,7 +327,7 @@ class DxpGame:
             if isinstance(msg, Chat):
                 self._chat(msg)
             elif isinstance(msg, BackReq):
-                self._charge(theirs, time.monotonic() - t0)    # its thinking time is its own
+                self._charge(theirs, time.monotonic() - t0)  # its thinking time is its own
                 t0 = time.monotonic()
                 budget = self.remaining[theirs]
                 deadline = t0 + (self.idle_timeout if budget is None else max(0.0, budget) + TIME_GRACE)
@@ -300,7 +335,7 @@ class DxpGame:
                     return None
             elif isinstance(msg, BackAcc):
                 self.log(f"dxp: ignoring a BACKACC {msg.code} that answers no request")
-            else:                                  # GAMEREQ, GAMEACC: no place in a game
+            else:  # GAMEREQ, GAMEACC: no place in a game
                 return self._protocol_fault(f"a {type(msg).__name__} during a game")
 
     def _their_end(self, msg: GameEnd) -> GameResult:
@@ -316,9 +351,13 @@ class DxpGame:
             winner, finished, why = None, True, f"a draw: {self._length_words()}"
         else:
             winner, finished, why = None, False, f"the peer ended the game ({REASONS[msg.reason]})"
-        ours = GameEnd.DRAW if (finished and winner is None) else (
-            GameEnd.I_WIN if finished and winner == self.ours else
-            GameEnd.I_RESIGN if finished else GameEnd.UNKNOWN)
+        ours = (
+            GameEnd.DRAW
+            if (finished and winner is None)
+            else (
+                GameEnd.I_WIN if finished and winner == self.ours else GameEnd.I_RESIGN if finished else GameEnd.UNKNOWN
+            )
+        )
         stop = msg.stop == 1 or self.stop_after
         try:
             self.conn.send(GameEnd(ours, 1 if stop else 0))
@@ -330,8 +369,11 @@ class DxpGame:
         """Take back as asked (True) or decline (False)."""
         first = self.start_turn
         ply = self.start_ply + 2 * (msg.move_number - 1) + (0 if colour_of(msg.color) == first else 1)
-        if (msg.move_number < 1 or not self.start_ply <= ply <= len(self.board.move_stack)
-                or self.takebacks >= MAX_TAKEBACKS):
+        if (
+            msg.move_number < 1
+            or not self.start_ply <= ply <= len(self.board.move_stack)
+            or self.takebacks >= MAX_TAKEBACKS
+        ):
             self.conn.send(BackAcc(BackAcc.DECLINE))
             return False
         self.takebacks += 1
@@ -343,9 +385,16 @@ class DxpGame:
 
 # --- the follower ----------------------------------------------------------------------
 
-def follow(conn: Connection, mover: EngineMover, *, name: str = ENGINE_NAME, log: Log = _stderr,
-           on_game: Optional[Callable[[GameResult], None]] = None,
-           idle_timeout: Optional[float] = IDLE_TIMEOUT) -> int:
+
+def follow(
+    conn: Connection,
+    mover: EngineMover,
+    *,
+    name: str = ENGINE_NAME,
+    log: Log = _stderr,
+    on_game: Optional[Callable[[GameResult], None]] = None,
+    idle_timeout: Optional[float] = IDLE_TIMEOUT,
+) -> int:
     """Answer GAMEREQs on one connection and play the games; returns the games
     played.  The peer has `idle_timeout` seconds (None: no limit) from the
     start and from the end of each game to begin the next; a connection that
@@ -381,8 +430,9 @@ def follow(conn: Connection, mover: EngineMover, *, name: str = ENGINE_NAME, log
                     continue
                 conn.send(GameAcc(name, GameAcc.ACCEPT))
                 mover.new_game()
-                result = DxpGame(conn, board, colour_of(msg.follower), msg.minutes, msg.moves, mover,
-                                 log=log, idle_timeout=idle).play()
+                result = DxpGame(
+                    conn, board, colour_of(msg.follower), msg.minutes, msg.moves, mover, log=log, idle_timeout=idle
+                ).play()
                 games += 1
                 log(f"dxp: game {games}: {result.result_token()} ({result.reason})")
                 if on_game is not None:
@@ -397,11 +447,11 @@ def follow(conn: Connection, mover: EngineMover, *, name: str = ENGINE_NAME, log
             elif isinstance(msg, BackReq):
                 conn.send(BackAcc(BackAcc.DECLINE))
             elif isinstance(msg, GameEnd):
-                conn.send(GameEnd(GameEnd.UNKNOWN, msg.stop))   # no game: answered all the same
+                conn.send(GameEnd(GameEnd.UNKNOWN, msg.stop))  # no game: answered all the same
                 if msg.stop:
                     conn.close()
                     return games
-            else:                                  # MOVE, GAMEACC, BACKACC with no game
+            else:  # MOVE, GAMEACC, BACKACC with no game
                 conn.send(Chat(f"no game in progress: {type(msg).__name__} ignored"))
     except DxpClosed as e:
         log(f"dxp: the connection broke: {e}")
@@ -424,14 +474,21 @@ def listen(host: str, port: int) -> socket.socket:
         server.bind((host, port))
         server.listen(8)
     except BaseException:
-        server.close()                          # a port in use, say: no socket left open
+        server.close()  # a port in use, say: no socket left open
         raise
     return server
 
 
-def serve(server: socket.socket, mover: EngineMover, *, name: str = ENGINE_NAME, once: bool = False,
-          log: Log = _stderr, idle_timeout: Optional[float] = IDLE_TIMEOUT,
-          frame_timeout: float = FRAME_TIMEOUT) -> int:
+def serve(
+    server: socket.socket,
+    mover: EngineMover,
+    *,
+    name: str = ENGINE_NAME,
+    once: bool = False,
+    log: Log = _stderr,
+    idle_timeout: Optional[float] = IDLE_TIMEOUT,
+    frame_timeout: float = FRAME_TIMEOUT,
+) -> int:
     """Accept connections one after the other and follow on each; with `once`,
     return after the first.  Nothing a peer does ends the loop: a connection
     that breaks, or fails in any way, is logged and closed, and the next one
@@ -442,9 +499,9 @@ def serve(server: socket.socket, mover: EngineMover, *, name: str = ENGINE_NAME,
             sock, address = server.accept()
         except OSError as e:
             if server.fileno() == -1:
-                return total                    # closed under us: the server is over
+                return total  # closed under us: the server is over
             log(f"dxp: cannot accept a connection: {e}")
-            time.sleep(0.1)                     # (out of file descriptors, say): try again
+            time.sleep(0.1)  # (out of file descriptors, say): try again
             continue
         conn = Connection(sock, frame_timeout=frame_timeout)
         try:
@@ -453,7 +510,7 @@ def serve(server: socket.socket, mover: EngineMover, *, name: str = ENGINE_NAME,
             total += follow(conn, mover, name=name, log=log, idle_timeout=idle_timeout)
         except (DxpError, DxpConnectionError, OSError) as e:
             log(f"dxp: the connection failed: {e}")
-        except Exception as e:                  # a fault of ours: log it, keep serving
+        except Exception as e:  # a fault of ours: log it, keep serving
             log(f"dxp: the connection failed: {type(e).__name__}: {e}")
         finally:
             conn.close()
@@ -463,9 +520,19 @@ def serve(server: socket.socket, mover: EngineMover, *, name: str = ENGINE_NAME,
 
 # --- the initiator ----------------------------------------------------------------------
 
-def initiate(conn: Connection, mover: EngineMover, *, games: int = 1, minutes: int = 5, moves: int = 0,
-             name: str = ENGINE_NAME, log: Log = _stderr, accept_timeout: float = 30.0,
-             start: Optional[Board] = None) -> Tuple[str, List[GameResult]]:
+
+def initiate(
+    conn: Connection,
+    mover: EngineMover,
+    *,
+    games: int = 1,
+    minutes: int = 5,
+    moves: int = 0,
+    name: str = ENGINE_NAME,
+    log: Log = _stderr,
+    accept_timeout: float = 30.0,
+    start: Optional[Board] = None,
+) -> Tuple[str, List[GameResult]]:
     """Play `games` games (the follower is Black in the first, colours alternate);
     returns the follower's name and the results."""
     results: List[GameResult] = []
@@ -491,8 +558,7 @@ def initiate(conn: Connection, mover: EngineMover, *, games: int = 1, minutes: i
             why = {1: "wrong version", 2: "not this game", 3: "no games"}.get(msg.code, f"code {msg.code}")
             raise EngineError(f"{peer} refused the game ({why})")
         mover.new_game()
-        result = DxpGame(conn, board, ~follower, minutes, moves, mover, stop_after=(n == games - 1),
-                         log=log).play()
+        result = DxpGame(conn, board, ~follower, minutes, moves, mover, stop_after=(n == games - 1), log=log).play()
         results.append(result)
         log(f"dxp: game {n + 1}: {result.result_token()} ({result.reason})")
         if (result.stop and n < games - 1) or result.connection_lost:

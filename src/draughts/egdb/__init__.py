@@ -26,10 +26,41 @@ the table files), `database` (a loaded database, for probing), `builder`
 
 from draughts.egdb.builder import BuildReport, build, solve_pair
 from draughts.egdb.database import Database, auto_dir, complete_pieces, open_shared
-from draughts.egdb.format import (RESULTS, TableInfo, default_dir, materials, pairs, read_table, rule_fields,
-                                  rules_dir, rules_name, shipped_dir, supported, table_name,
-                                  write_table)
+from draughts.egdb.format import (
+    RESULTS,
+    TableInfo,
+    default_dir,
+    materials,
+    pairs,
+    read_table,
+    rule_fields,
+    rules_dir,
+    rules_name,
+    shipped_dir,
+    supported,
+    table_name,
+    write_table,
+)
 
-__all__ = ["BuildReport", "build", "solve_pair", "Database", "auto_dir", "complete_pieces", "open_shared",
-           "RESULTS", "TableInfo", "default_dir", "materials", "pairs", "read_table", "rule_fields", "rules_dir",
-           "rules_name", "shipped_dir", "supported", "table_name", "write_table"]
+__all__ = [
+    "BuildReport",
+    "build",
+    "solve_pair",
+    "Database",
+    "auto_dir",
+    "complete_pieces",
+    "open_shared",
+    "RESULTS",
+    "TableInfo",
+    "default_dir",
+    "materials",
+    "pairs",
+    "read_table",
+    "rule_fields",
+    "rules_dir",
+    "rules_name",
+    "shipped_dir",
+    "supported",
+    "table_name",
+    "write_table",
+]

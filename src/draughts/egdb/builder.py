@@ -14,8 +14,18 @@ from typing import Callable, Dict, List, Optional, Tuple, Union
 
 from draughts._progress import Progress
 from draughts.cluster import connect
-from draughts.egdb.format import (SUFFIX, Material, TableInfo, pairs, partner, read_table, rules_dir,
-                                  stage, table_name, write_table)
+from draughts.egdb.format import (
+    SUFFIX,
+    Material,
+    TableInfo,
+    pairs,
+    partner,
+    read_table,
+    rules_dir,
+    stage,
+    table_name,
+    write_table,
+)
 from draughts.errors import EgdbError
 from draughts.variants import Variant, variant as get_variant
 from draughts_core.egdb import EGDB, MAX_PIECES, table_size
@@ -49,8 +59,7 @@ class _Bar:
         self.progress.close()
 
 
-def solve_pair(core: EGDB, m: Material, threads: int = 1,
-               on_progress: Optional[Callable[[int], None]] = None):
+def solve_pair(core: EGDB, m: Material, threads: int = 1, on_progress: Optional[Callable[[int], None]] = None):
     """Build the table pair of m into `core` (its smaller tables loaded);
     returns PairBuilder.finish()'s list."""
     pb = PairBuilder(core, *m)
@@ -67,8 +76,9 @@ def solve_pair(core: EGDB, m: Material, threads: int = 1,
                 # look at every one changes nothing
                 full = True
                 while True:
-                    changed = sum(pool.map(lambda part, lv=level, f=full: pb.sweep(lv, part, threads, f),
-                                           range(threads)))
+                    changed = sum(
+                        pool.map(lambda part, lv=level, f=full: pb.sweep(lv, part, threads, f), range(threads))
+                    )
                     if changed:
                         full = False
                     elif full:
@@ -90,7 +100,8 @@ def _variant_fields(v: Variant) -> Dict:
 
 def _solve_remote(fields: Dict, m: Material, deps: List[Material], refs: List, threads: int):
     """A Ray task: build one pair from the tables it is given."""
-    import ray                          # the optional extra, there on a Ray worker
+    import ray  # the optional extra, there on a Ray worker
+
     fields = dict(fields)
     fields["aliases"] = tuple(fields.get("aliases", ()))
     v = Variant(**fields)
@@ -101,9 +112,16 @@ def _solve_remote(fields: Dict, m: Material, deps: List[Material], refs: List, t
     return solve_pair(core, m, threads)
 
 
-def build(variant: Union[str, Variant], pieces: int, directory: Optional[str] = None, *,
-          threads: int = 1, cluster: Optional[str] = None, progress: Optional[bool] = None,
-          log: Optional[Callable[[str], None]] = None) -> BuildReport:
+def build(
+    variant: Union[str, Variant],
+    pieces: int,
+    directory: Optional[str] = None,
+    *,
+    threads: int = 1,
+    cluster: Optional[str] = None,
+    progress: Optional[bool] = None,
+    log: Optional[Callable[[str], None]] = None,
+) -> BuildReport:
     """Build (or finish building) every table of up to `pieces` pieces."""
     v = get_variant(variant)
     if not isinstance(pieces, int) or not 2 <= pieces <= MAX_PIECES:
@@ -153,14 +171,22 @@ def build(variant: Union[str, Variant], pieces: int, directory: Optional[str] = 
     return report
 
 
-def _solve_all(v: Variant, core: EGDB, todo: List[Material], loaded: Dict[Material, bytes],
-               cluster: Optional[str], threads: int, store, bar: _Bar) -> None:
+def _solve_all(
+    v: Variant,
+    core: EGDB,
+    todo: List[Material],
+    loaded: Dict[Material, bytes],
+    cluster: Optional[str],
+    threads: int,
+    store,
+    bar: _Bar,
+) -> None:
     if cluster is None:
         for mat, packed in loaded.items():
             core.add(*mat, packed)
         for m in todo:
             core.max_pieces = max(core.max_pieces, sum(m))
-            label = table_name(m)[:-len(SUFFIX)]
+            label = table_name(m)[: -len(SUFFIX)]
             seen = [0]
 
             def step(n: int, label=label, seen=seen) -> None:
@@ -168,7 +194,7 @@ def _solve_all(v: Variant, core: EGDB, todo: List[Material], loaded: Dict[Materi
                 bar.advance(n, label=label)
 
             store(solve_pair(core, m, threads, step))
-            bar.advance(_pair_positions(v, m) - seen[0], label=label)   # blocks with no position
+            bar.advance(_pair_positions(v, m) - seen[0], label=label)  # blocks with no position
     else:
         _build_on_cluster(v, todo, loaded, cluster, threads, store, bar)
 
@@ -178,8 +204,9 @@ def _pair_positions(v: Variant, m: Material) -> int:
     return n if m == partner(m) else n + table_size(v.size, *partner(m))
 
 
-def _build_on_cluster(v: Variant, todo: List[Material], loaded: Dict[Material, bytes], address: str,
-                      threads: int, store, bar: _Bar) -> None:
+def _build_on_cluster(
+    v: Variant, todo: List[Material], loaded: Dict[Material, bytes], address: str, threads: int, store, bar: _Bar
+) -> None:
     """Run the pairs as Ray tasks, one stage (pieces, men) after another: the
     pairs of one stage do not lead into each other."""
     ray = connect(address)
@@ -191,8 +218,10 @@ def _build_on_cluster(v: Variant, todo: List[Material], loaded: Dict[Material, b
         stages.setdefault(stage(m), []).append(m)
     for key in sorted(stages):
         deps = sorted(mat for mat in refs if stage(mat) < key)
-        pending = {remote.options(num_cpus=threads).remote(fields, m, deps, [refs[d] for d in deps],
-                                                            threads): m for m in stages[key]}
+        pending = {
+            remote.options(num_cpus=threads).remote(fields, m, deps, [refs[d] for d in deps], threads): m
+            for m in stages[key]
+        }
         try:
             while pending:
                 ready, _ = ray.wait(list(pending), num_returns=1)
@@ -202,7 +231,7 @@ def _build_on_cluster(v: Variant, todo: List[Material], loaded: Dict[Material, b
                     store(results)
                     for mat, packed, _ in results:
                         refs[mat] = ray.put(packed)
-                    bar.advance(_pair_positions(v, m), label=table_name(m)[:-len(SUFFIX)])
+                    bar.advance(_pair_positions(v, m), label=table_name(m)[: -len(SUFFIX)])
         except KeyboardInterrupt:
             for ref in pending:
                 ray.cancel(ref, force=True)

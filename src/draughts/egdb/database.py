@@ -8,8 +8,17 @@ import threading
 from typing import Dict, Optional, Tuple, Union
 
 from draughts.board import Board
-from draughts.egdb.format import (RESULTS, Material, TableInfo, default_dir, materials, read_table, rules_dir,
-                                  shipped_dir, table_name)
+from draughts.egdb.format import (
+    RESULTS,
+    Material,
+    TableInfo,
+    default_dir,
+    materials,
+    read_table,
+    rules_dir,
+    shipped_dir,
+    table_name,
+)
 from draughts.errors import EgdbError
 from draughts.variants import Variant, variant as get_variant
 from draughts_core.egdb import EGDB, MAX_PIECES
@@ -22,8 +31,9 @@ class Database:
     pieces (default: the most for which every table is there).
     """
 
-    def __init__(self, variant: Union[str, Variant], core: EGDB, directory: Optional[str],
-                 tables: Dict[Material, TableInfo]):
+    def __init__(
+        self, variant: Union[str, Variant], core: EGDB, directory: Optional[str], tables: Dict[Material, TableInfo]
+    ):
         self.variant = get_variant(variant)
         self.core = core
         self.directory = directory
@@ -35,21 +45,23 @@ class Database:
         return self.core.max_pieces
 
     @classmethod
-    def open(cls, variant: Union[str, Variant], directory: Optional[str] = None,
-             pieces: Optional[int] = None) -> "Database":
+    def open(
+        cls, variant: Union[str, Variant], directory: Optional[str] = None, pieces: Optional[int] = None
+    ) -> "Database":
         v = get_variant(variant)
         where = rules_dir(v, directory)
         complete = complete_pieces(v, directory)
         if pieces is None:
             pieces = complete
             if pieces < 2:
-                raise EgdbError(f"no endgame database for {v.name} in {where} "
-                                f"(build one: draughts egdb build --variant {v.name} --pieces N)")
+                raise EgdbError(
+                    f"no endgame database for {v.name} in {where} "
+                    f"(build one: draughts egdb build --variant {v.name} --pieces N)"
+                )
         elif not 2 <= pieces <= MAX_PIECES:
             raise EgdbError(f"pieces must be from 2 to {MAX_PIECES}, not {pieces}")
         elif complete < pieces:
-            raise EgdbError(f"the {v.name} database in {where} is complete up to {complete} pieces, "
-                            f"not {pieces}")
+            raise EgdbError(f"the {v.name} database in {where} is complete up to {complete} pieces, not {pieces}")
         core = EGDB(v.core_rules)
         tables = {}
         for m in materials(v, pieces):
@@ -63,8 +75,7 @@ class Database:
         """'win', 'draw' or 'loss' for the side to move, or None when the
         position is not in the database."""
         if board.variant.core_rules.move_rules() != self.variant.core_rules.move_rules():
-            raise EgdbError(f"the database is for {self.variant.name}'s rules, "
-                            f"not {board.variant.name}'s")
+            raise EgdbError(f"the database is for {self.variant.name}'s rules, not {board.variant.name}'s")
         return RESULTS.get(self.core.probe(board.position))
 
     def disk_bytes(self) -> int:
@@ -79,8 +90,7 @@ def complete_pieces(v: Variant, directory: Optional[str] = None) -> int:
     except OSError:
         return 0
     n = 1
-    while n < MAX_PIECES and all(table_name(m) in present for m in materials(v, n + 1)
-                                 if sum(m) == n + 1):
+    while n < MAX_PIECES and all(table_name(m) in present for m in materials(v, n + 1) if sum(m) == n + 1):
         n += 1
     return n if n >= 2 else 0
 
@@ -111,6 +121,6 @@ def open_shared(variant: Union[str, Variant], directory: str) -> Optional[Databa
     key = (os.path.realpath(rules_dir(v, directory)), pieces)
     with _opened_lock:
         db = _opened.get(key)
-        if db is None:          # (the directory's name holds the rule set)
+        if db is None:  # (the directory's name holds the rule set)
             db = _opened[key] = Database.open(v, directory, pieces)
         return db

@@ -34,9 +34,19 @@ Material = Tuple[int, int, int, int]
 #: header's rule bytes (the draw rules do not change a table).  The directory
 #: name hashes these values in this order: the order is part of the format and
 #: does not follow the order of the rules' declaration (RULES).
-KEY_FIELDS = ("size", "men_capture_backwards", "flying_kings", "men_capture_kings", "majority_capture",
-              "prefer_king_mover", "prefer_more_kings", "prefer_early_kings", "crown_during_capture",
-              "remove_at_once", "mandatory_capture")
+KEY_FIELDS = (
+    "size",
+    "men_capture_backwards",
+    "flying_kings",
+    "men_capture_kings",
+    "majority_capture",
+    "prefer_king_mover",
+    "prefer_more_kings",
+    "prefer_early_kings",
+    "crown_during_capture",
+    "remove_at_once",
+    "mandatory_capture",
+)
 N_RULE_FIELDS = len(KEY_FIELDS)
 
 
@@ -47,8 +57,7 @@ def unsupported_rules(move_rules: Dict[str, int]) -> List[str]:
     another goal, thai's landing rule, the orthogonal board, turkish's
     no-turning-back, and any rule added later: their positions need state,
     results or an index the tables do not hold)."""
-    return [name for name, value in move_rules.items()
-            if name not in KEY_FIELDS and value != BY_NAME[name].default]
+    return [name for name, value in move_rules.items() if name not in KEY_FIELDS and value != BY_NAME[name].default]
 
 
 def supported(v: Variant) -> bool:
@@ -66,8 +75,10 @@ def rule_fields(v: Variant) -> Tuple[int, ...]:
     move_rules = v.core_rules.move_rules()
     extra = unsupported_rules(move_rules)
     if extra:
-        raise EgdbError(f"endgame databases are not available for {v.name} "
-                        f"(its rules use {', '.join(extra)}, which the table format does not hold)")
+        raise EgdbError(
+            f"endgame databases are not available for {v.name} "
+            f"(its rules use {', '.join(extra)}, which the table format does not hold)"
+        )
     return table_key(move_rules)
 
 
@@ -154,6 +165,7 @@ def stage(m: Material) -> Tuple[int, int]:
 
 # --- files -----------------------------------------------------------------------
 
+
 def write_table(path: str, v: Variant, m: Material, packed: bytes, counts: Tuple[int, int, int]) -> int:
     """Write one table atomically; returns its size on disk."""
     data = zlib.compress(packed, 9)
@@ -201,9 +213,9 @@ def read_table(path: str, v: Variant, m: Material) -> Tuple[bytes, TableInfo]:
     if len(raw) != _HEADER.size + length:
         raise EgdbError(f"{path} is truncated or too long")
     try:
-        packed = zlib.decompress(raw[_HEADER.size:])
+        packed = zlib.decompress(raw[_HEADER.size :])
     except zlib.error as e:
         raise EgdbError(f"{path} is damaged: {e}") from None
-    if len(packed) != (positions + 3) // 4 or zlib.crc32(packed, zlib.crc32(raw[:_HEADER.size - 4])) != crc:
+    if len(packed) != (positions + 3) // 4 or zlib.crc32(packed, zlib.crc32(raw[: _HEADER.size - 4])) != crc:
         raise EgdbError(f"{path} is damaged: the checksum does not match")
     return packed, TableInfo((m[0], m[1], m[2], m[3]), positions, wins, draws, losses, len(raw))

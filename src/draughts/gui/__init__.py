@@ -26,16 +26,17 @@ from draughts._files import load_json
 from draughts.errors import InvalidInputError
 
 
-
 def install_hint() -> str:
     """What `draughts gui` says when the gui extra is missing: the command
     that adds it to this installation."""
     from draughts._install import install_command
+
     return f"draughts gui needs the server's packages (starlette, uvicorn, websockets): {install_command('gui')}"
 
 
 def engines_from_args(args) -> List:
     from draughts.gui.engines import parse_engine_arg, specs_from_config
+
     specs = [parse_engine_arg(t) for t in args.engine or []]
     if args.config:
         specs += specs_from_config(load_json(args.config, "gui config"))
@@ -61,6 +62,7 @@ def served_names(host: str) -> Tuple[Set[str], bool]:
     """The Host header names the server answers to when bound to `host`, and
     whether any IP address is one (a wildcard bind: 0.0.0.0 or ::)."""
     from draughts.gui.server import LOOPBACK_NAMES
+
     names = set(LOOPBACK_NAMES) | {host.lower().strip("[]")}
     wildcard = host.strip("[]") in ("0.0.0.0", "::", "")
     if not is_loopback(host):
@@ -90,11 +92,15 @@ def bind(host: str, port: int) -> socket.socket:
     except OSError as e:
         sock.close()
         if e.errno == errno.EADDRINUSE:
-            raise InvalidInputError(f"port {port} on {host} is in use (another program, or another draughts gui, "
-                                    f"serves there): pick another with --port N, or --port 0 for any free one") from None
+            raise InvalidInputError(
+                f"port {port} on {host} is in use (another program, or another draughts gui, "
+                f"serves there): pick another with --port N, or --port 0 for any free one"
+            ) from None
         if e.errno == errno.EACCES:
-            raise InvalidInputError(f"port {port} on {host} is not open to this user (ports below 1024 need "
-                                    f"privileges): pick another with --port N, or --port 0 for any free one") from None
+            raise InvalidInputError(
+                f"port {port} on {host} is not open to this user (ports below 1024 need "
+                f"privileges): pick another with --port N, or --port 0 for any free one"
+            ) from None
         raise InvalidInputError(f"cannot serve on {host} port {port}: {e.strerror or e}") from None
     sock.set_inheritable(True)
     return sock
@@ -109,21 +115,28 @@ def cmd_gui(args) -> int:
         print(f"draughts: error: {install_hint()}", file=sys.stderr)
         return 2
     from draughts.gui.server import MAX_MESSAGE, create_app
+
     remote = not is_loopback(args.host)
     if remote and not args.allow_remote:
         raise InvalidInputError(
             f"--host {args.host} is reachable from other machines, and the page runs the engines it names "
-            f"on this one: add --allow-remote to serve there anyway (default: 127.0.0.1, this machine only)")
+            f"on this one: add --allow-remote to serve there anyway (default: 127.0.0.1, this machine only)"
+        )
     specs = engines_from_args(args)
     sock = bind(args.host, args.port)
     port = sock.getsockname()[1]
     names, wildcard = served_names(args.host)
     if remote:
-        print(f"draughts gui: warning: serving on {args.host} port {port} (--allow-remote): anyone who can "
-              f"reach this machine can use the page, its engines and their processor time; there is no "
-              f"password and no encryption", file=sys.stderr, flush=True)
-    app = create_app(specs, watch=os.path.abspath(args.watch) if args.watch else None,
-                     hosts=names, port=port, any_address=wildcard)
+        print(
+            f"draughts gui: warning: serving on {args.host} port {port} (--allow-remote): anyone who can "
+            f"reach this machine can use the page, its engines and their processor time; there is no "
+            f"password and no encryption",
+            file=sys.stderr,
+            flush=True,
+        )
+    app = create_app(
+        specs, watch=os.path.abspath(args.watch) if args.watch else None, hosts=names, port=port, any_address=wildcard
+    )
     config = uvicorn.Config(app, log_level="warning", ws_max_size=MAX_MESSAGE, lifespan="on")
     server = uvicorn.Server(config)
     shown = "127.0.0.1" if wildcard else args.host.strip("[]")
@@ -138,6 +151,7 @@ def cmd_gui(args) -> int:
             print(f"draughts gui: serving on {address} (Ctrl-C to stop)", flush=True)
             if args.open:
                 import webbrowser
+
                 webbrowser.open(address)
 
     server.startup = startup  # type: ignore[method-assign]
@@ -159,25 +173,42 @@ def _port(text: str) -> int:
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "gui", help="a board in the browser: play, analyse (needs the gui extra)",
+        "gui",
+        help="a board in the browser: play, analyse (needs the gui extra)",
         description="Serve a board in the browser: play against the engine in any variant, analyse "
-                    "with multi-PV lines, load and save PDN, start or follow engine matches.  "
-                    "Binds to 127.0.0.1 unless told.")
-    p.add_argument("--host", default="127.0.0.1",
-                   help="address to listen on (default 127.0.0.1: this machine only; another needs "
-                        "--allow-remote)")
-    p.add_argument("--allow-remote", action="store_true",
-                   help="serve on a --host that other machines reach (0.0.0.0, a network address): anyone "
-                        "who reaches it can use the page and the engines it runs; no password, no encryption")
+        "with multi-PV lines, load and save PDN, start or follow engine matches.  "
+        "Binds to 127.0.0.1 unless told.",
+    )
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1: this machine only; another needs --allow-remote)",
+    )
+    p.add_argument(
+        "--allow-remote",
+        action="store_true",
+        help="serve on a --host that other machines reach (0.0.0.0, a network address): anyone "
+        "who reaches it can use the page and the engines it runs; no password, no encryption",
+    )
     p.add_argument("--port", type=_port, default=8000, help="port (default 8000; 0: any free one)")
-    p.add_argument("--engine", action="append", metavar="NAME=CMD",
-                   help="a Hub engine the page may pick, e.g. scan='./scan hub', or a DXP engine "
-                        "(international), NAME=dxp://HOST:PORT (repeatable)")
-    p.add_argument("--config", metavar="FILE",
-                   help='a JSON file of engines: {"engines": [{"name": N, "cmd": [...], "dir": D}, '
-                        '{"name": N, "proto": "dxp", "host": H, "port": P}]}')
-    p.add_argument("--watch", metavar="FILE",
-                   help="a match that `draughts match` runs, for the page to follow: its -live FILE "
-                        "(the games in progress, clocks and lines) or its -state FILE (finished games)")
+    p.add_argument(
+        "--engine",
+        action="append",
+        metavar="NAME=CMD",
+        help="a Hub engine the page may pick, e.g. scan='./scan hub', or a DXP engine "
+        "(international), NAME=dxp://HOST:PORT (repeatable)",
+    )
+    p.add_argument(
+        "--config",
+        metavar="FILE",
+        help='a JSON file of engines: {"engines": [{"name": N, "cmd": [...], "dir": D}, '
+        '{"name": N, "proto": "dxp", "host": H, "port": P}]}',
+    )
+    p.add_argument(
+        "--watch",
+        metavar="FILE",
+        help="a match that `draughts match` runs, for the page to follow: its -live FILE "
+        "(the games in progress, clocks and lines) or its -state FILE (finished games)",
+    )
     p.add_argument("--open", action="store_true", help="open the page in the web browser")
     p.set_defaults(func=cmd_gui)

@@ -23,7 +23,13 @@ def variant_info(v: Variant) -> Dict[str, Any]:
     row_of = {sq.number[i]: r for i, (r, _) in enumerate(sq.coords)}
     men = Board(variant=v).pieces()
     top_colour = men[min(men, key=lambda n: row_of[n])].color if men else v.first
-    return {"name": v.name, "house": not v.mandatory_capture, "size": v.size, "geometry": v.geometry,
-            "first": colour_name(v.first), "description": v.description,
-            "top": colour_name(top_colour),
-            "squares": [[sq.number[i], r, c, square_text(v, i)] for i, (r, c) in enumerate(sq.coords)]}
+    return {
+        "name": v.name,
+        "house": not v.mandatory_capture,
+        "size": v.size,
+        "geometry": v.geometry,
+        "first": colour_name(v.first),
+        "description": v.description,
+        "top": colour_name(top_colour),
+        "squares": [[sq.number[i], r, c, square_text(v, i)] for i, (r, c) in enumerate(sq.coords)],
+    }

@@ -48,15 +48,29 @@ DXP_MOVES = 75
 STARTUP_TIMEOUT = 10.0
 
 
-def EngineSpec(name: str, proto: str = "builtin", command: Sequence[str] = (), dir: Optional[str] = None,
-               host: str = "", port: int = 0) -> EngineConfig:
+def EngineSpec(
+    name: str,
+    proto: str = "builtin",
+    command: Sequence[str] = (),
+    dir: Optional[str] = None,
+    host: str = "",
+    port: int = 0,
+) -> EngineConfig:
     """An engine the page may pick, as the match runner's settings: `command`
     is the program and its arguments (a DXP engine's, if any, starts it),
     `host` and `port` a DXP engine's address.  A Hub engine keeps its own
     opening book (`book=on`), as the page's engines always have."""
     argv = tuple(command)
-    return EngineConfig(name=name, cmd=argv[0] if argv else "", args=argv[1:], dir=dir, proto=proto,
-                        host=host, port=port, book=proto == "hub")
+    return EngineConfig(
+        name=name,
+        cmd=argv[0] if argv else "",
+        args=argv[1:],
+        dir=dir,
+        proto=proto,
+        host=host,
+        port=port,
+        book=proto == "hub",
+    )
 
 
 BUILTIN = EngineSpec("draughts", "builtin")
@@ -75,7 +89,7 @@ def parse_engine_arg(text: str) -> EngineConfig:
     name, cmd = text.split("=", 1)
     name = name.strip()
     if cmd.startswith("dxp://"):
-        host, _, port = cmd[len("dxp://"):].rpartition(":")
+        host, _, port = cmd[len("dxp://") :].rpartition(":")
         if not name or not host or not is_int(port) or not 1 <= parse_int(port) <= 65535:
             raise InvalidInputError(f"--engine takes NAME=dxp://HOST:PORT, not {text!r}")
         return EngineSpec(name, "dxp", host=host, port=parse_int(port))
@@ -95,8 +109,11 @@ def specs_from_config(data) -> List[EngineConfig]:
         raise InvalidInputError('the config file holds {"engines": [{"name": ..., "cmd": ...}, ...]}')
     out = []
     for item in data.get("engines", []):
-        if not isinstance(item, dict) or not isinstance(item.get("name"), str) or not (
-                item.get("cmd") or item.get("proto") == "dxp"):
+        if (
+            not isinstance(item, dict)
+            or not isinstance(item.get("name"), str)
+            or not (item.get("cmd") or item.get("proto") == "dxp")
+        ):
             raise InvalidInputError(f"config: an engine needs a name and a cmd, not {item!r}")
         cmd = item.get("cmd") or ()
         argv = tuple(shlex.split(cmd)) if isinstance(cmd, str) else tuple(str(a) for a in cmd)
@@ -105,12 +122,12 @@ def specs_from_config(data) -> List[EngineConfig]:
             port = item.get("port", 27531)
             if isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535:
                 raise InvalidInputError(f"config: engine {item['name']}: port must be 1-65535")
-            out.append(EngineSpec(item["name"], "dxp", argv, item.get("dir"), str(item.get("host", "127.0.0.1")),
-                                  port))
+            out.append(EngineSpec(item["name"], "dxp", argv, item.get("dir"), str(item.get("host", "127.0.0.1")), port))
             continue
         if proto != "hub":
-            raise InvalidInputError(f"config: engine {item['name']}: proto {proto!r} is not one the GUI drives "
-                                f"(hub, dxp)")
+            raise InvalidInputError(
+                f"config: engine {item['name']}: proto {proto!r} is not one the GUI drives (hub, dxp)"
+            )
         out.append(EngineSpec(item["name"], "hub", argv, item.get("dir")))
     return out
 
@@ -208,23 +225,26 @@ class GuiEngine:
             self._dxp_line = ("", [])
         root = board.root().fen()
         known_root, known = self._dxp_line
-        if root != known_root or board.move_stack[:len(known)] != known or not known_root:
+        if root != known_root or board.move_stack[: len(known)] != known or not known_root:
             self._dxp.new_game()
         result = self._dxp.play(board, limit, grace=timeout if timeout is not None else 10.0)
         self._dxp_line = (root, list(board.move_stack) + [result.move])
         return result
 
     # --- playing -------------------------------------------------------------
-    def play(self, board: Board, limit: Limit, on_report: Optional[OnReport] = None,
-             timeout: Optional[float] = None) -> PlayResult:
+    def play(
+        self, board: Board, limit: Limit, on_report: Optional[OnReport] = None, timeout: Optional[float] = None
+    ) -> PlayResult:
         """The engine's move in the board's position (a Hub engine's answer is
         awaited `timeout` seconds beyond the limit's time); `on_report` hears
         what the search finds."""
         self._stopped.clear()
         if self._engine is not None:
+
             def on_info(info: Info) -> None:
                 if on_report is not None:
                     on_report(_report([info]))
+
             self._engine.arm()
             if self._stopped.is_set():
                 self._engine.stop()
@@ -238,6 +258,7 @@ class GuiEngine:
             def hub_info(info: Info) -> None:
                 if info.score is not None and info.pv:
                     report(_report([info]))
+
         self._playing = True
         try:
             result = self._hub.play(board, limit, timeout=timeout, on_info=hub_info)
@@ -250,8 +271,7 @@ class GuiEngine:
         return result
 
     # --- analysing -----------------------------------------------------------
-    def analyse(self, board: Board, multipv: int, on_report: OnReport,
-                max_depth: int = ANALYSIS_DEPTH_MAX) -> None:
+    def analyse(self, board: Board, multipv: int, on_report: OnReport, max_depth: int = ANALYSIS_DEPTH_MAX) -> None:
         """Analyse until stop() or max_depth, reporting each depth's best lines."""
         self._stopped.clear()
         if self.spec.proto == "dxp":
@@ -277,6 +297,7 @@ class GuiEngine:
             depth_lines.append(info)
             if info.multipv == lines and len(depth_lines) == lines:
                 on_report(_report(depth_lines))
+
         self._engine.configure({"level": LEVEL_MAX})
         self._engine.arm()
         try:
@@ -307,7 +328,7 @@ class GuiEngine:
                 if info.multipv == 1:
                     found.clear()
                 elif 1 not in found or found[1].depth != info.depth:
-                    continue            # a line of another depth (after a stop)
+                    continue  # a line of another depth (after a stop)
                 found[info.multipv] = info
                 if len(found) == n:
                     on_report(_report([found[k] for k in sorted(found)]))
@@ -371,9 +392,13 @@ class GuiEngine:
 def _report(lines: List[Info]) -> Report:
     """A Report of one depth's lines (best first), the depth, nodes and time the first's."""
     first = lines[0]
-    return Report(first.depth, first.nodes, first.nps, first.time or 0.0,
-                  [Line(rank, float(i.score or 0.0), list(i.pv), i.win_in)
-                   for rank, i in enumerate(lines, start=1)])
+    return Report(
+        first.depth,
+        first.nodes,
+        first.nps,
+        first.time or 0.0,
+        [Line(rank, float(i.score or 0.0), list(i.pv), i.win_in) for rank, i in enumerate(lines, start=1)],
+    )
 
 
 def by_name(specs: Sequence[EngineConfig], name: str) -> EngineConfig:

@@ -110,7 +110,7 @@ def match_argv(specs: Sequence[EngineConfig], options: Dict[str, Any], variant: 
             if spec.dir:
                 argv.append(f"dir={spec.dir}")
         if spec.book:
-            argv.append("book=on")          # the page's engines keep their own books
+            argv.append("book=on")  # the page's engines keep their own books
         argv += tokens
     games = options.get("games", 2)
     if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
@@ -133,8 +133,11 @@ def summary_json(names: Sequence[str], records: Sequence[GameRecord], repeat: in
     ordered = sorted(records, key=lambda r: r.index)
     pts = [r.points(0) for r in ordered]
     by_index = {r.index: r for r in ordered}
-    pairs = [by_index[i].points(0) + by_index[i + 1].points(0)
-             for i in range(0, max(by_index, default=-1) + 1, 2) if i in by_index and i + 1 in by_index]
+    pairs = [
+        by_index[i].points(0) + by_index[i + 1].points(0)
+        for i in range(0, max(by_index, default=-1) + 1, 2)
+        if i in by_index and i + 1 in by_index
+    ]
     s = stats.summarise(pts, pairs if repeat == 2 else [], paired=repeat == 2)
     lines = stats.report_lines(names[0], names[1], s, paired=repeat == 2)
     line = lines[0]
@@ -142,8 +145,13 @@ def summary_json(names: Sequence[str], records: Sequence[GameRecord], repeat: in
     # above 0 (the command line leaves out the "+/-" where it has none); before
     # that (all draws, no loss or no win yet, too few games) the figure says nothing
     elo = lines[1] if elo_means_something(s) else ""
-    return {"score_line": line, "elo_line": elo, **stats.json_number(
-        {"wins": s.wins, "losses": s.losses, "draws": s.draws, "elo": s.elo, "elo_error": s.elo_error})}
+    return {
+        "score_line": line,
+        "elo_line": elo,
+        **stats.json_number(
+            {"wins": s.wins, "losses": s.losses, "draws": s.draws, "elo": s.elo, "elo_error": s.elo_error}
+        ),
+    }
 
 
 def elo_means_something(s: stats.Summary) -> bool:
@@ -156,8 +164,16 @@ def games_json(records: Sequence[GameRecord], engines) -> List[Dict[str, Any]]:
     out = []
     for r in sorted(records, key=lambda r: r.index):
         first, second = engines[r.first].name, engines[r.second].name
-        out.append({"index": r.index, "first": first, "second": second, "result": r.result,
-                    "reason": r.reason, "plies": len(r.moves)})
+        out.append(
+            {
+                "index": r.index,
+                "first": first,
+                "second": second,
+                "result": r.result,
+                "reason": r.reason,
+                "plies": len(r.moves),
+            }
+        )
     return out
 
 
@@ -191,12 +207,13 @@ class GuiMatch:
                 raise EngineTerminatedError("the match is stopping")
             if i not in self._players:
                 config = self.settings.engines[i]
-                player: Any = make_player(config, self.variant)     # on_info is beyond the Player protocol
+                player: Any = make_player(config, self.variant)  # on_info is beyond the Player protocol
                 name = config.name
 
                 def lines(info: Info) -> None:
                     if info.score is not None and info.pv:
                         self._lines(name, info)
+
                 player.on_info = lines
                 self._players[i] = player
             return self._players[i]
@@ -214,8 +231,7 @@ class GuiMatch:
                 break
             pv.append(board.move_text(m))
             board.push(m)
-        cur["lines"][side] = {"depth": info.depth, "score": float(info.score or 0.0), "nps": round(info.nps),
-                              "pv": pv}
+        cur["lines"][side] = {"depth": info.depth, "score": float(info.score or 0.0), "nps": round(info.nps), "pv": pv}
         self.emit({"type": "match_lines", "game": cur["game"], "side": side, **cur["lines"][side]})
 
     def _run(self) -> None:
@@ -226,8 +242,10 @@ class GuiMatch:
                     break
                 configs = [s.engines[job.first], s.engines[job.second]]
                 try:
-                    players = [self._Watched(self, self._player(job.first)),
-                               self._Watched(self, self._player(job.second))]
+                    players = [
+                        self._Watched(self, self._player(job.first)),
+                        self._Watched(self, self._player(job.second)),
+                    ]
                 except Exception as e:
                     if not self.stopped:
                         self.status = f"stopped: {e}"
@@ -235,10 +253,19 @@ class GuiMatch:
                 board = job.opening.board(self.variant)
                 first = self.variant.first
                 names = {first: configs[0].name, ~first: configs[1].name}
-                self.current = {"game": job.index + 1, "white": names[WHITE], "black": names[~WHITE],
-                                "fen": board.fen(), "pieces": _pieces(board), "lastmove": None,
-                                "turn": _colour(board.turn), "clocks": {"white": None, "black": None},
-                                "running": None, "lines": {"white": None, "black": None}, "plies": 0}
+                self.current = {
+                    "game": job.index + 1,
+                    "white": names[WHITE],
+                    "black": names[~WHITE],
+                    "fen": board.fen(),
+                    "pieces": _pieces(board),
+                    "lastmove": None,
+                    "turn": _colour(board.turn),
+                    "clocks": {"white": None, "black": None},
+                    "running": None,
+                    "lines": {"white": None, "black": None},
+                    "plies": 0,
+                }
                 self.publish()
                 record = play_game(job, players, configs, self.variant, s.rules)
                 if self.stopped:
@@ -248,7 +275,7 @@ class GuiMatch:
             if not self.stopped and self.status == "running":
                 self.status = "finished"
                 self.match.report()
-        except Exception as e:                     # a match that cannot go on is shown, not raised
+        except Exception as e:  # a match that cannot go on is shown, not raised
             self.status = f"stopped: {e}"
         finally:
             self._close_players()
@@ -294,8 +321,14 @@ class GuiMatch:
                 after.push(reply.move)
                 if limit.time is not None:
                     cur["clocks"][side] = max(0.0, limit.time + (limit.inc or 0.0) - reply.elapsed)
-                cur.update(fen=after.fen(), pieces=_pieces(after), lastmove=list(reply.move.path),
-                           turn=_colour(after.turn), running=None, plies=cur["plies"] + 1)
+                cur.update(
+                    fen=after.fen(),
+                    pieces=_pieces(after),
+                    lastmove=list(reply.move.path),
+                    turn=_colour(after.turn),
+                    running=None,
+                    plies=cur["plies"] + 1,
+                )
                 self.owner.publish()
             return reply
 
@@ -319,12 +352,20 @@ class GuiMatch:
         s = self.settings
         names = [e.name for e in s.engines]
         records = list(self.match.records.values())
-        return {"type": "match", "kind": "started", "status": self.status, "names": names,
-                "variant": variant_info(self.variant),
-                "played": len(records), "total": len(self.match.schedule),
-                "tc": s.engines[0].tc.text(), **summary_json(names, records, s.repeat),
-                "games": games_json(records, s.engines), "current": self.current,
-                "console": self.out.getvalue().splitlines()[-8:]}
+        return {
+            "type": "match",
+            "kind": "started",
+            "status": self.status,
+            "names": names,
+            "variant": variant_info(self.variant),
+            "played": len(records),
+            "total": len(self.match.schedule),
+            "tc": s.engines[0].tc.text(),
+            **summary_json(names, records, s.repeat),
+            "games": games_json(records, s.engines),
+            "current": self.current,
+            "console": self.out.getvalue().splitlines()[-8:],
+        }
 
     def publish(self) -> None:
         self.emit(self.message())
@@ -391,7 +432,7 @@ class FollowedMatch:
                 self.live = read_live(self.live_path)
             changed = True
         if self.live is not None and self.live.get("status") == "running" and self.live.get("games"):
-            changed = True                  # a clock is running
+            changed = True  # a clock is running
         return changed
 
     def _variant(self) -> Variant:
@@ -419,10 +460,19 @@ class FollowedMatch:
         for side in ("white", "black"):
             line = g["lines"].get(side)
             lines[side] = None if line is None else {**line, "pv": _pv_text(board, line["pv"])}
-        return {"game": g["index"] + 1, "white": g["white"], "black": g["black"], "fen": board.fen(),
-                "pieces": _pieces(board), "lastmove": list(board.peek().path) if board.move_stack else None,
-                "turn": _colour(board.turn), "clocks": clocks, "running": running, "lines": lines,
-                "plies": len(board.move_stack)}
+        return {
+            "game": g["index"] + 1,
+            "white": g["white"],
+            "black": g["black"],
+            "fen": board.fen(),
+            "pieces": _pieces(board),
+            "lastmove": list(board.peek().path) if board.move_stack else None,
+            "turn": _colour(board.turn),
+            "clocks": clocks,
+            "running": running,
+            "lines": lines,
+            "plies": len(board.move_stack),
+        }
 
     def message(self) -> Dict[str, Any]:
         s = self.settings
@@ -439,18 +489,37 @@ class FollowedMatch:
             board = record_board(last, variant)
             first = variant.first
             by = {first: names[last.first], ~first: names[last.second]}
-            current = {"game": last.index + 1, "white": by[WHITE], "black": by[~WHITE], "fen": board.fen(),
-                       "pieces": _pieces(board), "lastmove": list(board.peek().path) if board.move_stack else None,
-                       "turn": _colour(board.turn), "clocks": {"white": None, "black": None}, "running": None,
-                       "lines": {"white": None, "black": None}, "plies": len(last.moves)}
+            current = {
+                "game": last.index + 1,
+                "white": by[WHITE],
+                "black": by[~WHITE],
+                "fen": board.fen(),
+                "pieces": _pieces(board),
+                "lastmove": list(board.peek().path) if board.move_stack else None,
+                "turn": _colour(board.turn),
+                "clocks": {"white": None, "black": None},
+                "running": None,
+                "lines": {"white": None, "black": None},
+                "plies": len(last.moves),
+            }
         summary = summary_json(names, records, s.repeat) if len(names) == 2 and s is not None else {}
         played = len(records) if s is not None else int((self.live or {}).get("played", 0))
         total = self.data.get("total", len(records)) if self.live is None else self.live.get("total", played)
-        return {"type": "match", "kind": "followed", "status": status, "names": names, "played": played,
-                "variant": variant_info(variant), "total": total,
-                "tc": s.engines[0].tc.text() if s is not None else "", **summary,
-                "games": games_json(records, s.engines) if s is not None else [], "current": current,
-                "console": [], "file": os.path.basename(self.path)}
+        return {
+            "type": "match",
+            "kind": "followed",
+            "status": status,
+            "names": names,
+            "played": played,
+            "variant": variant_info(variant),
+            "total": total,
+            "tc": s.engines[0].tc.text() if s is not None else "",
+            **summary,
+            "games": games_json(records, s.engines) if s is not None else [],
+            "current": current,
+            "console": [],
+            "file": os.path.basename(self.path),
+        }
 
     def game(self, index: int):
         s = self.settings

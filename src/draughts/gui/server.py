@@ -45,14 +45,14 @@ def split_host(host: str) -> Optional[Tuple[str, Optional[int]]]:
         end = host.find("]")
         if end < 0:
             return None
-        name, rest = host[1:end], host[end + 1:]
+        name, rest = host[1:end], host[end + 1 :]
     else:
         name, sep, rest = host.rpartition(":")
         if not sep:
             name, rest = host, ""
         else:
             rest = ":" + rest
-        if ":" in name:                     # an IPv6 address must be bracketed
+        if ":" in name:  # an IPv6 address must be bracketed
             return None
     if not name:
         return None
@@ -72,8 +72,9 @@ def _is_ip(name: str) -> bool:
     return True
 
 
-def host_allowed(host: Optional[str], names: Collection[str], port: Optional[int] = None,
-                 any_address: bool = False) -> bool:
+def host_allowed(
+    host: Optional[str], names: Collection[str], port: Optional[int] = None, any_address: bool = False
+) -> bool:
     """Whether a request's Host header names this server: one of `names` (or,
     with `any_address`, any IP address: a name that no DNS answer can point
     elsewhere), at `port` where it is known (a Host without a port means 80)."""
@@ -123,17 +124,30 @@ class HostCheck:
                     await send({"type": "websocket.close", "code": 1008})
                 else:
                     body = b"this server answers to its own address only (bad Host header)\n"
-                    await send({"type": "http.response.start", "status": 400,
-                                "headers": [(b"content-type", b"text/plain; charset=utf-8"),
-                                            (b"content-length", str(len(body)).encode())]})
+                    await send(
+                        {
+                            "type": "http.response.start",
+                            "status": 400,
+                            "headers": [
+                                (b"content-type", b"text/plain; charset=utf-8"),
+                                (b"content-length", str(len(body)).encode()),
+                            ],
+                        }
+                    )
                     await send({"type": "http.response.body", "body": body})
                 return
         await self.app(scope, receive, send)
 
 
-def create_app(engines: Sequence[EngineConfig] = (), *, max_message: int = MAX_MESSAGE,
-               watch: Optional[str] = None, hosts: Collection[str] = LOOPBACK_NAMES,
-               port: Optional[int] = None, any_address: bool = False) -> Starlette:
+def create_app(
+    engines: Sequence[EngineConfig] = (),
+    *,
+    max_message: int = MAX_MESSAGE,
+    watch: Optional[str] = None,
+    hosts: Collection[str] = LOOPBACK_NAMES,
+    port: Optional[int] = None,
+    any_address: bool = False,
+) -> Starlette:
     """The application; `engines` are the engines the page may pick besides
     our own (which comes first); `watch` the live or state file of a
     `draughts match` the page may follow.  Requests are answered only when
@@ -198,12 +212,15 @@ def create_app(engines: Sequence[EngineConfig] = (), *, max_message: int = MAX_M
         # the server ends: every page's engine ends with it
         await asyncio.gather(*(s.close() for s in list(sessions)), return_exceptions=True)
 
-    app = Starlette(routes=[
-        Route("/", index),
-        Route("/engines", engine_list),
-        WebSocketRoute("/ws", ws_endpoint),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ], lifespan=lifespan)
+    app = Starlette(
+        routes=[
+            Route("/", index),
+            Route("/engines", engine_list),
+            WebSocketRoute("/ws", ws_endpoint),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        ],
+        lifespan=lifespan,
+    )
     app.add_middleware(HostCheck, names=hosts, port=port, any_address=any_address)
     app.state.sessions = sessions
     return app

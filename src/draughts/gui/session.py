@@ -88,8 +88,7 @@ def _pieces(board: Board) -> Dict[str, str]:
 
 
 class Session:
-    def __init__(self, send: Send, specs: Sequence[EngineConfig] = (BUILTIN,),
-                 watch: Optional[str] = None):
+    def __init__(self, send: Send, specs: Sequence[EngineConfig] = (BUILTIN,), watch: Optional[str] = None):
         self._send = send
         #: the live or state file of a `draughts match` the page may follow (from the command line)
         self.watch = watch
@@ -106,7 +105,7 @@ class Session:
         #: white's score per position (index = ply), where an engine gave one
         self.scores: Dict[int, float] = {}
         self.cursor = 0
-        self.side: Optional[Color] = WHITE       # None: the human plays both sides
+        self.side: Optional[Color] = WHITE  # None: the human plays both sides
         self.engine: Optional[GuiEngine] = None
         self._engine_variant: Optional[Variant] = None
         self._job: Optional[asyncio.Task] = None
@@ -124,13 +123,17 @@ class Session:
     # --- the board at the cursor ------------------------------------------------
     def board(self, ply: Optional[int] = None) -> Board:
         b = self.start.copy()
-        for m in self.moves[:self.cursor if ply is None else ply]:
+        for m in self.moves[: self.cursor if ply is None else ply]:
             b.push(m)
         return b
 
     def _engine_turn(self, board: Board) -> bool:
-        return (self.side is not None and self.cursor == len(self.moves) and board.turn != self.side
-                and board.outcome() is None)
+        return (
+            self.side is not None
+            and self.cursor == len(self.moves)
+            and board.turn != self.side
+            and board.outcome() is None
+        )
 
     def state(self) -> Dict[str, Any]:
         board = self.board()
@@ -138,8 +141,16 @@ class Session:
         thinking = self._job_kind == "play"
         legal = []
         if outcome is None and not thinking and not self._engine_turn(board):
-            legal = [{"start": m.start, "end": m.end, "path": list(m.path), "captured": list(m.captured),
-                      "text": board.move_text(m)} for m in board.legal_moves]
+            legal = [
+                {
+                    "start": m.start,
+                    "end": m.end,
+                    "path": list(m.path),
+                    "captured": list(m.captured),
+                    "text": board.move_text(m),
+                }
+                for m in board.legal_moves
+            ]
         end = self.board(len(self.moves))
         end_outcome = end.outcome()
         result = end_outcome.result(self.variant) if end_outcome else "*"
@@ -151,14 +162,26 @@ class Session:
                 reason = f"{colour_name(end_outcome.winner).capitalize()} wins: {end_outcome.reason}"
         last = self.moves[self.cursor - 1] if self.cursor else None
         return {
-            "type": "state", "variant": variant_info(self.variant), "fen": board.fen(),
-            "start_fen": self.start.fen(), "pieces": _pieces(board), "turn": colour_name(board.turn),
-            "legal": legal, "moves": self.texts, "cursor": self.cursor,
+            "type": "state",
+            "variant": variant_info(self.variant),
+            "fen": board.fen(),
+            "start_fen": self.start.fen(),
+            "pieces": _pieces(board),
+            "turn": colour_name(board.turn),
+            "legal": legal,
+            "moves": self.texts,
+            "cursor": self.cursor,
             "lastmove": list(last.path) if last else None,
-            "first": colour_name(self.start.turn), "result": result, "reason": reason,
+            "first": colour_name(self.start.turn),
+            "result": result,
+            "reason": reason,
             "side": colour_name(self.side) if self.side is not None else "both",
-            "engine": self.spec.name, "level": self.level, "movetime": self.movetime,
-            "thinking": thinking, "analysing": self.analysing, "multipv": self.multipv,
+            "engine": self.spec.name,
+            "level": self.level,
+            "movetime": self.movetime,
+            "thinking": thinking,
+            "analysing": self.analysing,
+            "multipv": self.multipv,
             "scores": [[p, s] for p, s in sorted(self.scores.items())],
             "loaded": self.loaded,
         }
@@ -173,10 +196,18 @@ class Session:
     async def hello(self) -> None:
         self.loop = asyncio.get_running_loop()
         from draughts.match.openings import DECKS
-        await self.send({"type": "engines", "engines": [engine_json(s) for s in self.specs],
-                         "variants": variant_list(), "max_multipv": MAX_MULTIPV, "max_pdn": MAX_PDN,
-                         "decks": [{"name": k, "variant": v} for k, (_, v) in DECKS.items()],
-                         "watch": os.path.basename(self.watch) if self.watch else None})
+
+        await self.send(
+            {
+                "type": "engines",
+                "engines": [engine_json(s) for s in self.specs],
+                "variants": variant_list(),
+                "max_multipv": MAX_MULTIPV,
+                "max_pdn": MAX_PDN,
+                "decks": [{"name": k, "variant": v} for k, (_, v) in DECKS.items()],
+                "watch": os.path.basename(self.watch) if self.watch else None,
+            }
+        )
         await self.send_state()
 
     # --- messages -----------------------------------------------------------------
@@ -192,7 +223,7 @@ class Session:
             await handler(msg)
         except (DraughtsError, ValueError) as e:
             await self.send({"type": "error", "message": str(e)})
-        except Exception as e:                  # a fault of ours: said, logged, and the page goes on
+        except Exception as e:  # a fault of ours: said, logged, and the page goes on
             LOG.exception("gui: message %r", msg if isinstance(msg, dict) else type(msg))
             await self.send({"type": "error", "message": f"internal error: {type(e).__name__}: {e}"})
 
@@ -286,8 +317,11 @@ class Session:
         start = _int(msg, "start", 1, 64)
         end = _int(msg, "end", 1, 64)
         captured = msg.get("captured", [])
-        if not isinstance(captured, list) or len(captured) > 64 or not all(
-                isinstance(c, int) and not isinstance(c, bool) for c in captured):
+        if (
+            not isinstance(captured, list)
+            or len(captured) > 64
+            or not all(isinstance(c, int) and not isinstance(c, bool) for c in captured)
+        ):
             raise BadMessage("captured must be a list of square numbers")
         wanted = (start, end, frozenset(captured))
         found = [m for m in board.legal_moves if (m.start, m.end, frozenset(m.captured)) == wanted]
@@ -297,8 +331,8 @@ class Session:
 
     async def _play_move(self, board: Board, move: Move) -> None:
         await self._stop_job()
-        del self.moves[self.cursor:]
-        del self.texts[self.cursor:]
+        del self.moves[self.cursor :]
+        del self.texts[self.cursor :]
         for p in [p for p in self.scores if p > self.cursor]:
             del self.scores[p]
         self.texts.append(board.move_text(move))
@@ -315,8 +349,8 @@ class Session:
             # back to a position where the player is to move
             while self.cursor > 0 and self.board().turn != self.side:
                 self.cursor -= 1
-        del self.moves[self.cursor:]
-        del self.texts[self.cursor:]
+        del self.moves[self.cursor :]
+        del self.texts[self.cursor :]
         for p in [p for p in self.scores if p > self.cursor]:
             del self.scores[p]
         await self._after_change(engine_moves=False)
@@ -358,9 +392,8 @@ class Session:
             (white if kind in "wW" else black).append(i)
             if kind.isupper():
                 kings.append(i)
-        fen = format_fen(self.variant, sorted(white), sorted(black), sorted(kings),
-                         WHITE if turn == "white" else BLACK)
-        Board(fen, variant=self.variant)              # a position the rules take
+        fen = format_fen(self.variant, sorted(white), sorted(black), sorted(kings), WHITE if turn == "white" else BLACK)
+        Board(fen, variant=self.variant)  # a position the rules take
         await self.send({"type": "setup", "fen": fen})
 
     async def on_load_pdn(self, msg: Dict) -> None:
@@ -382,11 +415,25 @@ class Session:
         if len(games) == 1:
             await self._load_game(games[0])
             return
-        await self.send({"type": "games", "skipped": len(reader.errors), "games": [
-            {"index": i, "white": g.headers.get("White", "?"), "black": g.headers.get("Black", "?"),
-             "event": g.headers.get("Event", "?"), "date": g.headers.get("Date", "?"),
-             "result": g.result, "plies": len(g.moves), "variant": g.variant.name}
-            for i, g in enumerate(games)]})
+        await self.send(
+            {
+                "type": "games",
+                "skipped": len(reader.errors),
+                "games": [
+                    {
+                        "index": i,
+                        "white": g.headers.get("White", "?"),
+                        "black": g.headers.get("Black", "?"),
+                        "event": g.headers.get("Event", "?"),
+                        "date": g.headers.get("Date", "?"),
+                        "result": g.result,
+                        "plies": len(g.moves),
+                        "variant": g.variant.name,
+                    }
+                    for i, g in enumerate(games)
+                ],
+            }
+        )
 
     async def on_pick_game(self, msg: Dict) -> None:
         if not self.games:
@@ -397,8 +444,8 @@ class Session:
     async def _load_game(self, game: pdn.Game) -> None:
         await self._stop_job()
         self.variant = game.variant
-        self._set_game(game.board(), list(game.moves))    # shown at its last move
-        self.side = None                               # a game to look through, both sides by hand
+        self._set_game(game.board(), list(game.moves))  # shown at its last move
+        self.side = None  # a game to look through, both sides by hand
         self.loaded = True
         self.headers = {k: v for k, v in game.headers.items() if k not in ("GameType", "FEN", "Result")}
         await self._after_change(engine_moves=False)
@@ -416,8 +463,7 @@ class Session:
         for ply, score in self.scores.items():
             if 0 < ply <= len(self.moves):
                 game.comments[ply - 1] = f"{score:+.2f}"
-        await self.send({"type": "pdn", "text": pdn.write_game(game),
-                         "filename": f"{self.variant.name}-game.pdn"})
+        await self.send({"type": "pdn", "text": pdn.write_game(game), "filename": f"{self.variant.name}-game.pdn"})
 
     async def on_analyse(self, msg: Dict) -> None:
         on = msg.get("on", True)
@@ -437,9 +483,17 @@ class Session:
         for m in moves:
             texts.append(b.move_text(m))
             b.push(m)
-        await self.send({"type": "preview", "ply": self.cursor, "moves": texts,
-                         "fen": b.fen(), "pieces": _pieces(b), "turn": colour_name(b.turn),
-                         "lastmove": list(moves[-1].path) if moves else None})
+        await self.send(
+            {
+                "type": "preview",
+                "ply": self.cursor,
+                "moves": texts,
+                "fen": b.fen(),
+                "pieces": _pieces(b),
+                "turn": colour_name(b.turn),
+                "lastmove": list(moves[-1].path) if moves else None,
+            }
+        )
 
     # --- matches ------------------------------------------------------------------------
     def _emit(self, msg: Dict[str, Any]) -> None:
@@ -449,7 +503,7 @@ class Session:
             return
         try:
             loop.call_soon_threadsafe(lambda: asyncio.ensure_future(self.send(msg)))
-        except RuntimeError:                    # the loop has closed
+        except RuntimeError:  # the loop has closed
             pass
 
     def _match_running(self) -> bool:
@@ -457,6 +511,7 @@ class Session:
 
     async def on_match_start(self, msg: Dict) -> None:
         from draughts.gui.match import GuiMatch
+
         if self._match_running():
             raise BadMessage("a match is running: stop it first")
         await self._stop_follow()
@@ -473,6 +528,7 @@ class Session:
 
     async def on_match_follow(self, msg: Dict) -> None:
         from draughts.gui.match import FollowedMatch
+
         if not self.watch:
             raise BadMessage("no match file was named on the command line (draughts gui --watch FILE)")
         if self._match_running():
@@ -555,10 +611,18 @@ class Session:
         white = board.turn == WHITE
 
         def report(r: Report) -> None:
-            msg = {"type": "analysis", "ply": ply, "depth": r.depth, "nodes": r.nodes,
-                   "nps": round(r.nps), "time": round(r.time, 3), "lines": [
-                       {"multipv": line.multipv, "score": line.score, "win_in": line.win_in,
-                        **_pv_texts(board, line.pv)} for line in r.lines]}
+            msg = {
+                "type": "analysis",
+                "ply": ply,
+                "depth": r.depth,
+                "nodes": r.nodes,
+                "nps": round(r.nps),
+                "time": round(r.time, 3),
+                "lines": [
+                    {"multipv": line.multipv, "score": line.score, "win_in": line.win_in, **_pv_texts(board, line.pv)}
+                    for line in r.lines
+                ],
+            }
 
             def deliver():
                 if generation == self._generation and not self.closed:
@@ -566,18 +630,21 @@ class Session:
                         best = r.lines[0].score
                         self.scores[ply] = best if white else -best
                     asyncio.ensure_future(self.send(msg))
+
             loop.call_soon_threadsafe(deliver)
+
         return report
 
     async def _engine_play(self, board: Board, generation: int) -> None:
         try:
             engine = await self._ensure_engine()
-            if generation != self._generation:        # stopped while the engine started
+            if generation != self._generation:  # stopped while the engine started
                 return
             limit = Limit(movetime=self.movetime)
-            played = await asyncio.to_thread(engine.play, board.copy(), limit,
-                                             self._reporter(generation, board, self.cursor))
-        except Exception as e:                     # the engine failed: tell the page, go on
+            played = await asyncio.to_thread(
+                engine.play, board.copy(), limit, self._reporter(generation, board, self.cursor)
+            )
+        except Exception as e:  # the engine failed: tell the page, go on
             if generation == self._generation:
                 self._job_kind = ""
                 await self.send({"type": "error", "message": f"engine {self.spec.name}: {e}"})
@@ -602,12 +669,13 @@ class Session:
             engine = await self._ensure_engine()
             if generation != self._generation:
                 return
-            await asyncio.to_thread(engine.analyse, board.copy(), self.multipv,
-                                    self._reporter(generation, board, self.cursor))
+            await asyncio.to_thread(
+                engine.analyse, board.copy(), self.multipv, self._reporter(generation, board, self.cursor)
+            )
         except Exception as e:
             if generation == self._generation:
                 self._job, self._job_kind = None, ""
-                self.analysing = False               # not again at every move
+                self.analysing = False  # not again at every move
                 await self.send({"type": "error", "message": f"analysis: {e}"})
                 await self.send_state()
             return

@@ -41,15 +41,18 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def live_server(engines: Sequence[EngineConfig] = (), port: Optional[int] = None,
-                watch: Optional[str] = None) -> Iterator[str]:
+def live_server(
+    engines: Sequence[EngineConfig] = (), port: Optional[int] = None, watch: Optional[str] = None
+) -> Iterator[str]:
     """The GUI served on 127.0.0.1 from a thread; yields its address."""
     import uvicorn
     from draughts.gui.server import MAX_MESSAGE, create_app
+
     port = port or free_port()
     app = create_app(engines, watch=watch)
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
-                            ws_max_size=MAX_MESSAGE, lifespan="on")
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=MAX_MESSAGE, lifespan="on"
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="gui-server", daemon=True)
     thread.start()
@@ -69,12 +72,14 @@ def live_server(engines: Sequence[EngineConfig] = (), port: Optional[int] = None
 def browser(headless: bool = True):
     """A headless Chromium (the system's) driven by Playwright."""
     from playwright.sync_api import sync_playwright
+
     path = chromium_path()
     if path is None:
         raise RuntimeError("no Chromium found: install Debian's chromium or set DRAUGHTS_CHROMIUM")
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=path, headless=headless,
-                              args=["--no-sandbox"] if os.geteuid() == 0 else [])
+        b = p.chromium.launch(
+            executable_path=path, headless=headless, args=["--no-sandbox"] if os.geteuid() == 0 else []
+        )
         try:
             yield b
         finally:
@@ -82,6 +87,7 @@ def browser(headless: bool = True):
 
 
 # --- page helpers ---------------------------------------------------------------
+
 
 def click_square(page, number: int) -> None:
     """Click a square of the board by its number."""
@@ -104,8 +110,7 @@ def moves(page) -> list:
 
 
 def wait_moves(page, count: int, timeout: float = 20000) -> list:
-    page.wait_for_function(f"document.querySelectorAll('#moves .mv[data-ply]').length >= {count}",
-                           timeout=timeout)
+    page.wait_for_function(f"document.querySelectorAll('#moves .mv[data-ply]').length >= {count}", timeout=timeout)
     return moves(page)
 
 
@@ -115,23 +120,29 @@ def wait_ready(page) -> None:
     page.wait_for_function("document.querySelector('#variant').options.length > 0")
 
 
-def new_game(page, variant: str, side: str = "white", fen: Optional[str] = None,
-             movetime: Optional[float] = None) -> None:
+def new_game(
+    page, variant: str, side: str = "white", fen: Optional[str] = None, movetime: Optional[float] = None
+) -> None:
     """A new game as the page starts one: the side and the seconds a move, then
     the variant (choosing another starts its game) or **New game**, then a FEN.
     Each step waits for the server's answer, so that no older state is taken
     for the new game's."""
+
     def answered(action, check: str) -> None:
         # every state from now on is looked at (polling could miss one)
-        page.evaluate(f"window.draughtsMatched = false; "
-                      f"window.draughtsOnState = s => {{ if ({check}) window.draughtsMatched = true; }}; 0")
+        page.evaluate(
+            f"window.draughtsMatched = false; "
+            f"window.draughtsOnState = s => {{ if ({check}) window.draughtsMatched = true; }}; 0"
+        )
         action()
         page.wait_for_function("window.draughtsMatched")
         page.evaluate("window.draughtsOnState = null")
 
     if movetime is not None and float(page.input_value("#movetime")) != movetime:
-        answered(lambda: (page.fill("#movetime", str(movetime)), page.dispatch_event("#movetime", "change")),
-                 f"s.movetime === {movetime}")
+        answered(
+            lambda: (page.fill("#movetime", str(movetime)), page.dispatch_event("#movetime", "change")),
+            f"s.movetime === {movetime}",
+        )
     if page.input_value("#side") != side:
         answered(lambda: page.select_option("#side", side), f"s.side === {side!r}")
     fresh = f"s.variant.name === {variant!r} && s.moves.length === 0 && s.side === {side!r}"

@@ -10,13 +10,39 @@ shared line codec (`draughts.hub.protocol`).  Its errors are in `draughts.errors
     True
 """
 
-from draughts.hub.client import (Analysis, AsyncAnalysis, AsyncHubEngine, HubEngine, Info, Limit, MemoryTransport,
-                                 Param, PlayResult, SubprocessTransport, Transport, parse_info)
-from draughts.hub.protocol import (format_line, format_position, match_move, parse_line, parse_move,
-                                   parse_position)
+from draughts.hub.client import (
+    Analysis,
+    AsyncAnalysis,
+    AsyncHubEngine,
+    HubEngine,
+    Info,
+    Limit,
+    MemoryTransport,
+    Param,
+    PlayResult,
+    SubprocessTransport,
+    Transport,
+    parse_info,
+)
+from draughts.hub.protocol import format_line, format_position, match_move, parse_line, parse_move, parse_position
 
 __all__ = [
-    "HubEngine", "AsyncHubEngine", "Analysis", "AsyncAnalysis", "Limit", "PlayResult", "Info", "Param",
-    "Transport", "SubprocessTransport", "MemoryTransport", "parse_info", "parse_line", "format_line",
-    "parse_position", "format_position", "parse_move", "match_move",
+    "HubEngine",
+    "AsyncHubEngine",
+    "Analysis",
+    "AsyncAnalysis",
+    "Limit",
+    "PlayResult",
+    "Info",
+    "Param",
+    "Transport",
+    "SubprocessTransport",
+    "MemoryTransport",
+    "parse_info",
+    "parse_line",
+    "format_line",
+    "parse_position",
+    "format_position",
+    "parse_move",
+    "match_move",
 ]

@@ -26,11 +26,29 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from draughts.board import Board, Move
 from draughts.engine_api import Info, PlayResult
-from draughts.errors import (EngineCommandError, EngineError, EngineNoMoveError, EngineOvertimeError,
-                             EngineProtocolError, EngineTerminatedError, EngineTimeoutError, HubError,
-                             InvalidInputError)
-from draughts.hub.protocol import (engine_variant_name, Param, format_line, format_position,
-                                   format_value, match_move, parse_bool, parse_info, parse_line, root_board)
+from draughts.errors import (
+    EngineCommandError,
+    EngineError,
+    EngineNoMoveError,
+    EngineOvertimeError,
+    EngineProtocolError,
+    EngineTerminatedError,
+    EngineTimeoutError,
+    HubError,
+    InvalidInputError,
+)
+from draughts.hub.protocol import (
+    engine_variant_name,
+    Param,
+    format_line,
+    format_position,
+    format_value,
+    match_move,
+    parse_bool,
+    parse_info,
+    parse_line,
+    root_board,
+)
 from draughts.hub.transport import SubprocessTransport, Transport
 from draughts.limits import Limit
 from draughts.variants import variant as get_variant
@@ -38,7 +56,7 @@ from draughts.variants import variant as get_variant
 __all__ = ["AsyncHubClient", "AsyncHubEngine", "AsyncAnalysis", "QUIT_TIMEOUT"]
 
 LOG = logging.getLogger("draughts.hub")
-LOG.addHandler(logging.NullHandler())      # a library logs only where its user asks
+LOG.addHandler(logging.NullHandler())  # a library logs only where its user asks
 QUIT_TIMEOUT = 2.0
 
 
@@ -56,8 +74,9 @@ def read_done(board: Board, args: Mapping[str, str], line: str, what: str) -> Tu
     try:
         move = match_move(board, text)
     except InvalidInputError as e:
-        raise EngineProtocolError(f"{what} {text!r}, which is not a legal move: {e} "
-                                  f"(its line: {line!r})", line) from None
+        raise EngineProtocolError(
+            f"{what} {text!r}, which is not a legal move: {e} (its line: {line!r})", line
+        ) from None
     ponder = None
     if args.get("ponder"):
         after = board.copy(stack=False)
@@ -96,25 +115,45 @@ class AsyncHubClient:
         transport.attach(self._queue.put_nowait, lambda: self._queue.put_nowait(_EOF))
 
     @classmethod
-    async def popen(cls: Type[C], command: Union[str, Sequence[str]], *, cwd=None, env=None,
-                    params: Optional[Mapping[str, Any]] = None, startup_timeout: float = 10.0,
-                    timeout: float = 10.0, time_margin: float = 0.05,
-                    stderr_path: Optional[str] = None,
-                    defaults: Optional[Mapping[str, Any]] = None) -> C:
+    async def popen(
+        cls: Type[C],
+        command: Union[str, Sequence[str]],
+        *,
+        cwd=None,
+        env=None,
+        params: Optional[Mapping[str, Any]] = None,
+        startup_timeout: float = 10.0,
+        timeout: float = 10.0,
+        time_margin: float = 0.05,
+        stderr_path: Optional[str] = None,
+        defaults: Optional[Mapping[str, Any]] = None,
+    ) -> C:
         """Start an engine program (a list of arguments, or a string split like a
         shell would) and complete the handshake (`start`) within
         `startup_timeout` seconds.  `defaults` are parameters set only if the
         engine declares them and `params` does not set them (the match
         runner's `threads`; a dialect without declared parameters sends none)."""
         transport = await SubprocessTransport.start(command, cwd=cwd, env=env, stderr_path=stderr_path)
-        return await cls.over(transport, params=params, startup_timeout=startup_timeout,
-                              timeout=timeout, time_margin=time_margin, defaults=defaults)
+        return await cls.over(
+            transport,
+            params=params,
+            startup_timeout=startup_timeout,
+            timeout=timeout,
+            time_margin=time_margin,
+            defaults=defaults,
+        )
 
     @classmethod
-    async def over(cls: Type[C], transport: "Transport", *, params: Optional[Mapping[str, Any]] = None,
-                   startup_timeout: float = 10.0, timeout: float = 10.0,
-                   time_margin: float = 0.05,
-                   defaults: Optional[Mapping[str, Any]] = None) -> C:
+    async def over(
+        cls: Type[C],
+        transport: "Transport",
+        *,
+        params: Optional[Mapping[str, Any]] = None,
+        startup_timeout: float = 10.0,
+        timeout: float = 10.0,
+        time_margin: float = 0.05,
+        defaults: Optional[Mapping[str, Any]] = None,
+    ) -> C:
         """A client over a started transport, handshake done (closed again if it fails)."""
         engine = cls(transport, timeout=timeout, time_margin=time_margin)
         try:
@@ -143,8 +182,13 @@ class AsyncHubClient:
         return self._busy
 
     # --- what each dialect does its own way ---------------------------------------------
-    async def start(self, *, params: Optional[Mapping[str, Any]] = None, timeout: float = 10.0,
-                    defaults: Optional[Mapping[str, Any]] = None) -> None:
+    async def start(
+        self,
+        *,
+        params: Optional[Mapping[str, Any]] = None,
+        timeout: float = 10.0,
+        defaults: Optional[Mapping[str, Any]] = None,
+    ) -> None:
         """The handshake, `params` sent before the engine's `init`."""
         raise NotImplementedError
 
@@ -156,18 +200,26 @@ class AsyncHubClient:
         """The next search is unrelated to the last."""
         raise NotImplementedError
 
-    async def play(self, board: Board, limit: Limit, *, timeout: Optional[float] = None,
-                   on_info: Optional[Callable[[Info], None]] = None) -> PlayResult:
+    async def play(
+        self,
+        board: Board,
+        limit: Limit,
+        *,
+        timeout: Optional[float] = None,
+        on_info: Optional[Callable[[Info], None]] = None,
+    ) -> PlayResult:
         """The engine's move in the board's position."""
         raise NotImplementedError
 
-    async def analyse(self, board: Board, limit: Limit, multipv: int = 1, *,
-                      timeout: Optional[float] = None) -> List[Info]:
+    async def analyse(
+        self, board: Board, limit: Limit, multipv: int = 1, *, timeout: Optional[float] = None
+    ) -> List[Info]:
         """The `multipv` best lines, best first."""
         raise NotImplementedError
 
-    async def analysis(self, board: Board, limit: Optional[Limit] = None, *,
-                       timeout: Optional[float] = None, multipv: int = 1) -> "AsyncAnalysis":
+    async def analysis(
+        self, board: Board, limit: Optional[Limit] = None, *, timeout: Optional[float] = None, multipv: int = 1
+    ) -> "AsyncAnalysis":
         """A running analysis."""
         raise NotImplementedError
 
@@ -213,8 +265,7 @@ class AsyncHubClient:
             raise await self._eof_error(doing)
         return item
 
-    async def _read(self, doing: str, *, timeout: Optional[float] = None,
-                    deadline: Optional[float] = None):
+    async def _read(self, doing: str, *, timeout: Optional[float] = None, deadline: Optional[float] = None):
         """The next engine line within `timeout` seconds (or by the loop time
         `deadline`); raises EngineTimeoutError or EngineTerminatedError."""
         if deadline is not None:
@@ -225,8 +276,9 @@ class AsyncHubClient:
             wait = self.timeout if timeout is None else timeout
         got = await self._next(wait, doing)
         if got is None:
-            raise EngineTimeoutError(f"the engine said nothing for {max(wait, 0.0):.2f} s while {doing}",
-                                     max(wait, 0.0), doing)
+            raise EngineTimeoutError(
+                f"the engine said nothing for {max(wait, 0.0):.2f} s while {doing}", max(wait, 0.0), doing
+            )
         return got
 
     def _drain_stale(self) -> None:
@@ -317,7 +369,7 @@ class AsyncHubClient:
                 try:
                     self._send("stop")
                 except EngineError:
-                    pass                # it has ended: play reports that
+                    pass  # it has ended: play reports that
 
     async def quit(self, timeout: float = QUIT_TIMEOUT) -> Optional[int]:
         """`quit`; an engine that has not exited after `timeout` seconds is
@@ -372,8 +424,13 @@ class AsyncHubEngine(AsyncHubClient):
                 return command, args, item
 
     # --- the handshake ---------------------------------------------------------
-    async def start(self, *, params: Optional[Mapping[str, Any]] = None, timeout: float = 10.0,
-                    defaults: Optional[Mapping[str, Any]] = None) -> None:
+    async def start(
+        self,
+        *,
+        params: Optional[Mapping[str, Any]] = None,
+        timeout: float = 10.0,
+        defaults: Optional[Mapping[str, Any]] = None,
+    ) -> None:
         """`hub` ... `wait`, then `set-param` for `params` and for those of
         `defaults` that the engine declares and `params` leaves out, then
         `init` ... `ready`."""
@@ -392,8 +449,9 @@ class AsyncHubEngine(AsyncHubClient):
                 raise EngineCommandError(f"the engine rejected hub: {args.get('message', line)}", line)
         pairs = self._param_pairs(params or {})
         given = {name for name, _ in pairs}
-        pairs += [(name, value) for name, value in (defaults or {}).items()
-                  if name in self.params and name not in given]
+        pairs += [
+            (name, value) for name, value in (defaults or {}).items() if name in self.params and name not in given
+        ]
         for name, value in pairs:
             self._send(format_line("set-param", [("name", name), ("value", format_value(value))]))
             self.params[name].value = format_value(value)
@@ -446,8 +504,9 @@ class AsyncHubEngine(AsyncHubClient):
         p = self.params.get("variant")
         if p is None:
             if v.name != "international":
-                raise EngineError(f"the engine declares no variant parameter, so it plays only "
-                                  f"international draughts, not {v.name}")
+                raise EngineError(
+                    f"the engine declares no variant parameter, so it plays only international draughts, not {v.name}"
+                )
         else:
             names = p.values
             choice = engine_variant_name(v, names)
@@ -475,8 +534,14 @@ class AsyncHubEngine(AsyncHubClient):
             args.append(("moves", " ".join(m.hub() for m in board.move_stack)))
         return format_line("pos", args)
 
-    async def play(self, board: Board, limit: Limit, *, timeout: Optional[float] = None,
-                   on_info: Optional[Callable[[Info], None]] = None) -> PlayResult:
+    async def play(
+        self,
+        board: Board,
+        limit: Limit,
+        *,
+        timeout: Optional[float] = None,
+        on_info: Optional[Callable[[Info], None]] = None,
+    ) -> PlayResult:
         """The engine's move in the board's position (sent with its move history).
 
         A move is awaited for the limit's time plus `timeout` seconds (the
@@ -493,13 +558,13 @@ class AsyncHubEngine(AsyncHubClient):
         await self._sync_rules(board)
         self._begin_move()
         try:
-            return await self._play(board, limit, level, self.timeout if timeout is None else timeout,
-                                    on_info)
+            return await self._play(board, limit, level, self.timeout if timeout is None else timeout, on_info)
         finally:
             self._end_move()
 
-    async def _play(self, board: Board, limit: Limit, level: str, timeout: float,
-                    on_info: Optional[Callable[[Info], None]] = None) -> PlayResult:
+    async def _play(
+        self, board: Board, limit: Limit, level: str, timeout: float, on_info: Optional[Callable[[Info], None]] = None
+    ) -> PlayResult:
         loop = asyncio.get_running_loop()
         self._drain_stale()
         self._send(self._pos_line(board))
@@ -508,7 +573,7 @@ class AsyncHubEngine(AsyncHubClient):
         self._sent_go("go think")
         budget = limit.budget()
         deadline = t0 + budget + timeout if budget is not None else None
-        raw_info: Dict[str, str] = {}        # read once the move is in: a flood stays cheap
+        raw_info: Dict[str, str] = {}  # read once the move is in: a flood stays cheap
         doing = "waiting for the move (done)"
         lines = 0
         last_line = t0
@@ -521,8 +586,8 @@ class AsyncHubEngine(AsyncHubClient):
             except EngineTimeoutError as e:
                 if lines and loop.time() - last_line < min(1.0, timeout) and await self._resync():
                     raise EngineOvertimeError(
-                        f"the engine sent {lines} lines but no move in {loop.time() - t0:.2f} s",
-                        e.waited, doing, lines) from None
+                        f"the engine sent {lines} lines but no move in {loop.time() - t0:.2f} s", e.waited, doing, lines
+                    ) from None
                 raise
             lines += 1
             last_line = loop.time()
@@ -541,8 +606,9 @@ class AsyncHubEngine(AsyncHubClient):
         late = budget is not None and elapsed > budget + self.time_margin
         return PlayResult(move, ponder, info, elapsed, late)
 
-    async def analyse(self, board: Board, limit: Limit, multipv: int = 1, *,
-                      timeout: Optional[float] = None) -> List[Info]:
+    async def analyse(
+        self, board: Board, limit: Limit, multipv: int = 1, *, timeout: Optional[float] = None
+    ) -> List[Info]:
         """The `multipv` best lines, best first, of a `go analyze` stopped when
         `limit`'s depth, nodes or movetime is reached.  multipv > 1 needs an
         engine that declares a `multipv` parameter (this project's extension)
@@ -553,16 +619,16 @@ class AsyncHubEngine(AsyncHubClient):
             raise ValueError("analyse needs a limit with depth, nodes or movetime (it is a `go analyze`)")
         p = self.params.get("multipv")
         if p is None and multipv > 1:
-            raise EngineError(f"the engine declares no multipv parameter: it reports one line, "
-                              f"not multipv={multipv}")
+            raise EngineError(f"the engine declares no multipv parameter: it reports one line, not multipv={multipv}")
         if p is not None and str(p.value) != str(multipv):
             await self.configure({"multipv": multipv})
         analysis = await self.analysis(board, limit, timeout=timeout, multipv=multipv)
         await analysis.wait()
         return analysis.lines_found()
 
-    async def analysis(self, board: Board, limit: Optional[Limit] = None, *,
-                       timeout: Optional[float] = None, multipv: int = 1) -> "AsyncAnalysis":
+    async def analysis(
+        self, board: Board, limit: Optional[Limit] = None, *, timeout: Optional[float] = None, multipv: int = 1
+    ) -> "AsyncAnalysis":
         """Start `go analyze` (an infinite search).  The client sends `stop` itself
         once `limit`'s depth, nodes or movetime is reached (with `multipv`
         lines: once the last line of that depth has come); otherwise call stop()."""
@@ -607,8 +673,7 @@ def _variant_name(text: str) -> str:
 class AsyncAnalysis:
     """A running `go analyze`: iterate for `Info`s; `result` once done."""
 
-    def __init__(self, engine: AsyncHubEngine, board: Board, limit: Optional[Limit], timeout: float,
-                 multipv: int = 1):
+    def __init__(self, engine: AsyncHubEngine, board: Board, limit: Optional[Limit], timeout: float, multipv: int = 1):
         self.engine = engine
         self.board = board
         self.limit = limit
@@ -644,12 +709,12 @@ class AsyncAnalysis:
 
     def lines_found(self) -> List[Info]:
         """The latest line of every index, best first."""
-        return [self.lines[k] for k in sorted(self.lines)][:self.multipv]
+        return [self.lines[k] for k in sorted(self.lines)][: self.multipv]
 
     def _reached(self, info: Info) -> bool:
         lim = self.limit
         if lim is None or info.multipv < self.multipv:
-            return False            # the other lines of this iteration are still to come
+            return False  # the other lines of this iteration are still to come
         if lim.depth is not None and info.depth >= lim.depth:
             return True
         if lim.nodes is not None and info.nodes >= lim.nodes:
@@ -669,8 +734,11 @@ class AsyncAnalysis:
                     deadline = self._stop_deadline if self._stop_deadline is not None else loop.time()
                     got = await engine._next(max(0.0, deadline - loop.time()), "waiting for done after stop")
                     if got is None:
-                        raise EngineTimeoutError(f"the engine did not answer stop within {engine.timeout:.1f} s",
-                                                 engine.timeout, "waiting for done after stop")
+                        raise EngineTimeoutError(
+                            f"the engine did not answer stop within {engine.timeout:.1f} s",
+                            engine.timeout,
+                            "waiting for done after stop",
+                        )
                 else:
                     got = await engine._next(0.25, "analysing")
                     if got is None:

@@ -35,9 +35,19 @@ from draughts.hub.transport import MemoryTransport, SubprocessTransport, Transpo
 from draughts.limits import Limit
 
 __all__ = [
-    "Limit", "PlayResult", "Info", "Param",
-    "Transport", "SubprocessTransport", "MemoryTransport", "AsyncHubEngine", "AsyncAnalysis",
-    "HubClient", "HubEngine", "Analysis", "parse_info",
+    "Limit",
+    "PlayResult",
+    "Info",
+    "Param",
+    "Transport",
+    "SubprocessTransport",
+    "MemoryTransport",
+    "AsyncHubEngine",
+    "AsyncAnalysis",
+    "HubClient",
+    "HubEngine",
+    "Analysis",
+    "parse_info",
 ]
 
 
@@ -95,31 +105,63 @@ class HubClient:
     _async_class: Type[AsyncHubClient] = AsyncHubClient
     _engine: AsyncHubClient
 
-    def __init__(self, command: Union[str, Sequence[str]], *, cwd=None, env=None,
-                 params: Optional[Mapping[str, Any]] = None, startup_timeout: float = 10.0,
-                 timeout: float = 10.0, time_margin: float = 0.05, stderr_path: Optional[str] = None,
-                 defaults: Optional[Mapping[str, Any]] = None):
+    def __init__(
+        self,
+        command: Union[str, Sequence[str]],
+        *,
+        cwd=None,
+        env=None,
+        params: Optional[Mapping[str, Any]] = None,
+        startup_timeout: float = 10.0,
+        timeout: float = 10.0,
+        time_margin: float = 0.05,
+        stderr_path: Optional[str] = None,
+        defaults: Optional[Mapping[str, Any]] = None,
+    ):
         self._thread = _LoopThread()
         try:
-            self._engine = self._thread.run(self._async_class.popen(
-                command, cwd=cwd, env=env, params=params, startup_timeout=startup_timeout,
-                timeout=timeout, time_margin=time_margin, stderr_path=stderr_path, defaults=defaults))
+            self._engine = self._thread.run(
+                self._async_class.popen(
+                    command,
+                    cwd=cwd,
+                    env=env,
+                    params=params,
+                    startup_timeout=startup_timeout,
+                    timeout=timeout,
+                    time_margin=time_margin,
+                    stderr_path=stderr_path,
+                    defaults=defaults,
+                )
+            )
         except BaseException:
             self._thread.close()
             raise
 
     @classmethod
-    def from_transport(cls: Type[S], transport: Transport, *, params: Optional[Mapping[str, Any]] = None,
-                       startup_timeout: float = 10.0, timeout: float = 10.0,
-                       time_margin: float = 0.05,
-                       defaults: Optional[Mapping[str, Any]] = None) -> S:
+    def from_transport(
+        cls: Type[S],
+        transport: Transport,
+        *,
+        params: Optional[Mapping[str, Any]] = None,
+        startup_timeout: float = 10.0,
+        timeout: float = 10.0,
+        time_margin: float = 0.05,
+        defaults: Optional[Mapping[str, Any]] = None,
+    ) -> S:
         """A client over any transport (MemoryTransport for an in-process engine)."""
         self = cls.__new__(cls)
         self._thread = _LoopThread()
         try:
-            self._engine = self._thread.run(cls._async_class.over(
-                transport, params=params, startup_timeout=startup_timeout, timeout=timeout,
-                time_margin=time_margin, defaults=defaults))
+            self._engine = self._thread.run(
+                cls._async_class.over(
+                    transport,
+                    params=params,
+                    startup_timeout=startup_timeout,
+                    timeout=timeout,
+                    time_margin=time_margin,
+                    defaults=defaults,
+                )
+            )
         except BaseException:
             self._thread.close()
             raise
@@ -175,15 +217,20 @@ class HubClient:
     def new_game(self, timeout: Optional[float] = None) -> None:
         self._thread.run(self._engine.new_game(timeout))
 
-    def play(self, board: Board, limit: Limit, *, timeout: Optional[float] = None,
-             on_info: Optional[Callable[[Info], None]] = None) -> PlayResult:
+    def play(
+        self,
+        board: Board,
+        limit: Limit,
+        *,
+        timeout: Optional[float] = None,
+        on_info: Optional[Callable[[Info], None]] = None,
+    ) -> PlayResult:
         """The engine's move (see AsyncHubEngine.play).  `on_info` is called,
         from the client's own thread, with what the search has reported so far
         at each info line; stop() from another thread asks for the move now."""
         return self._thread.run(self._engine.play(board, limit, timeout=timeout, on_info=on_info))
 
-    def analyse(self, board: Board, limit: Limit, multipv: int = 1, *,
-                timeout: Optional[float] = None) -> List[Info]:
+    def analyse(self, board: Board, limit: Limit, multipv: int = 1, *, timeout: Optional[float] = None) -> List[Info]:
         """The `multipv` best lines, best first, once `limit`'s depth, nodes
         or movetime is reached (see AsyncHubEngine.analyse)."""
         return self._thread.run(self._engine.analyse(board, limit, multipv, timeout=timeout))
@@ -243,8 +290,7 @@ class HubEngine(HubClient):
     def params(self) -> Dict[str, Param]:
         return self._engine.params
 
-    def analysis(self, board: Board, limit: Optional[Limit] = None, *,
-                 timeout: Optional[float] = None) -> "Analysis":
+    def analysis(self, board: Board, limit: Optional[Limit] = None, *, timeout: Optional[float] = None) -> "Analysis":
         """Start an analysis; iterate the returned object for `Info`s (each
         awaited at most `timeout` seconds).  With a limit it ends by itself;
         otherwise call stop() (leaving a `with` block stops it too)."""
@@ -281,6 +327,7 @@ class Analysis:
     def stop(self) -> None:
         async def stop():
             self._a.stop()
+
         self._engine._thread.run(stop())
 
     def wait(self) -> PlayResult:

@@ -51,22 +51,37 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from draughts._args import parse_real
 from draughts.board import Board
-from draughts.errors import (EngineCommandError, EngineError, EngineNoMoveError, EngineOvertimeError,
-                             EngineProtocolError, EngineTimeoutError, InvalidInputError)
+from draughts.errors import (
+    EngineCommandError,
+    EngineError,
+    EngineNoMoveError,
+    EngineOvertimeError,
+    EngineProtocolError,
+    EngineTimeoutError,
+    InvalidInputError,
+)
 from draughts.hub.async_client import LOG, AsyncHubClient
 from draughts.hub.client import HubClient
 from draughts.engine_api import Info, PlayResult
 from draughts.hub.protocol import format_position, format_value, match_move, parse_info
 from draughts.limits import Limit
 
-__all__ = ["AsyncHub1Engine", "Hub1Engine", "STOP_MARGIN", "search_lines", "read_info", "position_lines",
-           "planned_stop", "next_lag"]
+__all__ = [
+    "AsyncHub1Engine",
+    "Hub1Engine",
+    "STOP_MARGIN",
+    "search_lines",
+    "read_info",
+    "position_lines",
+    "planned_stop",
+    "next_lag",
+]
 
 #: seconds before the end of a move's time at which the client sends `stop`
 STOP_MARGIN = 0.03
 #: the share of the clock (time left plus increment) after which a search is stopped
 CLOCK_SHARE = 0.5
-CLOCK_SHARE_LAST = 0.8          # with one move to go to the time control
+CLOCK_SHARE_LAST = 0.8  # with one move to go to the time control
 #: the lag (see AsyncHub1Engine.lag) decays by this factor a stopped search, up to this many seconds
 LAG_DECAY = 0.9
 LAG_MAX = 0.5
@@ -205,10 +220,15 @@ class AsyncHub1Engine(AsyncHubClient):
                 return words[0], words[1:], item
 
     def _error_text(self, line: str) -> str:
-        return line.strip()[6:]              # the words after `error`
+        return line.strip()[6:]  # the words after `error`
 
-    async def start(self, *, params: Optional[Mapping[str, Any]] = None, timeout: float = 10.0,
-                    defaults: Optional[Mapping[str, Any]] = None) -> None:
+    async def start(
+        self,
+        *,
+        params: Optional[Mapping[str, Any]] = None,
+        timeout: float = 10.0,
+        defaults: Optional[Mapping[str, Any]] = None,
+    ) -> None:
         """`hub` ... `wait`, `set` for each of `params`, `init` ... `ready`."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
@@ -254,8 +274,14 @@ class AsyncHub1Engine(AsyncHubClient):
         self._send("new")
         await self._sync("new", timeout)
 
-    async def play(self, board: Board, limit: Limit, *, timeout: Optional[float] = None,
-                   on_info: Optional[Callable[[Info], None]] = None) -> PlayResult:
+    async def play(
+        self,
+        board: Board,
+        limit: Limit,
+        *,
+        timeout: Optional[float] = None,
+        on_info: Optional[Callable[[Info], None]] = None,
+    ) -> PlayResult:
         """The engine's move in the board's position (sent with its history).
 
         A move is awaited for the limit's time plus `timeout` seconds (the
@@ -272,13 +298,21 @@ class AsyncHub1Engine(AsyncHubClient):
         lines, stop_after = search_lines(limit, self.stop_margin)
         self._begin_move()
         try:
-            return await self._play1(board, limit, lines, stop_after,
-                                     self.timeout if timeout is None else timeout, on_info)
+            return await self._play1(
+                board, limit, lines, stop_after, self.timeout if timeout is None else timeout, on_info
+            )
         finally:
             self._end_move()
 
-    async def _play1(self, board: Board, limit: Limit, limit_lines: List[str], stop_after: Optional[float],
-                     timeout: float, on_info: Optional[Callable[[Info], None]] = None) -> PlayResult:
+    async def _play1(
+        self,
+        board: Board,
+        limit: Limit,
+        limit_lines: List[str],
+        stop_after: Optional[float],
+        timeout: float,
+        on_info: Optional[Callable[[Info], None]] = None,
+    ) -> PlayResult:
         loop = asyncio.get_running_loop()
         self._drain_stale()
         for line in position_lines(board) + limit_lines:
@@ -288,17 +322,17 @@ class AsyncHub1Engine(AsyncHubClient):
         budget = limit.budget()
         deadline = t0 + budget + timeout if budget is not None else None
         stop_at = None
-        if stop_after is not None:                 # earlier by the engine's recent lag
+        if stop_after is not None:  # earlier by the engine's recent lag
             stop_at = t0 + planned_stop(stop_after, self.lag)
         stopped = asked = False
         stop_sent = 0.0
-        info_words: Optional[List[str]] = None      # read once the move is in
+        info_words: Optional[List[str]] = None  # read once the move is in
         doing = "waiting for the move"
         lines = 0
         last_line = t0
         while True:
             now = loop.time()
-            if self._stop_asked and not stopped:          # stop() sent it
+            if self._stop_asked and not stopped:  # stop() sent it
                 stopped = asked = True
                 stop_sent = now
             if stop_at is not None and not stopped and now >= stop_at:
@@ -314,14 +348,13 @@ class AsyncHub1Engine(AsyncHubClient):
             got = await self._next(max(0.0, wait), doing)
             if got is None:
                 if stop_at is not None and not stopped and loop.time() >= stop_at - 0.0005:
-                    continue                                   # time to send stop
+                    continue  # time to send stop
                 waited = loop.time() - t0 if deadline is not None else timeout
                 if lines and loop.time() - last_line < min(1.0, timeout) and await self._resync():
                     raise EngineOvertimeError(
-                        f"the engine sent {lines} lines but no move in {loop.time() - t0:.2f} s",
-                        waited, doing, lines)
-                raise EngineTimeoutError(f"the engine said nothing for {waited:.2f} s while {doing}",
-                                         waited, doing)
+                        f"the engine sent {lines} lines but no move in {loop.time() - t0:.2f} s", waited, doing, lines
+                    )
+                raise EngineTimeoutError(f"the engine said nothing for {waited:.2f} s while {doing}", waited, doing)
             command, words, line = got
             lines += 1
             last_line = loop.time()
@@ -343,16 +376,22 @@ class AsyncHub1Engine(AsyncHubClient):
             # wake-up on a loaded machine) and the engine's
             lag = max(0.0, loop.time() - stop_at)
             self.lag = next_lag(self.lag, lag)
-            LOG.debug("stopped the search %.3f s after go (planned: %.3f s); the move came %.3f s after "
-                      "the planned stop", stop_sent - t0, stop_at - t0, lag)
+            LOG.debug(
+                "stopped the search %.3f s after go (planned: %.3f s); the move came %.3f s after the planned stop",
+                stop_sent - t0,
+                stop_at - t0,
+                lag,
+            )
         return PlayResult(move, ponder, info, elapsed, late)
 
-    async def analysis(self, board: Board, limit: Optional[Limit] = None, *,
-                       timeout: Optional[float] = None, multipv: int = 1):
+    async def analysis(
+        self, board: Board, limit: Optional[Limit] = None, *, timeout: Optional[float] = None, multipv: int = 1
+    ):
         raise EngineError("the Hub version 1 client plays moves (play); it has no running analysis")
 
-    async def analyse(self, board: Board, limit: Limit, multipv: int = 1, *,
-                      timeout: Optional[float] = None) -> List[Info]:
+    async def analyse(
+        self, board: Board, limit: Limit, multipv: int = 1, *, timeout: Optional[float] = None
+    ) -> List[Info]:
         """The best line, as the search of a move finds it (version 1 reports one line)."""
         if multipv != 1:
             raise EngineError(f"a Hub version 1 engine reports one line, not multipv={multipv!r}")
@@ -370,8 +409,9 @@ def _read_move(board: Board, words: Sequence[str], line: str):
     try:
         move = match_move(board, words[0])
     except InvalidInputError as e:
-        raise EngineProtocolError(f"the engine played {words[0]!r}, which is not a legal move: {e} "
-                                  f"(its line: {line!r})", line) from None
+        raise EngineProtocolError(
+            f"the engine played {words[0]!r}, which is not a legal move: {e} (its line: {line!r})", line
+        ) from None
     ponder = None
     if len(words) > 1:
         after = board.copy(stack=False)

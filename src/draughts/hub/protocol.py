@@ -33,16 +33,40 @@ from draughts._args import a_or_an, is_int, parse_bool, parse_int, parse_real
 from draughts.limits import NODES_MAX, Limit
 from draughts.board import Board, Move
 from draughts.engine_api import Info
-from draughts.errors import (AmbiguousMoveError, HubError, HubPositionError, HubSyntaxError, IllegalMoveError,
-                             InvalidInputError, InvalidMoveError, OptionError)
+from draughts.errors import (
+    AmbiguousMoveError,
+    HubError,
+    HubPositionError,
+    HubSyntaxError,
+    IllegalMoveError,
+    InvalidInputError,
+    InvalidMoveError,
+    OptionError,
+)
 from draughts.notation import format_fen, squares_of
 from draughts.variants import BLACK, WHITE, Color, Variant, variant as get_variant
 
 __all__ = [
-    "HubError", "HubSyntaxError", "HubPositionError", "parse_line", "format_line", "format_value",
-    "parse_position", "format_position", "board_from_position", "root_board", "parse_move",
-    "match_move", "legal_matches", "parse_bool", "quote", "Param",
-    "parse_info", "HUB_ALIASES", "engine_variant_name", "parse_level",
+    "HubError",
+    "HubSyntaxError",
+    "HubPositionError",
+    "parse_line",
+    "format_line",
+    "format_value",
+    "parse_position",
+    "format_position",
+    "board_from_position",
+    "root_board",
+    "parse_move",
+    "match_move",
+    "legal_matches",
+    "parse_bool",
+    "quote",
+    "Param",
+    "parse_info",
+    "HUB_ALIASES",
+    "engine_variant_name",
+    "parse_level",
 ]
 
 Args = Dict[str, str]
@@ -50,6 +74,7 @@ ArgValue = Union[str, int, float, bool, None]
 
 
 # --- lines -------------------------------------------------------------------
+
 
 def quote(text: str, limit: int = 40) -> str:
     """`text` quoted for an error message, cut to its first `limit` characters
@@ -102,12 +127,12 @@ def parse_line(line: str) -> Tuple[str, Args]:
         if not has_value:
             args[name] = ""
             continue
-        i += 1                                            # the '='
+        i += 1  # the '='
         if i < n and text[i] == '"':
             close = text.find('"', i + 1)
             if close < 0:
                 raise HubSyntaxError(f"the value of {name} has no closing quote")
-            value = text[i + 1:close]
+            value = text[i + 1 : close]
             i = close + 1
             if i < n and not text[i].isspace():
                 raise HubSyntaxError(f"text right after the closing quote of {name}")
@@ -184,6 +209,7 @@ def engine_variant_name(variant: Variant, names: Sequence[str]) -> Optional[str]
 
 # --- positions ---------------------------------------------------------------
 
+
 def _variant(v: Union[str, Variant]) -> Variant:
     return get_variant(v)
 
@@ -196,8 +222,10 @@ def parse_position(text: str, v: Union[str, Variant]):
     t = text.strip()
     want = v.squares + 1
     if len(t) != want:
-        raise HubPositionError(f"{a_or_an(v.name)} position has {want} characters (the side to move, then "
-                               f"one of w b W B e per square), not {len(t)}")
+        raise HubPositionError(
+            f"{a_or_an(v.name)} position has {want} characters (the side to move, then "
+            f"one of w b W B e per square), not {len(t)}"
+        )
     side = t[0]
     if side not in "WB":
         raise HubPositionError(f"a position starts with the side to move W or B, not {side!r}")
@@ -312,12 +340,14 @@ def match_move(board: Board, text: str) -> Move:
 
 # --- values the client and the server share ------------------------------------------
 
+
 def parse_level(args: Mapping[str, str]) -> Limit:
     """The `Limit` of a `level` line's arguments; HubError naming what is wrong.
 
     >>> parse_level({"moves": "40", "time": "60", "inc": "0.5"})
     Limit(depth=None, nodes=None, movetime=None, time=60.0, inc=0.5, moves_to_go=40, infinite=False)
     """
+
     def number(name: str, whole: bool) -> Any:
         text = args[name]
         try:
@@ -329,8 +359,12 @@ def parse_level(args: Mapping[str, str]) -> Limit:
         return value
 
     fields: Dict[str, Any] = {}
-    for key, name, whole in (("depth", "depth", True), ("nodes", "nodes", True),
-                             ("move-time", "movetime", False), ("time", "time", False)):
+    for key, name, whole in (
+        ("depth", "depth", True),
+        ("nodes", "nodes", True),
+        ("move-time", "movetime", False),
+        ("time", "time", False),
+    ):
         if key in args:
             fields[name] = number(key, whole)
     if "time" in args:
@@ -358,7 +392,7 @@ class Param:
     text of the line on the client's."""
 
     name: str
-    type: str                       # bool, int, real, enum or string
+    type: str  # bool, int, real, enum or string
     value: Any
     min: Optional[float] = None
     max: Optional[float] = None
@@ -367,14 +401,22 @@ class Param:
     @classmethod
     def from_args(cls, args: Mapping[str, str]) -> "Param":
         """The parameter a `param` line declares."""
+
         def num(key):
             try:
                 text = args[key]
                 return parse_int(text) if is_int(text) else parse_real(text)
             except (KeyError, ValueError):
                 return None
-        return cls(args.get("name", ""), args.get("type", "string"), args.get("value", ""),
-                   num("min"), num("max"), args.get("values", "").split())
+
+        return cls(
+            args.get("name", ""),
+            args.get("type", "string"),
+            args.get("value", ""),
+            num("min"),
+            num("max"),
+            args.get("values", "").split(),
+        )
 
     def line(self) -> str:
         """The `param` line declaring it."""
@@ -399,8 +441,7 @@ class Param:
         if self.type == "real":
             return parse_real(text, self.name, self.min, self.max)
         if self.type == "enum" and text not in self.values:
-            raise OptionError(f"{self.name} takes one of {', '.join(self.values)}, not {quote(text)}",
-                              self.name, text)
+            raise OptionError(f"{self.name} takes one of {', '.join(self.values)}, not {quote(text)}", self.name, text)
         return text
 
 
@@ -418,7 +459,7 @@ def parse_info(args: Mapping[str, str], board: Optional[Board] = None) -> Info:
             elif key in ("score", "time"):
                 setattr(info, key, parse_real(value))
             elif key == "nps":
-                info.nps = parse_real(value) * 1e6          # the protocol's are millions
+                info.nps = parse_real(value) * 1e6  # the protocol's are millions
             elif key == "pv":
                 info.pv = _pv_moves(board, value) if board is not None else []
             else:

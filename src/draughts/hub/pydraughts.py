@@ -46,7 +46,7 @@ class Dialect:
 
     def __init__(self, flip_board: bool = False, square: Optional[Callable[[int], int]] = None):
         self._flip_board = flip_board
-        self._square = square                  # an involution: the same map both ways; None: no change
+        self._square = square  # an involution: the same map both ways; None: no change
 
     def position_in(self, text: str) -> str:
         if not self._flip_board or len(text) < 2:
@@ -66,7 +66,7 @@ class Dialect:
 def _rows_reversed(n: int) -> int:
     """Square n of the american grid (1 = b8) <-> pydraughts' russian number (1 = a1)."""
     if not 1 <= n <= 32:
-        return n                               # not a square: left for the move parser to reject
+        return n  # not a square: left for the move parser to reject
     row, k = divmod(n - 1, 4)
     return 4 * (7 - row) + k + 1
 

@@ -26,8 +26,17 @@ from draughts.board import Board, Move
 from draughts.engine import Engine
 from draughts.engine_api import Info, PlayResult
 from draughts.errors import DraughtsError, HubError, InvalidInputError, OptionError, PerftStopped
-from draughts.hub.protocol import (ArgValue, Args, Param, board_from_position, format_line,
-                                   match_move, parse_level, parse_line, quote)
+from draughts.hub.protocol import (
+    ArgValue,
+    Args,
+    Param,
+    board_from_position,
+    format_line,
+    match_move,
+    parse_level,
+    parse_line,
+    quote,
+)
 from draughts.hub.pydraughts import IDENTITY, VARIANT_NAMES, Dialect, dialect_for
 from draughts.limits import Limit
 from draughts_core.perft import StopFlag
@@ -60,7 +69,7 @@ class CommandError(InvalidInputError):
 class _Job:
     """One piece of work on the worker thread: a search, perft or bench."""
 
-    kind: str                       # think, ponder, analyze, perft, bench
+    kind: str  # think, ponder, analyze, perft, bench
     board: Optional[Board] = None
     level: Limit = field(default_factory=Limit)
     #: hold `done` until released (ponder until ponder-hit or stop; infinite until stop)
@@ -114,11 +123,12 @@ class HubServer:
         self._lock = threading.RLock()
         self._engine: Optional[Engine] = None
         self._job: Optional[_Job] = None
-        self._closed = False                # no more input is taken
-        self._silent = False                # no more output is written
+        self._closed = False  # no more input is taken
+        self._silent = False  # no more output is written
         # one `param` line for each of the options the Hub declares (draughts.options)
         self.params: Dict[str, Param] = {
-            o.name: Param(o.name, o.type, o.default, o.min, o.max, list(o.values)) for o in options.hub_options()}
+            o.name: Param(o.name, o.type, o.default, o.min, o.max, list(o.values)) for o in options.hub_options()
+        }
         #: the last accepted `pos` (its position argument and move texts), so
         #: that the next one, the same game a move or two on, plays only the new moves
         self._pos_key: Optional[tuple] = None
@@ -130,10 +140,19 @@ class HubServer:
         #: the search limits of the last `level`
         self.level = Limit(movetime=1.0)
         self._commands: Dict[str, Callable[[Args], None]] = {
-            "hub": self._hub, "set-param": self._set_param, "init": self._init, "pos": self._pos,
-            "level": self._level, "go": self._go, "ping": self._ping, "stop": self._stop,
-            "ponder-hit": self._ponder_hit, "new-game": self._new_game, "quit": self._quit,
-            "perft": self._perft, "bench": self._bench,
+            "hub": self._hub,
+            "set-param": self._set_param,
+            "init": self._init,
+            "pos": self._pos,
+            "level": self._level,
+            "go": self._go,
+            "ping": self._ping,
+            "stop": self._stop,
+            "ponder-hit": self._ponder_hit,
+            "new-game": self._new_game,
+            "quit": self._quit,
+            "perft": self._perft,
+            "bench": self._bench,
         }
         #: commands allowed while the worker is busy
         self._while_busy = {"ping", "stop", "ponder-hit", "quit"}
@@ -168,20 +187,23 @@ class HubServer:
 
     def _error(self, message: str) -> None:
         if len(message) > ERROR_MAX:
-            message = message[:ERROR_MAX - 3] + "..."
+            message = message[: ERROR_MAX - 3] + "..."
         self._write(format_line("error", {"message": message}))
 
     def engine(self) -> Engine:
         if self._engine is None:
             ev = self.params["eval"].value
-            self._engine = Engine(self.variant, tt_mb=self.params["tt-size"].value,
-                                  level=self.params["level"].value,
-                                  move_overhead=self.params["move-overhead"].value / 1000.0,
-                                  eval=None if ev == "auto" else ev,
-                                  egdb=self.params["egdb-path"].value or None,
-                                  threads=self.params["threads"].value,
-                                  book=self.params["book"].value or None,
-                                  book_margin=self.params["book-margin"].value)
+            self._engine = Engine(
+                self.variant,
+                tt_mb=self.params["tt-size"].value,
+                level=self.params["level"].value,
+                move_overhead=self.params["move-overhead"].value / 1000.0,
+                eval=None if ev == "auto" else ev,
+                egdb=self.params["egdb-path"].value or None,
+                threads=self.params["threads"].value,
+                book=self.params["book"].value or None,
+                book_margin=self.params["book-margin"].value,
+            )
         return self._engine
 
     def handle_line(self, line: str, received: Optional[float] = None) -> bool:
@@ -206,11 +228,11 @@ class HubServer:
                 if self._job is not None and command not in self._while_busy:
                     raise CommandError(f"{command}: busy with {a_or_an(self._job.kind)} (send stop first)")
                 handler(args)
-        except (CommandError, OptionError) as e:      # they name what is wrong themselves
+        except (CommandError, OptionError) as e:  # they name what is wrong themselves
             self._error(str(e))
         except (DraughtsError, ValueError, MemoryError) as e:
             self._error(f"{command}: {e}")
-        except Exception as e:                       # a bug: say so, keep running
+        except Exception as e:  # a bug: say so, keep running
             self._log(traceback.format_exc())
             self._error(f"{command}: internal error {type(e).__name__}: {e}")
         return not self._closed
@@ -232,8 +254,9 @@ class HubServer:
 
     # --- start-up -------------------------------------------------------------
     def _hub(self, args: Args) -> None:
-        self._write(format_line("id", [("name", ENGINE_NAME), ("version", draughts.__version__),
-                                       ("author", ENGINE_AUTHOR)]))
+        self._write(
+            format_line("id", [("name", ENGINE_NAME), ("version", draughts.__version__), ("author", ENGINE_AUTHOR)])
+        )
         for p in self.params.values():
             self._write(p.line())
         self._write("wait")
@@ -248,7 +271,7 @@ class HubServer:
         if p is None:
             raise CommandError(f"unknown parameter {name!r}; known: {', '.join(self.params)}")
         value: Any
-        if name == "variant":                   # any name or alias of a variant
+        if name == "variant":  # any name or alias of a variant
             text = args["value"]
             try:
                 value = get_variant(VARIANT_NAMES.get(text.strip().lower(), text)).name
@@ -265,13 +288,14 @@ class HubServer:
             raise CommandError(f"egdb-path: no directory {value!r}")
         if name == "book" and value not in ("", "none", "auto"):
             from draughts.book import Book
+
             try:
                 Book(value)
             except DraughtsError as e:
                 raise CommandError(f"book: {e}") from None
         if name in ENGINE_PARAMS and self._engine is not None and value != p.value:
             try:
-                self._engine.configure({name: value})   # a table that cannot be had: the old one stays
+                self._engine.configure({name: value})  # a table that cannot be had: the old one stays
             except MemoryError:
                 raise CommandError(f"cannot allocate a {value} MiB table; keeping {p.value} MiB") from None
         p.value = value
@@ -304,14 +328,17 @@ class HubServer:
         # searched by the next go until a valid pos replaces it
         given = [k for k in ("pos", "fen", "start") if k in args]
         if len(given) != 1:
-            raise CommandError("pos needs exactly one of pos=, fen= or start" if not given else
-                               f"pos takes one of pos=, fen= or start, not {' and '.join(given)}")
+            raise CommandError(
+                "pos needs exactly one of pos=, fen= or start"
+                if not given
+                else f"pos takes one of pos=, fen= or start, not {' and '.join(given)}"
+            )
         v = self.variant
         dialect = self.dialect
         key = (given[0], args.get(given[0], ""), v, dialect)
         moves = args.get("moves", "").split()
         known = self._pos_moves
-        if key == self._pos_key and self._pos_board is not None and moves[:len(known)] == known:
+        if key == self._pos_key and self._pos_board is not None and moves[: len(known)] == known:
             # the same game some moves on (what GUIs and match runners send
             # every move): play only the new moves (on a copy: a bad one
             # leaves the last position as it was)
@@ -359,12 +386,12 @@ class HubServer:
         board = self._need_board()
         if not board.legal_moves:
             raise CommandError(f"the game is over: no legal move in {board.fen(numeric=True)}")
-        self.engine()                             # a table that cannot be had is an error now
+        self.engine()  # a table that cannot be had is an error now
         job = _Job(kind, board.copy(), self.level, start=self._received)
         hold = kind in ("ponder", "analyze") or (kind == "think" and job.level.infinite)
         if not hold:
             job.release.set()
-        self.engine().arm()          # from here on a stop reaches this search
+        self.engine().arm()  # from here on a stop reaches this search
         self._start(job, self._search)
 
     def _perft(self, args: Args) -> None:
@@ -387,8 +414,7 @@ class HubServer:
 
     def _start(self, job: _Job, target) -> None:
         self._job = job
-        job.thread = threading.Thread(target=self._work, args=(job, target), name=f"hub-{job.kind}",
-                                      daemon=True)
+        job.thread = threading.Thread(target=self._work, args=(job, target), name=f"hub-{job.kind}", daemon=True)
         job.thread.start()
 
     def _work(self, job: _Job, target) -> None:
@@ -400,7 +426,7 @@ class HubServer:
             gc.disable()
         try:
             lines = target(job)
-        except Exception as e:                       # a bug: say so, and still answer a go
+        except Exception as e:  # a bug: say so, and still answer a go
             self._log(traceback.format_exc())
             lines = [format_line("error", {"message": f"{job.kind} failed: {type(e).__name__}: {e}"})]
             if job.kind in ("think", "ponder", "analyze") and job.board is not None:
@@ -476,8 +502,7 @@ class HubServer:
         board = job.board
         assert board is not None, "a search job has a board"
         # armed at `go`: a stop sent since then stops this search when it begins
-        found = engine.analyse(board, self._search_limit(job), multipv, on_info=on_info, arm=False,
-                               start=job.start)
+        found = engine.analyse(board, self._search_limit(job), multipv, on_info=on_info, arm=False, start=job.start)
         lines = []
         best = found[0] if found else None
         if best is not None and best.pv and (not last or last[0].nodes != best.nodes):
@@ -506,8 +531,11 @@ class HubServer:
             else:
                 total = board.perft(depth, dup, stop=job.perft_stop)
         except PerftStopped:
-            lines = [format_line("perft", [("depth", depth), ("interrupted", None),
-                                           ("time", f"{time.perf_counter() - t0:.3f}")])]
+            lines = [
+                format_line(
+                    "perft", [("depth", depth), ("interrupted", None), ("time", f"{time.perf_counter() - t0:.3f}")]
+                )
+            ]
             return lines
         dt = time.perf_counter() - t0
         lines.append(format_line("perft", [("depth", depth), ("nodes", total), ("time", f"{dt:.3f}")]))
@@ -538,8 +566,12 @@ def info_line(info: Info, text: Callable[[Move], str] = Move.hub, multipv: bool 
     args: List[Tuple[str, ArgValue]] = [("depth", info.depth)]
     if multipv:
         args.append(("multipv", info.multipv))
-    args += [("score", f"{hub_score(info.score or 0.0, info.win_in):.2f}"),
-             ("nodes", info.nodes), ("time", f"{info.time or 0.0:.3f}"), ("nps", f"{info.nps / 1e6:.2f}")]
+    args += [
+        ("score", f"{hub_score(info.score or 0.0, info.win_in):.2f}"),
+        ("nodes", info.nodes),
+        ("time", f"{info.time or 0.0:.3f}"),
+        ("nps", f"{info.nps / 1e6:.2f}"),
+    ]
     if info.egdb_hits:
         args.append(("egdb-hits", info.egdb_hits))
     if info.book:
@@ -551,7 +583,7 @@ def info_line(info: Info, text: Callable[[Move], str] = Move.hub, multipv: bool 
 
 def done_line(board: Board, result: Optional[PlayResult], text: Callable[[Move], str] = Move.hub) -> str:
     move = result.move if result is not None else None
-    if move is None:                                 # stopped before the search began
+    if move is None:  # stopped before the search began
         move = next(iter(board.legal_moves))
     args = [("move", text(move))]
     if result is not None and result.ponder is not None and result.move == move:
@@ -566,7 +598,7 @@ def serve(stdin=None, stdout=None, book: Optional[str] = None) -> int:
     stdout = stdout if stdout is not None else sys.stdout
     write = Writer(stdout)
     saved = sys.stdout
-    sys.stdout = sys.stderr                          # stray prints must not reach the protocol
+    sys.stdout = sys.stderr  # stray prints must not reach the protocol
     server = HubServer(write)
     if book is not None:
         server.params["book"].value = book
@@ -577,7 +609,7 @@ def serve(stdin=None, stdout=None, book: Optional[str] = None) -> int:
         while True:
             raw = source.readline()
             if not raw:
-                break                                # end of input: exit at once
+                break  # end of input: exit at once
             received = Engine.clock()
             line = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
             if not server.handle_line(line, received):
@@ -588,7 +620,7 @@ def serve(stdin=None, stdout=None, book: Optional[str] = None) -> int:
         ended = server.close(timeout=1.0)
         write.closed = True
         sys.stdout = saved
-    if not ended:                                    # a perft or bench that cannot be stopped
+    if not ended:  # a perft or bench that cannot be stopped
         sys.stderr.flush()
         os._exit(0)
     return 0
@@ -598,14 +630,21 @@ def cmd_hub(args) -> int:
     book = args.book
     if book is not None and book not in ("", "none", "auto"):
         from draughts.book import Book
-        Book(book)                                  # a bad file: an error before the protocol starts
+
+        Book(book)  # a bad file: an error before the protocol starts
     return serve(book=book)
 
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser("hub", help="speak the Hub protocol on stdin/stdout (for GUIs and match tools)",
-                              description="Run the engine as a Hub protocol (version 2) program: "
-                                          "protocol lines on stdin and stdout, diagnostics on stderr.")
-    p.add_argument("--book", metavar="FILE", help="the book parameter's start value: a book file, auto "
-                                                  "(the variant's shipped book, the default) or none")
+    p = subparsers.add_parser(
+        "hub",
+        help="speak the Hub protocol on stdin/stdout (for GUIs and match tools)",
+        description="Run the engine as a Hub protocol (version 2) program: "
+        "protocol lines on stdin and stdout, diagnostics on stderr.",
+    )
+    p.add_argument(
+        "--book",
+        metavar="FILE",
+        help="the book parameter's start value: a book file, auto (the variant's shipped book, the default) or none",
+    )
     p.set_defaults(func=cmd_hub)

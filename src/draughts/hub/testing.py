@@ -43,8 +43,7 @@ from draughts.variants import VARIANTS, variant as get_variant
 
 __all__ = ["MockTransport", "MODES", "scripted_engine"]
 
-MODES = ("ok", "illegal", "garbage", "nonsense", "crash", "stall", "late", "slowclear", "flood",
-         "emptydone")
+MODES = ("ok", "illegal", "garbage", "nonsense", "crash", "stall", "late", "slowclear", "flood", "emptydone")
 
 
 class MockTransport(MemoryTransport):
@@ -115,8 +114,12 @@ def scripted_engine(mode: str = "ok", after: int = 3, stdin=None) -> int:
         command, args = parse_line(raw)
         if command == "hub":
             _say(format_line("id", [("name", f"scripted-{mode}"), ("version", "1"), ("author", "tests")]))
-            _say(format_line("param", [("name", "variant"), ("value", "international"), ("type", "enum"),
-                                       ("values", " ".join(VARIANTS))]))
+            _say(
+                format_line(
+                    "param",
+                    [("name", "variant"), ("value", "international"), ("type", "enum"), ("values", " ".join(VARIANTS))],
+                )
+            )
             _say("wait")
         elif command == "set-param":
             if args.get("name") == "variant":
@@ -168,7 +171,7 @@ def scripted_engine(mode: str = "ok", after: int = 3, stdin=None) -> int:
                     sys.stderr.flush()
                     os._exit(3)
                 if mode == "stall":
-                    continue                       # never answers this search
+                    continue  # never answers this search
                 if mode == "late":
                     given = float(level.get("move-time", level.get("time", "0")))
                     time.sleep(given + 0.6)
@@ -176,7 +179,7 @@ def scripted_engine(mode: str = "ok", after: int = 3, stdin=None) -> int:
                     _say("%%% this is not a protocol line")
                     _say('info depth=x score="unterminated')
                     _say("\x01\x02 binary junk \x7f")
-                    _say("info depth=1 score=0.00 pv=\"99-98 nonsense\"")
+                    _say('info depth=1 score=0.00 pv="99-98 nonsense"')
             _say(format_line("info", [("depth", 1), ("score", "0.00")]))
             _say(format_line("done", [("move", move.hub())]))
         elif command == "quit":
@@ -185,8 +188,7 @@ def scripted_engine(mode: str = "ok", after: int = 3, stdin=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(scripted_engine(sys.argv[1] if len(sys.argv) > 1 else "ok",
-                             int(sys.argv[2]) if len(sys.argv) > 2 else 3))
+    sys.exit(scripted_engine(sys.argv[1] if len(sys.argv) > 1 else "ok", int(sys.argv[2]) if len(sys.argv) > 2 else 3))
 
 
 def in_memory_engine(**options):
@@ -194,6 +196,7 @@ def in_memory_engine(**options):
     MemoryTransport (no process, no pipe): for tests of the two together."""
     from draughts.hub.client import HubEngine
     from draughts.hub.server import HubServer
+
     transport = MemoryTransport()
     server = HubServer(transport.emit)
 

@@ -65,30 +65,36 @@ class SubprocessTransport(Transport):
         self._tasks: List[asyncio.Task] = []
 
     @classmethod
-    async def start(cls, command: Union[str, Sequence[str]], *, cwd=None, env=None,
-                    stderr_path: Optional[str] = None) -> "SubprocessTransport":
+    async def start(
+        cls, command: Union[str, Sequence[str]], *, cwd=None, env=None, stderr_path: Optional[str] = None
+    ) -> "SubprocessTransport":
         argv = shlex.split(command) if isinstance(command, str) else [os.fspath(a) for a in command]
         if not argv:
             raise EngineTerminatedError("no engine command given")
         try:
             process = await asyncio.create_subprocess_exec(
-                *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE, cwd=cwd, env=env, limit=1 << 20,
-                start_new_session=True)
+                *argv,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                cwd=cwd,
+                env=env,
+                limit=1 << 20,
+                start_new_session=True,
+            )
         except OSError as e:
             raise EngineTerminatedError(f"cannot start engine {argv!r}: {e}") from e
         return cls(process, stderr_path)
 
     def attach(self, on_line, on_eof) -> None:
         super().attach(on_line, on_eof)
-        self._tasks = [asyncio.ensure_future(self._read_stdout()),
-                       asyncio.ensure_future(self._read_stderr())]
+        self._tasks = [asyncio.ensure_future(self._read_stdout()), asyncio.ensure_future(self._read_stderr())]
 
     async def _lines(self, stream):
         while True:
             try:
                 raw = await stream.readline()
-            except ValueError:                  # a line over the limit: dropped
+            except ValueError:  # a line over the limit: dropped
                 LOG.warning("engine wrote a line over %d bytes; dropped", 1 << 20)
                 continue
             except (ConnectionError, OSError):
@@ -139,7 +145,7 @@ class SubprocessTransport(Transport):
         if self.process.returncode is not None:
             return
         try:
-            os.killpg(self.process.pid, signal.SIGKILL)     # its own session: children too
+            os.killpg(self.process.pid, signal.SIGKILL)  # its own session: children too
         except (ProcessLookupError, PermissionError, AttributeError):
             try:
                 self.process.kill()
@@ -221,7 +227,7 @@ class MemoryTransport(Transport):
         if self.handler is not None:
             try:
                 self.handler(line)
-            except Exception as e:              # the in-process engine crashed
+            except Exception as e:  # the in-process engine crashed
                 self.stderr.append(f"{type(e).__name__}: {e}")
                 self.close(1)
 

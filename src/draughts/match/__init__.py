@@ -23,6 +23,21 @@ from draughts.match.runner import Match, MatchResult, MatchSettings, OpeningSett
 from draughts.match.stats import Sprt, summarise
 from draughts.match.timecontrol import TimeControl
 
-__all__ = ["EngineConfig", "parse_engine", "open_engine", "DrawAdjudication", "ResignAdjudication", "Rules",
-           "GameRecord", "Book", "Opening", "Match", "MatchResult", "MatchSettings",
-           "OpeningSettings", "Sprt", "summarise", "TimeControl"]
+__all__ = [
+    "EngineConfig",
+    "parse_engine",
+    "open_engine",
+    "DrawAdjudication",
+    "ResignAdjudication",
+    "Rules",
+    "GameRecord",
+    "Book",
+    "Opening",
+    "Match",
+    "MatchResult",
+    "MatchSettings",
+    "OpeningSettings",
+    "Sprt",
+    "summarise",
+    "TimeControl",
+]

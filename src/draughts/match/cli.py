@@ -102,9 +102,11 @@ Output and state:
   -help, -h               this help
 """
 
+
 #: what `draughts match -help` prints
 def _engine_options_text() -> str:
     from draughts import options
+
     out, line = [], "       "
     for o in options.engine_options():
         if o.name == "variant":
@@ -118,26 +120,57 @@ def _engine_options_text() -> str:
 
 
 MATCH_USAGE = _USAGE.format(
-    engine_options=_engine_options_text(), protocols="|".join(PROTOCOLS), pairing_each=" ".join(DEFAULT_PAIRING_EACH),
-    pairing_games=DEFAULT_PAIRING_GAMES, pairing_repeat=DEFAULT_PAIRING_REPEAT, variant=VARIANT,
-    games=GAMES, rounds=ROUNDS, repeat=REPEAT, repeat_n=REPEAT_N, tournaments="|".join(TOURNAMENTS),
-    tournament=TOURNAMENT, ratinginterval=RATINGINTERVAL)
+    engine_options=_engine_options_text(),
+    protocols="|".join(PROTOCOLS),
+    pairing_each=" ".join(DEFAULT_PAIRING_EACH),
+    pairing_games=DEFAULT_PAIRING_GAMES,
+    pairing_repeat=DEFAULT_PAIRING_REPEAT,
+    variant=VARIANT,
+    games=GAMES,
+    rounds=ROUNDS,
+    repeat=REPEAT,
+    repeat_n=REPEAT_N,
+    tournaments="|".join(TOURNAMENTS),
+    tournament=TOURNAMENT,
+    ratinginterval=RATINGINTERVAL,
+)
 
 #: every option of `draughts match`, declared once: how it takes its value
 #: ("value": one, "values": several, "flag": none, "optional": one or none)
 #: and whether a resumed match may change it (-resume checks the others)
 MATCH_OPTIONS: Dict[str, Tuple[str, bool]] = {
-    "engine": ("values", False), "each": ("values", False), "openings": ("values", False),
-    "draw": ("values", False), "resign": ("values", False), "sprt": ("values", False),
-    "variant": ("value", False), "games": ("value", False), "rounds": ("value", False),
-    "tournament": ("value", False), "concurrency": ("value", True), "srand": ("value", False),
-    "maxmoves": ("value", False), "pdnout": ("value", False), "pgnout": ("value", False),
-    "jsonout": ("value", False), "state": ("value", False), "live": ("value", True),
-    "resume": ("value", True), "cluster": ("value", True), "event": ("value", False),
-    "site": ("value", False), "ratinginterval": ("value", True), "progress": ("value", True),
-    "recover": ("flag", True), "no-mandatory-capture": ("flag", False), "help": ("flag", False),
-    "h": ("flag", False), "debug": ("flag", True), "show-latency": ("flag", True),
-    "use-affinity": ("flag", True), "no-affinity": ("flag", True),
+    "engine": ("values", False),
+    "each": ("values", False),
+    "openings": ("values", False),
+    "draw": ("values", False),
+    "resign": ("values", False),
+    "sprt": ("values", False),
+    "variant": ("value", False),
+    "games": ("value", False),
+    "rounds": ("value", False),
+    "tournament": ("value", False),
+    "concurrency": ("value", True),
+    "srand": ("value", False),
+    "maxmoves": ("value", False),
+    "pdnout": ("value", False),
+    "pgnout": ("value", False),
+    "jsonout": ("value", False),
+    "state": ("value", False),
+    "live": ("value", True),
+    "resume": ("value", True),
+    "cluster": ("value", True),
+    "event": ("value", False),
+    "site": ("value", False),
+    "ratinginterval": ("value", True),
+    "progress": ("value", True),
+    "recover": ("flag", True),
+    "no-mandatory-capture": ("flag", False),
+    "help": ("flag", False),
+    "h": ("flag", False),
+    "debug": ("flag", True),
+    "show-latency": ("flag", True),
+    "use-affinity": ("flag", True),
+    "no-affinity": ("flag", True),
     "repeat": ("optional", False),
 }
 _MULTI = {n for n, (kind, _) in MATCH_OPTIONS.items() if kind == "values"}
@@ -152,7 +185,7 @@ def _is_option(token: str) -> bool:
     if not token.startswith("-") or len(token) < 2:
         return False
     try:
-        parse_real(token)                   # a negative number is a value
+        parse_real(token)  # a negative number is a value
         return False
     except ValueError:
         return True
@@ -241,9 +274,14 @@ def settings_from_options(opts: List[Tuple[str, List[str]]]):
     engines = [parse_engine(t, each) for t in engines_tokens]
 
     variant_name = single.get("variant", VARIANT)
-    v = get_variant(variant_name)                      # checks the name
-    games = (parse_int(single["games"], "-games", low=1) if "games" in single
-             else DEFAULT_PAIRING_GAMES if default_pairing else GAMES)
+    v = get_variant(variant_name)  # checks the name
+    games = (
+        parse_int(single["games"], "-games", low=1)
+        if "games" in single
+        else DEFAULT_PAIRING_GAMES
+        if default_pairing
+        else GAMES
+    )
     if repeat is None:
         repeat = DEFAULT_PAIRING_REPEAT if default_pairing else REPEAT
     tournament = single.get("tournament", TOURNAMENT)
@@ -264,51 +302,76 @@ def settings_from_options(opts: List[Tuple[str, List[str]]]):
         if order not in ("sequential", "random"):
             raise InvalidInputError(f"-openings order= takes sequential or random, not {order!r}")
         file = os.path.abspath(o["file"]) if os.path.exists(o["file"]) else o["file"]
-        openings = OpeningSettings(file, fmt, order,
-                                   parse_int(o["plies"], "-openings plies=", low=0) if "plies" in o else None,
-                                   parse_int(o.get("start", "1"), "-openings start=", low=1))
+        openings = OpeningSettings(
+            file,
+            fmt,
+            order,
+            parse_int(o["plies"], "-openings plies=", low=0) if "plies" in o else None,
+            parse_int(o.get("start", "1"), "-openings start=", low=1),
+        )
     elif default_pairing and v.name == "american":
         openings = OpeningSettings("acf-3move", "pdn", "random")
 
     draw = resign = None
     if "draw" in multi:
         d = _kv("draw", multi["draw"], ("movenumber", "movecount", "score"))
-        draw = DrawAdjudication(parse_int(d.get("movenumber", "0"), "-draw movenumber=", low=0),
-                                parse_int(d.get("movecount", "1"), "-draw movecount=", low=1),
-                                parse_int(d.get("score", "0"), "-draw score=", low=0))
+        draw = DrawAdjudication(
+            parse_int(d.get("movenumber", "0"), "-draw movenumber=", low=0),
+            parse_int(d.get("movecount", "1"), "-draw movecount=", low=1),
+            parse_int(d.get("score", "0"), "-draw score=", low=0),
+        )
     if "resign" in multi:
         r = _kv("resign", multi["resign"], ("movecount", "score", "twosided"))
         if "score" not in r:
             raise InvalidInputError("-resign needs score=")
-        resign = ResignAdjudication(parse_int(r.get("movecount", "1"), "-resign movecount=", low=1),
-                                    parse_int(r["score"], "-resign score=", low=1),
-                                    parse_bool(r.get("twosided", "false"), "-resign twosided="))
+        resign = ResignAdjudication(
+            parse_int(r.get("movecount", "1"), "-resign movecount=", low=1),
+            parse_int(r["score"], "-resign score=", low=1),
+            parse_bool(r.get("twosided", "false"), "-resign twosided="),
+        )
     maxmoves = parse_int(single["maxmoves"], "-maxmoves", low=1) if "maxmoves" in single else 0
 
     sprt = None
     if "sprt" in multi:
         p = _kv("sprt", multi["sprt"], ("elo0", "elo1", "alpha", "beta"))
-        bounds = [parse_real(p.get(key, default), f"-sprt {key}=")
-                  for key, default in (("elo0", "0"), ("elo1", "5"), ("alpha", "0.05"), ("beta", "0.05"))]
+        bounds = [
+            parse_real(p.get(key, default), f"-sprt {key}=")
+            for key, default in (("elo0", "0"), ("elo1", "5"), ("alpha", "0.05"), ("beta", "0.05"))
+        ]
         try:
             sprt = stats.Sprt(*bounds)
         except ValueError as e:
             raise InvalidInputError(f"-sprt: {e}") from None
 
     return MatchSettings(
-        engines=engines, variant=v.name, games=games,
-        rounds=parse_int(single["rounds"], "-rounds", low=1) if "rounds" in single else ROUNDS, repeat=repeat, tournament=tournament,
+        engines=engines,
+        variant=v.name,
+        games=games,
+        rounds=parse_int(single["rounds"], "-rounds", low=1) if "rounds" in single else ROUNDS,
+        repeat=repeat,
+        tournament=tournament,
         concurrency=parse_int(single["concurrency"], "-concurrency", low=1) if "concurrency" in single else None,
         srand=parse_int(single["srand"], "-srand", low=0) if "srand" in single else None,
-        openings=openings, rules=Rules(draw, resign, maxmoves), recover="recover" in flags,
-        sprt=sprt, event=single.get("event", "?"), site=single.get("site", "?"),
-        pdnout=_path(single.get("pdnout")), jsonout=_path(single.get("jsonout")),
-        state=_path(single.get("state")), live=_path(single.get("live")),
-        ratinginterval=(parse_int(single["ratinginterval"], "-ratinginterval", low=0)
-                        if "ratinginterval" in single else RATINGINTERVAL),
-        cluster=single.get("cluster"), mandatory_capture="no-mandatory-capture" not in flags,
+        openings=openings,
+        rules=Rules(draw, resign, maxmoves),
+        recover="recover" in flags,
+        sprt=sprt,
+        event=single.get("event", "?"),
+        site=single.get("site", "?"),
+        pdnout=_path(single.get("pdnout")),
+        jsonout=_path(single.get("jsonout")),
+        state=_path(single.get("state")),
+        live=_path(single.get("live")),
+        ratinginterval=(
+            parse_int(single["ratinginterval"], "-ratinginterval", low=0)
+            if "ratinginterval" in single
+            else RATINGINTERVAL
+        ),
+        cluster=single.get("cluster"),
+        mandatory_capture="no-mandatory-capture" not in flags,
         show_latency="show-latency" in flags,
-        use_affinity=True if "use-affinity" in flags else (False if "no-affinity" in flags else None))
+        use_affinity=True if "use-affinity" in flags else (False if "no-affinity" in flags else None),
+    )
 
 
 def run_match(argv: Sequence[str], out=None, err=None) -> int:
@@ -327,8 +390,9 @@ def run_match(argv: Sequence[str], out=None, err=None) -> int:
     if "resume" in single:
         extra = [n for n in names if n not in _RESUME_FREE]
         if extra:
-            raise InvalidInputError(f"-resume takes the match from its state file; it cannot be changed "
-                                f"with -{', -'.join(extra)}")
+            raise InvalidInputError(
+                f"-resume takes the match from its state file; it cannot be changed with -{', -'.join(extra)}"
+            )
         path = os.path.abspath(single["resume"])
         resume_state = load_state(path)
         settings = MatchSettings.from_json(resume_state["settings"])
@@ -411,8 +475,9 @@ def cmd_openings(args) -> int:
             sys.stderr.flush()
             shown["last"] = 1
 
-    items = op.generate(v, args.plies, args.count, depth=args.depth, max_score=args.max_score,
-                        seed=args.seed, progress=progress)
+    items = op.generate(
+        v, args.plies, args.count, depth=args.depth, max_score=args.max_score, seed=args.seed, progress=progress
+    )
     if shown["last"]:
         sys.stderr.write("\n")
     text = op.write_openings(items, v, args.format)
@@ -428,22 +493,33 @@ def cmd_openings(args) -> int:
 
 def register(subparsers) -> None:
     # cutechess-style single-dash options are read by split_options, not argparse
-    p = subparsers.add_parser("match", help="engine-vs-engine matches (cutechess-cli's options and output)",
-                              prefix_chars="\x00", add_help=False,
-                              description="Engine-vs-engine matches; see draughts match -help.")
+    p = subparsers.add_parser(
+        "match",
+        help="engine-vs-engine matches (cutechess-cli's options and output)",
+        prefix_chars="\x00",
+        add_help=False,
+        description="Engine-vs-engine matches; see draughts match -help.",
+    )
     p.add_argument("options", nargs="*")
     p.set_defaults(func=cmd_match)
 
-    p = subparsers.add_parser("openings", help="generate balanced openings (PDN or FEN)",
-                              description="Random opening lines from the start position, kept "
-                                          "only when a short search scores them near equal.")
+    p = subparsers.add_parser(
+        "openings",
+        help="generate balanced openings (PDN or FEN)",
+        description="Random opening lines from the start position, kept "
+        "only when a short search scores them near equal.",
+    )
     p.add_argument("--variant", "-v", default="international", help="variant (default international)")
     p.add_argument("--no-mandatory-capture", action="store_true", help="the 8x8 house rule")
     p.add_argument("--plies", "-p", type=positive_int, default=4, help="random plies from the start (default 4)")
     p.add_argument("--count", "-n", type=positive_int, default=100, help="openings to write (default 100)")
     p.add_argument("--depth", "-d", type=positive_int, default=6, help="search depth of the check (default 6)")
-    p.add_argument("--max-score", type=float, default=0.3,
-                   help="keep lines the search scores within this many men of equal (default 0.3)")
+    p.add_argument(
+        "--max-score",
+        type=float,
+        default=0.3,
+        help="keep lines the search scores within this many men of equal (default 0.3)",
+    )
     p.add_argument("--seed", type=int, default=None, help="random seed (default: a new one)")
     p.add_argument("--format", "-f", choices=("pdn", "fen"), default="pdn")
     p.add_argument("--output", "-o", default=None, help="file to write (default stdout)")

@@ -15,8 +15,7 @@ class Console:
     """stdout lines, and a progress bar on stderr that stays below them
     (`draughts._progress`, over tqdm)."""
 
-    def __init__(self, out: Optional[TextIO] = None, err: Optional[TextIO] = None,
-                 progress: Optional[bool] = None):
+    def __init__(self, out: Optional[TextIO] = None, err: Optional[TextIO] = None, progress: Optional[bool] = None):
         self.out = out or sys.stdout
         self.err = err or sys.stderr
         self.bar_enabled = shown_by_default(self.err) if progress is None else progress

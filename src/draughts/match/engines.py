@@ -33,9 +33,18 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 from draughts._args import parse_bool, parse_int
 from draughts.dxp.engine import DEFAULT_PORT, DxpEngine
 from draughts.engine import Engine
+
 # the engine errors, re-exported here for the runner's players
-from draughts.errors import (DraughtsError, EngineError, EngineNoMoveError, EngineOvertimeError,  # noqa: F401
-                             EngineProtocolError, EngineTerminatedError, EngineTimeoutError, InvalidInputError)
+from draughts.errors import (
+    DraughtsError,
+    EngineError,
+    EngineNoMoveError,  # noqa: F401
+    EngineOvertimeError,  # noqa: F401
+    EngineProtocolError,  # noqa: F401
+    EngineTerminatedError,
+    EngineTimeoutError,
+    InvalidInputError,
+)
 from draughts.hub.client import HubEngine
 from draughts.hub.hub1 import Hub1Engine
 from draughts.hub.protocol import engine_variant_name
@@ -90,8 +99,15 @@ class EngineConfig:
         out = {}
         for f in fields(self):
             value = getattr(self, f.name)
-            out[f.name] = (value.to_json() if f.name == "tc" else [list(o) for o in value] if f.name == "options"
-                           else list(value) if f.name == "args" else value)
+            out[f.name] = (
+                value.to_json()
+                if f.name == "tc"
+                else [list(o) for o in value]
+                if f.name == "options"
+                else list(value)
+                if f.name == "args"
+                else value
+            )
         return out
 
     @classmethod
@@ -102,9 +118,15 @@ class EngineConfig:
             if f.name not in d:
                 continue
             value = d[f.name]
-            kwargs[f.name] = (TimeControl.from_json(value) if f.name == "tc"
-                              else tuple((k, v) for k, v in value) if f.name == "options"
-                              else tuple(value) if f.name == "args" else value)
+            kwargs[f.name] = (
+                TimeControl.from_json(value)
+                if f.name == "tc"
+                else tuple((k, v) for k, v in value)
+                if f.name == "options"
+                else tuple(value)
+                if f.name == "args"
+                else value
+            )
         return cls(**kwargs)
 
 
@@ -115,8 +137,23 @@ def split_token(token: str) -> Tuple[str, str]:
     return key.strip(), value
 
 
-ENGINE_KEYS = ("name", "cmd", "arg", "dir", "proto", "tc", "st", "depth", "nodes", "timemargin",
-               "restart", "timeout", "host", "port", "book")
+ENGINE_KEYS = (
+    "name",
+    "cmd",
+    "arg",
+    "dir",
+    "proto",
+    "tc",
+    "st",
+    "depth",
+    "nodes",
+    "timemargin",
+    "restart",
+    "timeout",
+    "host",
+    "port",
+    "book",
+)
 
 
 def parse_engine(tokens: Sequence[str], each: Sequence[str] = ()) -> EngineConfig:
@@ -131,7 +168,7 @@ def parse_engine(tokens: Sequence[str], each: Sequence[str] = ()) -> EngineConfi
         for token in source:
             key, value = split_token(token)
             if key.startswith("option."):
-                name = key[len("option."):]
+                name = key[len("option.") :]
                 if not name:
                     raise InvalidInputError(f"{token!r}: option.NAME=VALUE needs a name")
                 options[name] = value
@@ -140,12 +177,14 @@ def parse_engine(tokens: Sequence[str], each: Sequence[str] = ()) -> EngineConfi
             elif key in ENGINE_KEYS:
                 other = "st" if key == "tc" else "tc"
                 if own and key in ("tc", "st") and other not in own_keys:
-                    values.pop(other, None)           # the engine's own clock replaces -each's
+                    values.pop(other, None)  # the engine's own clock replaces -each's
                 if own:
                     own_keys.add(key)
                 values[key] = value
             else:
-                raise InvalidInputError(f"unknown engine setting {key!r} (known: {', '.join(ENGINE_KEYS)}, option.NAME)")
+                raise InvalidInputError(
+                    f"unknown engine setting {key!r} (known: {', '.join(ENGINE_KEYS)}, option.NAME)"
+                )
     proto = values.get("proto", "hub").strip().lower()
     if proto not in PROTOCOLS:
         raise InvalidInputError(f"proto={proto!r}: this runner speaks {' and '.join(PROTOCOLS)}")
@@ -174,7 +213,9 @@ def parse_engine(tokens: Sequence[str], each: Sequence[str] = ()) -> EngineConfi
         tc_fields["margin"] = parse_int(values["timemargin"], "timemargin=", low=0) / 1000.0
     tc = TimeControl(**tc_fields)
     if not tc.bounded and proto != "builtin":
-        raise InvalidInputError("an engine needs a limit: tc=, st=, depth= or nodes= (tc=inf only with depth= or nodes=)")
+        raise InvalidInputError(
+            "an engine needs a limit: tc=, st=, depth= or nodes= (tc=inf only with depth= or nodes=)"
+        )
     timeout = UNBOUNDED_TIMEOUT
     if "timeout" in values:
         timeout = parse_seconds(values["timeout"], "timeout")
@@ -187,8 +228,9 @@ def parse_engine(tokens: Sequence[str], each: Sequence[str] = ()) -> EngineConfi
     if proto == "dxp" and not values.get("name"):
         name = os.path.basename(cmd) if cmd else f"dxp@{host or '127.0.0.1'}:{port or 27531}"
     book = parse_bool(values["book"], "book=") if "book" in values else False
-    return EngineConfig(name, cmd, all_args, values.get("dir"), proto, tuple(options.items()), tc,
-                        restart, timeout, host, port, book)
+    return EngineConfig(
+        name, cmd, all_args, values.get("dir"), proto, tuple(options.items()), tc, restart, timeout, host, port, book
+    )
 
 
 def _dxp_address(proto: str, values: Dict[str, str]) -> Tuple[str, int]:
@@ -240,8 +282,13 @@ def _defaults(config: EngineConfig, threads: Optional[int]) -> Optional[Dict[str
     return out or None
 
 
-def open_engine(config: EngineConfig, variant: Optional[Variant] = None, *, threads: Optional[int] = None,
-                startup_timeout: float = STARTUP_TIMEOUT) -> AnyEngine:
+def open_engine(
+    config: EngineConfig,
+    variant: Optional[Variant] = None,
+    *,
+    threads: Optional[int] = None,
+    startup_timeout: float = STARTUP_TIMEOUT,
+) -> AnyEngine:
     """The running engine of `config` (see the module's text).
 
     `variant` is the variant it is to play, refused at once when the engine
@@ -280,13 +327,21 @@ def _open_builtin(config: EngineConfig, variant: Optional[Variant], threads: Opt
         raise InvalidInputError(f"engine {config.name}: {e}") from None
 
 
-def _open_hub(config: EngineConfig, variant: Optional[Variant], threads: Optional[int],
-              startup_timeout: float) -> Union[HubEngine, Hub1Engine]:
+def _open_hub(
+    config: EngineConfig, variant: Optional[Variant], threads: Optional[int], startup_timeout: float
+) -> Union[HubEngine, Hub1Engine]:
     client = Hub1Engine if config.proto == "hub1" else HubEngine
     command = config.command()
     try:
-        engine = client(command, cwd=config.dir, params=config.option_dict(), startup_timeout=startup_timeout,
-                        timeout=10.0, time_margin=config.tc.margin, defaults=_defaults(config, threads))
+        engine = client(
+            command,
+            cwd=config.dir,
+            params=config.option_dict(),
+            startup_timeout=startup_timeout,
+            timeout=10.0,
+            time_margin=config.tc.margin,
+            defaults=_defaults(config, threads),
+        )
     except EngineTerminatedError as e:
         raise EngineTerminatedError(f"cannot start {' '.join(command)}: {e}") from None
     except EngineTimeoutError as e:
@@ -308,7 +363,7 @@ def _refusal(engine: Union[HubEngine, Hub1Engine], variant: Variant) -> str:
     """Why a started Hub engine cannot play `variant` ("" when it can)."""
     if isinstance(engine, Hub1Engine):
         if variant.name != "international":
-            return (f": a Hub version 1 engine plays international draughts only, not {variant.name}")
+            return f": a Hub version 1 engine plays international draughts only, not {variant.name}"
         return ""
     p = engine.params.get("variant")
     names = p.values if p is not None else ["international"]
@@ -323,7 +378,13 @@ def _open_dxp(config: EngineConfig, variant: Optional[Variant]) -> DxpEngine:
     if config.options:
         raise InvalidInputError(f"engine {config.name}: a DXP engine takes no option.NAME= settings")
     tc = config.tc
-    return DxpEngine(config.host or "127.0.0.1", config.port or DEFAULT_PORT,
-                     command=config.command() if config.cmd else None, cwd=config.dir,
-                     name=config.name, minutes=math.ceil(tc.time / 60.0) if tc.has_clock else 0,
-                     moves=tc.moves or 0, timeout=config.timeout)
+    return DxpEngine(
+        config.host or "127.0.0.1",
+        config.port or DEFAULT_PORT,
+        command=config.command() if config.cmd else None,
+        cwd=config.dir,
+        name=config.name,
+        minutes=math.ceil(tc.time / 60.0) if tc.has_clock else 0,
+        moves=tc.moves or 0,
+        timeout=config.timeout,
+    )

@@ -29,6 +29,7 @@ RAY_RETRIES = 3
 
 # --- players on this machine ------------------------------------------------------
 
+
 class PlayerPool:
     """Idle engine processes by engine index, reused from game to game;
     `threads`: the search threads each engine is given (see make_player)."""
@@ -53,7 +54,7 @@ class PlayerPool:
                 running = getattr(player, "running", None)
                 if running is None or running():
                     return player
-                dead.append(player)                  # died while idle: start a new one
+                dead.append(player)  # died while idle: start a new one
         for p in dead:
             self._close(p)
         player = make_player(self.configs[i], self.variant, self.threads)
@@ -126,8 +127,9 @@ def pin_process(pid: int, cpus: Set[int]) -> bool:
     return True
 
 
-def run_job(job: GameJob, pool: PlayerPool, rules: Rules, cpus: Optional[Set[int]] = None,
-            live: Optional[LiveBoard] = None) -> GameRecord:
+def run_job(
+    job: GameJob, pool: PlayerPool, rules: Rules, cpus: Optional[Set[int]] = None, live: Optional[LiveBoard] = None
+) -> GameRecord:
     """One game with players from the pool; broken players are not returned to
     it.  With `cpus`, both engines' processes are kept on those processors;
     with `live`, the game is shown there while it is played."""
@@ -164,7 +166,7 @@ def run_job(job: GameJob, pool: PlayerPool, rules: Rules, cpus: Optional[Set[int
             pool.release(i, p, broken=broken or False)
     for i, p in zip(seats, players):
         if i in record.failed and not isinstance(p, _NoPlayer):
-            pool._close(p)           # a stalled engine is not trusted with another game
+            pool._close(p)  # a stalled engine is not trusted with another game
     return record
 
 
@@ -187,15 +189,16 @@ class LocalExecutor:
         self._cpu_slots: Optional["queue.Queue[Set[int]]"] = None
         cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
         pin = settings.use_affinity
-        if pin is None:                     # by default: games at once, a processor each
+        if pin is None:  # by default: games at once, a processor each
             pin = 2 <= self.slots <= len(cpus)
         if pin and cpus:
             self._cpu_slots = queue.Queue()
             for k in range(self.slots):
                 self._cpu_slots.put({cpus[k % len(cpus)]})
         ncpus = len(cpus) or os.cpu_count() or 1
-        self.pool = PlayerPool(settings.engines, variant,
-                               engine_threads(ncpus, self.slots, self._cpu_slots is not None))
+        self.pool = PlayerPool(
+            settings.engines, variant, engine_threads(ncpus, self.slots, self._cpu_slots is not None)
+        )
 
     def free(self) -> int:
         return self.slots - len(self._futures)
@@ -229,6 +232,7 @@ class LocalExecutor:
 
 
 # --- players on a Ray cluster -------------------------------------------------------
+
 
 class GameWorker:
     """A Ray actor: plays games with its own engine processes on its node."""
@@ -283,17 +287,18 @@ class RayExecutor:
         ray = self.ray
         ready, _ = ray.wait(list(self._pending), num_returns=1, timeout=0.5)
         if not ready:
-            self._watch.check()              # a head that has gone ends the match (the state is kept)
+            self._watch.check()  # a head that has gone ends the match (the state is kept)
         out = []
         for ref in ready:
             actor, job = self._pending.pop(ref)
             try:
                 record = GameRecord.from_json(ray.get(ref))
-            except Exception as e:                 # the actor or its node died: play the game again
+            except Exception as e:  # the actor or its node died: play the game again
                 self._lost[job.index] = self._lost.get(job.index, 0) + 1
                 if self._lost[job.index] > RAY_RETRIES:
-                    raise ClusterLost(f"game {job.index + 1} was lost with its Ray worker "
-                                  f"{self._lost[job.index]} times: {e}") from None
+                    raise ClusterLost(
+                        f"game {job.index + 1} was lost with its Ray worker {self._lost[job.index]} times: {e}"
+                    ) from None
                 try:
                     ray.kill(actor)
                 except Exception:
@@ -309,7 +314,7 @@ class RayExecutor:
     def close(self, abandon: bool = False) -> None:
         ray = self.ray
         if self._watch.lost:
-            return                          # nothing to tell a cluster that has gone
+            return  # nothing to tell a cluster that has gone
         try:
             if not abandon:
                 ray.get([a.close.remote() for a in self.actors], timeout=30)

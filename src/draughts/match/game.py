@@ -29,8 +29,15 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from draughts import egdb, pdn
 from draughts.board import Board
 from draughts.engine_api import PlayResult, Player
-from draughts.errors import (EngineClaim, EngineError, EngineNoMoveError, EngineOvertimeError,
-                             EngineTerminatedError, EngineTimeoutError, InvalidInputError)
+from draughts.errors import (
+    EngineClaim,
+    EngineError,
+    EngineNoMoveError,
+    EngineOvertimeError,
+    EngineTerminatedError,
+    EngineTimeoutError,
+    InvalidInputError,
+)
 from draughts.hub.protocol import parse_line
 from draughts.match.engines import EngineConfig, stall_grace
 from draughts.match.openings import Opening, move_from_tuple, move_tuple
@@ -44,8 +51,8 @@ TIME_FORFEIT = "time forfeit"
 ILLEGAL_MOVE = "illegal move"
 ABANDONED = "abandoned"
 STALLED = "stalled connection"
-GAME_LENGTH = "game length"             # a DXP engine's move count reached, no verdict: a draw
-UNVERIFIED_CLAIM = "unverified claim"   # a GAMEEND nothing could check: a draw
+GAME_LENGTH = "game length"  # a DXP engine's move count reached, no verdict: a draw
+UNVERIFIED_CLAIM = "unverified claim"  # a GAMEEND nothing could check: a draw
 
 #: result tokens of cutechess-cli's `Finished game` lines: the first-named
 #: player (the one who moves first) wins, draws, loses
@@ -108,39 +115,58 @@ class Rules:
 
     draw: Optional[DrawAdjudication] = None
     resign: Optional[ResignAdjudication] = None
-    maxmoves: int = 0          # full moves of the whole game; 0: no limit
+    maxmoves: int = 0  # full moves of the whole game; 0: no limit
 
     def to_json(self) -> Dict:
-        return {"draw": asdict(self.draw) if self.draw else None,
-                "resign": asdict(self.resign) if self.resign else None, "maxmoves": self.maxmoves}
+        return {
+            "draw": asdict(self.draw) if self.draw else None,
+            "resign": asdict(self.resign) if self.resign else None,
+            "maxmoves": self.maxmoves,
+        }
 
     @classmethod
     def from_json(cls, d: Dict) -> "Rules":
-        return cls(DrawAdjudication(**d["draw"]) if d.get("draw") else None,
-                   ResignAdjudication(**d["resign"]) if d.get("resign") else None, int(d.get("maxmoves", 0)))
+        return cls(
+            DrawAdjudication(**d["draw"]) if d.get("draw") else None,
+            ResignAdjudication(**d["resign"]) if d.get("resign") else None,
+            int(d.get("maxmoves", 0)),
+        )
 
 
 @dataclass(frozen=True)
 class GameJob:
     """One scheduled game."""
 
-    index: int              # 0-based number in the schedule
-    round: int              # 0-based
+    index: int  # 0-based number in the schedule
+    round: int  # 0-based
     pairing: Tuple[int, int]
-    first: int              # engine index that moves first (the variant's first colour)
+    first: int  # engine index that moves first (the variant's first colour)
     second: int
-    slot: int               # opening slot (the same for a pair and for a round's pairings)
+    slot: int  # opening slot (the same for a pair and for a round's pairings)
     opening: Opening
 
     def to_json(self) -> Dict:
-        return {"index": self.index, "round": self.round, "pairing": list(self.pairing),
-                "first": self.first, "second": self.second, "slot": self.slot,
-                "opening": self.opening.to_json()}
+        return {
+            "index": self.index,
+            "round": self.round,
+            "pairing": list(self.pairing),
+            "first": self.first,
+            "second": self.second,
+            "slot": self.slot,
+            "opening": self.opening.to_json(),
+        }
 
     @classmethod
     def from_json(cls, d: Dict) -> "GameJob":
-        return cls(d["index"], d["round"], tuple(d["pairing"]), d["first"], d["second"], d["slot"],
-                   Opening.from_json(d["opening"]))
+        return cls(
+            d["index"],
+            d["round"],
+            tuple(d["pairing"]),
+            d["first"],
+            d["second"],
+            d["slot"],
+            Opening.from_json(d["opening"]),
+        )
 
 
 @dataclass
@@ -153,13 +179,13 @@ class GameRecord:
     second: int
     slot: int
     opening: Dict
-    moves: List = field(default_factory=list)          # move tuples after the opening
+    moves: List = field(default_factory=list)  # move tuples after the opening
     comments: Dict[int, str] = field(default_factory=dict)  # ply (from the opening's end) -> text
-    result: str = "*"                                   # "1-0", "1/2-1/2", "0-1" (first mover's view)
-    winner: Optional[int] = None                        # engine index, None for a draw
+    result: str = "*"  # "1-0", "1/2-1/2", "0-1" (first mover's view)
+    winner: Optional[int] = None  # engine index, None for a draw
     termination: str = NORMAL
     reason: str = ""
-    failed: List[int] = field(default_factory=list)     # engines that crashed or stalled
+    failed: List[int] = field(default_factory=list)  # engines that crashed or stalled
     date: str = ""
     duration: float = 0.0
     #: engine index (as text, for JSON) -> each move's latency in ms: the
@@ -213,15 +239,23 @@ def _comment(reply: PlayResult) -> str:
     return f"{score:+.2f}{depth} {t}"
 
 
-def play_game(job: GameJob, players: Sequence[Player], configs: Sequence[EngineConfig], variant: Variant,
-              rules: Rules, watch=None) -> GameRecord:
+def play_game(
+    job: GameJob, players: Sequence[Player], configs: Sequence[EngineConfig], variant: Variant, rules: Rules, watch=None
+) -> GameRecord:
     """Play `job` between players[0] (moves first) and players[1].  A `watch`
     (draughts.match.live.LiveGame) is told of every move as it begins and ends,
     and of what a player's engine reports while it thinks (players with an
     `on_info` attribute)."""
     t0 = time.time()
-    record = GameRecord(job.index, job.round, job.first, job.second, job.slot, job.opening.to_json(),
-                        date=datetime.date.today().strftime("%Y.%m.%d"))
+    record = GameRecord(
+        job.index,
+        job.round,
+        job.first,
+        job.second,
+        job.slot,
+        job.opening.to_json(),
+        date=datetime.date.today().strftime("%Y.%m.%d"),
+    )
     board = job.opening.board(variant)
     first_colour = variant.first
     engine_of = {first_colour: job.first, ~first_colour: job.second}
@@ -248,9 +282,8 @@ def play_game(job: GameJob, players: Sequence[Player], configs: Sequence[EngineC
         if isinstance(exc, EngineTerminatedError):
             record.failed.append(engine_of[colour])
             return finish(~colour, ABANDONED, f"{name} disconnects")
-        if isinstance(exc, EngineOvertimeError):            # (before stalled: a kind of time-out)
-            return finish(~colour, TIME_FORFEIT, f"{name} loses on time (it sent {exc.lines} lines "
-                          f"but no move)")
+        if isinstance(exc, EngineOvertimeError):  # (before stalled: a kind of time-out)
+            return finish(~colour, TIME_FORFEIT, f"{name} loses on time (it sent {exc.lines} lines but no move)")
         if isinstance(exc, EngineTimeoutError):
             record.failed.append(engine_of[colour])
             return finish(~colour, STALLED, f"{name}'s connection stalls")
@@ -267,10 +300,16 @@ def play_game(job: GameJob, players: Sequence[Player], configs: Sequence[EngineC
             kind = EngineClaim.NONE
         else:
             kind = exc.kind
-            what = {EngineClaim.RESIGN: "resigns", EngineClaim.DRAW: "claims a draw",
-                    EngineClaim.WIN: "claims the win"}.get(kind, "ends the game")
-            head = (f"{name} {what}" + (f" at the game length of {length} moves" if at_length else "")
-                    + (f" ({exc.said})" if exc.said else ""))
+            what = {
+                EngineClaim.RESIGN: "resigns",
+                EngineClaim.DRAW: "claims a draw",
+                EngineClaim.WIN: "claims the win",
+            }.get(kind, "ends the game")
+            head = (
+                f"{name} {what}"
+                + (f" at the game length of {length} moves" if at_length else "")
+                + (f" ({exc.said})" if exc.said else "")
+            )
         if kind == EngineClaim.RESIGN:
             verdict: Tuple[Optional[Color], str, str] = (~colour, NORMAL, head)
         else:
@@ -283,7 +322,7 @@ def play_game(job: GameJob, players: Sequence[Player], configs: Sequence[EngineC
         try:
             players[seat[colour]].new_game(variant)
             start_at = getattr(players[seat[colour]], "start_at", None)
-            if start_at is not None:             # a DXP engine: the GAMEREQ's position is the opening's end
+            if start_at is not None:  # a DXP engine: the GAMEREQ's position is the opening's end
                 start_at(len(job.opening.moves))
         except EngineError as e:
             return fault(colour, e)
@@ -293,19 +332,26 @@ def play_game(job: GameJob, players: Sequence[Player], configs: Sequence[EngineC
         if outcome is not None:
             if outcome.winner is None:
                 return finish(None, NORMAL, f"Draw: {outcome.reason}")
-            side = _colour(outcome.winner if outcome.termination.name == "KING_CROWNED" else
-                           outcome.winner if board.variant.goal == "losing" else ~outcome.winner)
-            what = {"NO_PIECES": "has no pieces left", "NO_MOVES": "has no legal move",
-                    "KING_CROWNED": "crowned a king first"}.get(outcome.termination.name, outcome.reason)
+            side = _colour(
+                outcome.winner
+                if outcome.termination.name == "KING_CROWNED"
+                else outcome.winner
+                if board.variant.goal == "losing"
+                else ~outcome.winner
+            )
+            what = {
+                "NO_PIECES": "has no pieces left",
+                "NO_MOVES": "has no legal move",
+                "KING_CROWNED": "crowned a king first",
+            }.get(outcome.termination.name, outcome.reason)
             return finish(outcome.winner, NORMAL, f"{_colour(outcome.winner)} wins: {side} {what}")
         if rules.maxmoves and board.ply >= 2 * rules.maxmoves:
             return finish(None, ADJUDICATION, "Draw by adjudication: maximum moves")
         colour = board.turn
         seat_no = seat[colour]
         player, config, clock = players[seat_no], configs[seat_no], clocks[colour]
-        if length and len(record.moves) >= 2 * length and (config.proto != "dxp"
-                                                           or len(record.moves) > 2 * length):
-            return claim(colour, None)           # a DXP engine to move there has been asked
+        if length and len(record.moves) >= 2 * length and (config.proto != "dxp" or len(record.moves) > 2 * length):
+            return claim(colour, None)  # a DXP engine to move there has been asked
         limit = clock.limit()
         available = clock.available()
         # on_info is a player's own, beyond the Player protocol
@@ -370,8 +416,9 @@ def _overtime(reply: PlayResult, available: Optional[float]) -> str:
     return text
 
 
-def _claim_verdict(board: Board, colour: Color, rules: Rules, last_score: Dict[Color, Optional[float]],
-                   head: str, at_length: bool) -> Tuple[Optional[Color], str, str]:
+def _claim_verdict(
+    board: Board, colour: Color, rules: Rules, last_score: Dict[Color, Optional[float]], head: str, at_length: bool
+) -> Tuple[Optional[Color], str, str]:
     """(winner, termination, reason) of a draw or win claim, or of none, by
     `colour` (to move): the endgame database, else the match's score
     thresholds, else a draw."""
@@ -384,8 +431,11 @@ def _claim_verdict(board: Board, colour: Color, rules: Rules, last_score: Dict[C
         r = rules.resign
         for side in (colour, ~colour):
             score, other = last_score[side], last_score[~side]
-            if score is not None and score <= -r.score / 100.0 and (
-                    not r.twosided or (other is not None and other >= r.score / 100.0)):
+            if (
+                score is not None
+                and score <= -r.score / 100.0
+                and (not r.twosided or (other is not None and other >= r.score / 100.0))
+            ):
                 return ~side, ADJUDICATION, f"{head}; {_colour(~side)} wins by adjudication"
     if rules.draw is not None:
         d = rules.draw
@@ -403,8 +453,9 @@ def record_board(record: GameRecord, variant: Variant) -> Board:
     return board
 
 
-def record_to_game(record: GameRecord, variant: Variant, configs: Sequence[EngineConfig],
-                   event: str = "?", site: str = "?"):
+def record_to_game(
+    record: GameRecord, variant: Variant, configs: Sequence[EngineConfig], event: str = "?", site: str = "?"
+):
     """The record as a `draughts.pdn.Game` (tags, moves and `{score/depth time}` comments)."""
 
     board = record_board(record, variant)
@@ -414,9 +465,17 @@ def record_to_game(record: GameRecord, variant: Variant, configs: Sequence[Engin
     by_colour = {first_colour: record.first, ~first_colour: record.second}
     white, black = configs[by_colour[Color.WHITE]], configs[by_colour[Color.BLACK]]
     first_tok, draw_tok, second_tok = variant.result_tokens
-    result = {CUTE_RESULTS[0]: first_tok, CUTE_RESULTS[1]: draw_tok, CUTE_RESULTS[2]: second_tok}.get(record.result, "*")
-    headers = {"Event": event or "?", "Site": site or "?", "Date": record.date or "????.??.??",
-               "Round": str(record.index + 1), "White": white.name, "Black": black.name}
+    result = {CUTE_RESULTS[0]: first_tok, CUTE_RESULTS[1]: draw_tok, CUTE_RESULTS[2]: second_tok}.get(
+        record.result, "*"
+    )
+    headers = {
+        "Event": event or "?",
+        "Site": site or "?",
+        "Date": record.date or "????.??.??",
+        "Round": str(record.index + 1),
+        "White": white.name,
+        "Black": black.name,
+    }
     game = pdn.Game.from_board(board, headers, result=result)
     wtc, btc = white.tc.text(), black.tc.text()
     game.headers["TimeControl"] = wtc if wtc == btc else f"{wtc} / {btc}"

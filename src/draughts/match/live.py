@@ -56,9 +56,16 @@ class LiveGame:
     def __init__(self, owner: "LiveBoard", index: int, white: str, black: str, board: Board):
         self._owner = owner
         self.data: Dict[str, Any] = {
-            "index": index, "white": white, "black": black, "fen": board.fen(), "moves": [],
-            "clocks": {"white": None, "black": None}, "running": None, "since": None,
-            "lines": {"white": None, "black": None}}
+            "index": index,
+            "white": white,
+            "black": black,
+            "fen": board.fen(),
+            "moves": [],
+            "clocks": {"white": None, "black": None},
+            "running": None,
+            "since": None,
+            "lines": {"white": None, "black": None},
+        }
         self._board = board.copy()
 
     def thinking(self, colour: Color, available: Optional[float]) -> None:
@@ -75,8 +82,12 @@ class LiveGame:
         """What `colour`'s engine has found so far in its move."""
         if info.score is None or not info.pv:
             return
-        line = {"depth": info.depth, "score": round(info.score, 3), "nps": round(info.nps or 0.0),
-                "pv": [m.hub() for m in info.pv]}
+        line = {
+            "depth": info.depth,
+            "score": round(info.score, 3),
+            "nps": round(info.nps or 0.0),
+            "pv": [m.hub() for m in info.pv],
+        }
         with self._owner.lock:
             self.data["lines"][_colour(colour)] = line
             self._owner.changed()
@@ -98,16 +109,31 @@ class LiveGame:
 class LiveBoard:
     """The file of a match's games in progress, kept by a writer thread."""
 
-    def __init__(self, path: str, *, variant: str, mandatory_capture: bool, names: List[str],
-                 total: int, played: int = 0, state: Optional[str] = None):
+    def __init__(
+        self,
+        path: str,
+        *,
+        variant: str,
+        mandatory_capture: bool,
+        names: List[str],
+        total: int,
+        played: int = 0,
+        state: Optional[str] = None,
+    ):
         self.path = path
         self.lock = threading.Lock()
         self._games: List[LiveGame] = []
         self._head: Dict[str, Any] = {
-            "kind": LIVE_KIND, "version": LIVE_VERSION, "variant": variant,
-            "mandatory_capture": mandatory_capture, "names": list(names),
+            "kind": LIVE_KIND,
+            "version": LIVE_VERSION,
+            "variant": variant,
+            "mandatory_capture": mandatory_capture,
+            "names": list(names),
             "state": os.path.abspath(state) if state else None,
-            "played": played, "total": total, "status": "running"}
+            "played": played,
+            "total": total,
+            "status": "running",
+        }
         self._dirty = threading.Event()
         self._closed = False
         self.write()
@@ -137,8 +163,11 @@ class LiveBoard:
 
     def snapshot(self) -> Dict[str, Any]:
         with self.lock:
-            return {**self._head, "updated": time.time(),
-                    "games": [json.loads(json.dumps(g.data)) for g in self._games]}
+            return {
+                **self._head,
+                "updated": time.time(),
+                "games": [json.loads(json.dumps(g.data)) for g in self._games],
+            }
 
     def write(self) -> None:
         data = self.snapshot()
@@ -148,7 +177,7 @@ class LiveBoard:
                 json.dump(data, fh, separators=(",", ":"))
             os.replace(tmp, self.path)
         except OSError:
-            pass                        # a viewer's file must never stop the match
+            pass  # a viewer's file must never stop the match
 
     def _writer(self) -> None:
         while not self._closed:

@@ -25,10 +25,15 @@ from draughts.variants import Variant, variant as get_variant
 DECKS: Dict[str, Tuple[str, str]] = {
     "acf-3move": ("acf_3move.pdn", "american"),
 }
-DECK_ALIASES = {"acf": "acf-3move", "3move": "acf-3move", "3-move": "acf-3move", "ballots": "acf-3move",
-                "acf-3-move": "acf-3move"}
+DECK_ALIASES = {
+    "acf": "acf-3move",
+    "3move": "acf-3move",
+    "3-move": "acf-3move",
+    "ballots": "acf-3move",
+    "acf-3-move": "acf-3move",
+}
 
-MoveTuple = Tuple[int, int, Tuple[int, ...], Tuple[int, ...], bool]   # start, end, path, captured, promotion
+MoveTuple = Tuple[int, int, Tuple[int, ...], Tuple[int, ...], bool]  # start, end, path, captured, promotion
 
 
 def move_tuple(m: Move) -> MoveTuple:
@@ -56,8 +61,11 @@ class Opening:
         return b
 
     def to_json(self) -> Dict:
-        return {"fen": self.fen, "moves": [[s, e, list(p), list(c), pr] for s, e, p, c, pr in self.moves],
-                "name": self.name}
+        return {
+            "fen": self.fen,
+            "moves": [[s, e, list(p), list(c), pr] for s, e, p, c, pr in self.moves],
+            "name": self.name,
+        }
 
     @classmethod
     def from_json(cls, data: Dict) -> "Opening":
@@ -97,8 +105,9 @@ def _games_openings(text: str, variant: Variant, plies: Optional[int], source: s
             break
         number += 1
         if game.variant.name != variant.name:
-            raise InvalidInputError(f"openings file {source}: game {number} is {game.variant.name}, "
-                                f"the match plays {variant.name}")
+            raise InvalidInputError(
+                f"openings file {source}: game {number} is {game.variant.name}, the match plays {variant.name}"
+            )
         moves = game.moves if plies is None else game.moves[:plies]
         name = game.headers.get("Opening") or game.headers.get("Event") or f"{os.path.basename(source)} #{number}"
         if name == "?":
@@ -108,8 +117,9 @@ def _games_openings(text: str, variant: Variant, plies: Optional[int], source: s
         board = Board(variant=variant) if fen is None else Board(fen, variant=variant)
         for m in moves:
             if m not in board.legal_moves:
-                raise InvalidInputError(f"openings file {source}: game {number}: {m} is not legal "
-                                    f"in {board.fen()} under the match's rules")
+                raise InvalidInputError(
+                    f"openings file {source}: game {number}: {m} is not legal in {board.fen()} under the match's rules"
+                )
             board.push(m)
         if board.outcome() is not None:
             raise InvalidInputError(f"openings file {source}: game {number} ends the game")
@@ -162,8 +172,7 @@ class Book:
     """Openings drawn in order (`sequential`, from `start`, 1-based) or in a
     seeded random order (each opening once per pass through the book)."""
 
-    def __init__(self, openings: Sequence[Opening], order: str = "sequential", start: int = 1,
-                 seed: int = 0):
+    def __init__(self, openings: Sequence[Opening], order: str = "sequential", start: int = 1, seed: int = 0):
         if order not in ("sequential", "random"):
             raise InvalidInputError(f"openings order must be sequential or random, not {order!r}")
         if not openings:
@@ -199,16 +208,25 @@ class Book:
 
 # --- balanced openings -----------------------------------------------------------
 
+
 @dataclass
 class Generated:
     opening: Opening
-    score: float            # men, from the side to move after the opening
+    score: float  # men, from the side to move after the opening
     depth: int
 
 
-def generate(variant, plies: int, count: int, *, depth: int = 6, max_score: float = 0.3,
-             seed: Optional[int] = None, max_tries: Optional[int] = None,
-             progress: Optional[Callable[[int, int], None]] = None) -> List[Generated]:
+def generate(
+    variant,
+    plies: int,
+    count: int,
+    *,
+    depth: int = 6,
+    max_score: float = 0.3,
+    seed: Optional[int] = None,
+    max_tries: Optional[int] = None,
+    progress: Optional[Callable[[int, int], None]] = None,
+) -> List[Generated]:
     """`count` distinct openings of `plies` random legal moves from the start
     position, each kept only when a `depth`-ply search scores it within
     `max_score` men of equality.  Deterministic for a given seed."""
@@ -229,8 +247,10 @@ def generate(variant, plies: int, count: int, *, depth: int = 6, max_score: floa
     while len(out) < count:
         tries += 1
         if tries > limit:
-            raise InvalidInputError(f"found only {len(out)} of {count} balanced openings in {limit} tries "
-                                f"(try a larger --max-score, fewer plies or a smaller count)")
+            raise InvalidInputError(
+                f"found only {len(out)} of {count} balanced openings in {limit} tries "
+                f"(try a larger --max-score, fewer plies or a smaller count)"
+            )
         board = Board(variant=v)
         ok = True
         for _ in range(plies):
@@ -250,8 +270,7 @@ def generate(variant, plies: int, count: int, *, depth: int = 6, max_score: floa
         if result.score is None or result.win_in is not None or abs(result.score) > max_score:
             continue
         name = f"random {plies} plies #{len(out) + 1}"
-        out.append(Generated(Opening(None, tuple(move_tuple(m) for m in board.move_stack), name),
-                             result.score, depth))
+        out.append(Generated(Opening(None, tuple(move_tuple(m) for m in board.move_stack), name), result.score, depth))
         if progress:
             progress(len(out), tries)
     return out
@@ -268,8 +287,7 @@ def write_openings(items: Iterable[Generated], variant, fmt: str = "pdn") -> str
         if fmt == "fen":
             chunks.append(board.fen() + "\n")
             continue
-        game = pdn.Game.from_board(board, {"Event": g.opening.name or f"opening {i}", "Round": str(i)},
-                                   result="*")
+        game = pdn.Game.from_board(board, {"Event": g.opening.name or f"opening {i}", "Round": str(i)}, result="*")
         if game.moves:
             game.comments[len(game.moves) - 1] = f"{g.score:+.2f}/{g.depth}"
         chunks.append(pdn.write_game(game))

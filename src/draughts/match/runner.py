@@ -38,8 +38,7 @@ from draughts.match.game import GameJob, GameRecord, record_to_game
 from draughts.match.live import LiveBoard
 from draughts.match.settings import MatchSettings, OpeningSettings
 
-__all__ = ["Match", "MatchResult", "MatchSettings", "OpeningSettings", "Console", "latency_figures",
-           "load_state"]
+__all__ = ["Match", "MatchResult", "MatchSettings", "OpeningSettings", "Console", "latency_figures", "load_state"]
 
 STATE_VERSION = 1
 #: seconds between the interpreter's thread switches while games run (the
@@ -57,8 +56,14 @@ class MatchResult:
 
 
 class Match:
-    def __init__(self, settings: MatchSettings, *, console: Optional[Console] = None,
-                 resume_state: Optional[Dict] = None, argv: Optional[Sequence[str]] = None):
+    def __init__(
+        self,
+        settings: MatchSettings,
+        *,
+        console: Optional[Console] = None,
+        resume_state: Optional[Dict] = None,
+        argv: Optional[Sequence[str]] = None,
+    ):
         if len(settings.engines) < 2:
             raise InvalidInputError("a match needs at least two engines")
         if settings.concurrency is not None and settings.concurrency < 1:
@@ -73,10 +78,10 @@ class Match:
         self.console = console or Console()
         self.argv = list(argv or [])
         self.records: Dict[int, GameRecord] = {}
-        self.decided: Optional[Dict] = None   # the SPRT's numbers when it decided
-        self.order: List[int] = []          # record indices in the order they finished
+        self.decided: Optional[Dict] = None  # the SPRT's numbers when it decided
+        self.order: List[int] = []  # record indices in the order they finished
         self.stopped: Optional[str] = None
-        self._live: Optional[LiveBoard] = None     # the games in progress, with -live
+        self._live: Optional[LiveBoard] = None  # the games in progress, with -live
         if resume_state:
             for d in resume_state.get("records", []):
                 r = GameRecord.from_json(d)
@@ -85,10 +90,13 @@ class Match:
             self.decided = resume_state.get("sprt_decided")
         self.book = self._book()
         if resume_state and resume_state.get("book") not in (None, self.book_digest()):
-            raise InvalidInputError("the openings file has changed since the match was saved; "
-                                "a resumed match must draw its openings from the same book")
-        self.schedule = sched.build(len(settings.engines), settings.tournament, settings.games,
-                                    settings.rounds, settings.repeat, self.book)
+            raise InvalidInputError(
+                "the openings file has changed since the match was saved; "
+                "a resumed match must draw its openings from the same book"
+            )
+        self.schedule = sched.build(
+            len(settings.engines), settings.tournament, settings.games, settings.rounds, settings.repeat, self.book
+        )
         self.pairs = sched.game_pairs(self.schedule)
         self.t0 = time.time()
         self._check_engines()
@@ -110,9 +118,11 @@ class Match:
         slots = len({job.slot for job in self.schedule})
         if slots <= len(self.book):
             return None
-        return (f"Warning: the schedule plays {slots} openings and the book holds {len(self.book)}: "
-                f"each is played about {slots / len(self.book):.1f} times (engines at node or depth "
-                f"limits replay the same games, which the statistics count again)")
+        return (
+            f"Warning: the schedule plays {slots} openings and the book holds {len(self.book)}: "
+            f"each is played about {slots / len(self.book):.1f} times (engines at node or depth "
+            f"limits replay the same games, which the statistics count again)"
+        )
 
     def book_digest(self) -> Optional[str]:
         """A fingerprint of the opening book (a resumed match must use the same)."""
@@ -139,8 +149,11 @@ class Match:
         """Engine's points in its games against engine 1 - engine (two-engine matches),
         and in complete pairs."""
         pts = [self.records[i].points(engine) for i in sorted(self.records)]
-        pair_pts = [self.records[a].points(engine) + self.records[b].points(engine)
-                    for a, b in self.pairs if a in self.records and b in self.records]
+        pair_pts = [
+            self.records[a].points(engine) + self.records[b].points(engine)
+            for a, b in self.pairs
+            if a in self.records and b in self.records
+        ]
         return pts, pair_pts
 
     def summary(self) -> Optional[stats.Summary]:
@@ -149,7 +162,7 @@ class Match:
         pts, pair_pts = self._points(0)
         s = stats.summarise(pts, pair_pts, self.settings.sprt, paired=self.settings.repeat == 2)
         if self.decided is not None:
-            s.sprt = dict(self.decided)   # the verdict stands; games still running are counted
+            s.sprt = dict(self.decided)  # the verdict stands; games still running are counted
         return s
 
     def pair_summary(self) -> stats.Summary:
@@ -172,18 +185,30 @@ class Match:
             d = sum(1 for r in mine if r.winner is None)
             l = len(mine) - w - d
             elo, err = stats.elo_interval(w, l, d)
-            rows.append({"name": e.name, "games": len(mine), "wins": w, "losses": l, "draws": d,
-                         "score": stats.score_of(w, l, d), "elo": elo, "elo_error": err,
-                         "draw_ratio": d / len(mine) if mine else 0.0})
+            rows.append(
+                {
+                    "name": e.name,
+                    "games": len(mine),
+                    "wins": w,
+                    "losses": l,
+                    "draws": d,
+                    "score": stats.score_of(w, l, d),
+                    "elo": elo,
+                    "elo_error": err,
+                    "draw_ratio": d / len(mine) if mine else 0.0,
+                }
+            )
         rows.sort(key=lambda r: (-r["score"], r["name"]))
         return rows
 
     def _rank_lines(self) -> List[str]:
         lines = [f"{'Rank':>4} {'Name':<28} {'Elo':>6} {'+/-':>6} {'Games':>7} {'Score':>7} {'Draw':>7}"]
         for n, r in enumerate(self.standings(), start=1):
-            lines.append(f"{n:>4} {r['name']:<28} {stats.fmt_number(r['elo'], 0):>6} "
-                         f"{stats.fmt_number(r['elo_error'], 0):>6} {r['games']:>7} "
-                         f"{r['score'] * 100:>6.1f}% {r['draw_ratio'] * 100:>6.1f}%")
+            lines.append(
+                f"{n:>4} {r['name']:<28} {stats.fmt_number(r['elo'], 0):>6} "
+                f"{stats.fmt_number(r['elo_error'], 0):>6} {r['games']:>7} "
+                f"{r['score'] * 100:>6.1f}% {r['draw_ratio'] * 100:>6.1f}%"
+            )
         return lines
 
     def report(self) -> None:
@@ -200,8 +225,7 @@ class Match:
 
     # --- files ---
     def _pdn_text(self, record: GameRecord) -> str:
-        game = record_to_game(record, self.variant, self.settings.engines, self.settings.event,
-                              self.settings.site)
+        game = record_to_game(record, self.variant, self.settings.engines, self.settings.event, self.settings.site)
         return pdn.write_game(game)
 
     def _append_pdn(self, record: GameRecord) -> None:
@@ -225,11 +249,17 @@ class Match:
                 fh.write(self._pdn_text(self.records[i]))
 
     def state_json(self) -> Dict:
-        return {"version": STATE_VERSION, "settings": self.settings.to_json(), "argv": self.argv,
-                "total": len(self.schedule),
-                "records": [self.records[i].to_json() for i in self.order],
-                "stopped": self.stopped, "complete": self.complete, "sprt_decided": self.decided,
-                "book": self.book_digest()}
+        return {
+            "version": STATE_VERSION,
+            "settings": self.settings.to_json(),
+            "argv": self.argv,
+            "total": len(self.schedule),
+            "records": [self.records[i].to_json() for i in self.order],
+            "stopped": self.stopped,
+            "complete": self.complete,
+            "sprt_decided": self.decided,
+            "book": self.book_digest(),
+        }
 
     def save_state(self) -> None:
         path = self.settings.state
@@ -248,21 +278,36 @@ class Match:
             terminations[r.termination] = terminations.get(r.termination, 0) + 1
         engines = [e.to_json() for e in self.settings.engines]
         return {
-            "variant": self.variant.name, "engines": engines, "games_scheduled": len(self.schedule),
-            "games_played": len(self.records), "complete": self.complete, "stopped": self.stopped,
-            "srand": self.settings.srand, "duration": time.time() - self.t0,
+            "variant": self.variant.name,
+            "engines": engines,
+            "games_scheduled": len(self.schedule),
+            "games_played": len(self.records),
+            "complete": self.complete,
+            "stopped": self.stopped,
+            "srand": self.settings.srand,
+            "duration": time.time() - self.t0,
             "summary": s.to_json() if s else None,
             "standings": stats.json_number(self.standings()),
             "terminations": terminations,
-            "latency": {self.settings.engines[i].name: latency_figures(ms)
-                        for i, ms in sorted(self.latencies().items())},
-            "games": [{"game": r.index + 1, "round": r.round + 1,
-                       "first": self.settings.engines[r.first].name,
-                       "second": self.settings.engines[r.second].name,
-                       "result": r.result, "winner": None if r.winner is None else self.settings.engines[r.winner].name,
-                       "termination": r.termination, "reason": r.reason, "plies": len(r.moves),
-                       "opening": r.opening.get("name", ""), "duration": r.duration}
-                      for r in (self.records[i] for i in sorted(self.records))],
+            "latency": {
+                self.settings.engines[i].name: latency_figures(ms) for i, ms in sorted(self.latencies().items())
+            },
+            "games": [
+                {
+                    "game": r.index + 1,
+                    "round": r.round + 1,
+                    "first": self.settings.engines[r.first].name,
+                    "second": self.settings.engines[r.second].name,
+                    "result": r.result,
+                    "winner": None if r.winner is None else self.settings.engines[r.winner].name,
+                    "termination": r.termination,
+                    "reason": r.reason,
+                    "plies": len(r.moves),
+                    "opening": r.opening.get("name", ""),
+                    "duration": r.duration,
+                }
+                for r in (self.records[i] for i in sorted(self.records))
+            ],
         }
 
     def latencies(self, records: Optional[Sequence[GameRecord]] = None) -> Dict[int, List[float]]:
@@ -278,9 +323,11 @@ class Match:
         lines = []
         for i, ms in sorted(self.latencies(records).items()):
             f = latency_figures(ms)
-            lines.append(f"Latency of {self.settings.engines[i].name}: {f['moves']} moves, "
-                         f"mean {f['mean_ms']:.1f} ms, median {f['median_ms']:.1f} ms, "
-                         f"p99 {f['p99_ms']:.1f} ms, max {f['max_ms']:.1f} ms")
+            lines.append(
+                f"Latency of {self.settings.engines[i].name}: {f['moves']} moves, "
+                f"mean {f['mean_ms']:.1f} ms, median {f['median_ms']:.1f} ms, "
+                f"p99 {f['p99_ms']:.1f} ms, max {f['max_ms']:.1f} ms"
+            )
         return lines
 
     # --- running ---
@@ -292,8 +339,7 @@ class Match:
         s = self.settings
         total = len(self.schedule)
         if s.live and s.cluster:
-            raise InvalidInputError("-live follows the games played on this machine; it cannot be used "
-                                    "with -cluster")
+            raise InvalidInputError("-live follows the games played on this machine; it cannot be used with -cluster")
         if self.records:
             self._rewrite_pdn()
         elif s.pdnout:
@@ -302,14 +348,20 @@ class Match:
         todo = [j for j in self.schedule if j.index not in self.records]
         resumed = len(self.records)
         stop_reason = None
-        if self.decided is not None:            # a resumed match the SPRT had already decided
+        if self.decided is not None:  # a resumed match the SPRT had already decided
             stop_reason = f"SPRT: {self.decided['verdict']} was accepted"
             todo = []
         live = None
         if s.live:
-            live = LiveBoard(s.live, variant=s.variant, mandatory_capture=s.mandatory_capture,
-                             names=[e.name for e in s.engines], total=total, played=len(self.records),
-                             state=s.state)
+            live = LiveBoard(
+                s.live,
+                variant=s.variant,
+                mandatory_capture=s.mandatory_capture,
+                names=[e.name for e in s.engines],
+                total=total,
+                played=len(self.records),
+                state=s.state,
+            )
         self._live = live
         executor = RayExecutor(s, s.cluster) if s.cluster else LocalExecutor(s, self.variant, live=live)
         self.t0 = time.time()
@@ -318,8 +370,10 @@ class Match:
             self.console.line(warning)
         books_off = [e.name for e in s.engines if not e.book and e.proto in ("hub", "builtin")]
         if books_off and not resumed:
-            self.console.line(f"Opening books off (the openings are the match's; book=on keeps an engine's "
-                              f"own): {', '.join(books_off)}")
+            self.console.line(
+                f"Opening books off (the openings are the match's; book=on keeps an engine's "
+                f"own): {', '.join(books_off)}"
+            )
         self._progress(resumed)
         abandon = False
         # games run on threads of this process: a short switch interval keeps
@@ -338,7 +392,7 @@ class Match:
                     self.console.line(f"Started game {job.index + 1} of {total} ({self._names(job)})")
                     executor.submit(job)
                 for job, record in executor.next_done():
-                    if record is None:                   # lost with its worker: play it again
+                    if record is None:  # lost with its worker: play it again
                         todo.insert(0, job)
                         continue
                     reason = self.game_finished(job, record)
@@ -368,7 +422,7 @@ class Match:
                 live.close("stopped" if stopped else "finished")
         self.stopped = stop_reason
         self.save_state()
-        if len(s.engines) == 2 and len(self.records) == resumed:   # no game ended in this run
+        if len(s.engines) == 2 and len(self.records) == resumed:  # no game ended in this run
             self.console.line(self._score_line())
         self.report()
         if s.show_latency:
@@ -377,8 +431,9 @@ class Match:
         self.console.line("Finished match")
         if s.jsonout:
             save_json(s.jsonout, self.result_json(), indent=2)
-        return MatchResult([self.records[i] for i in sorted(self.records)], self.schedule,
-                           self.summary(), self.stopped, self.complete)
+        return MatchResult(
+            [self.records[i] for i in sorted(self.records)], self.schedule, self.summary(), self.stopped, self.complete
+        )
 
     def _progress(self, resumed: int) -> None:
         if not self.console.bar_enabled:
@@ -421,8 +476,7 @@ class Match:
                 self.decided = dict(s.sprt)
                 self.save_state()
                 reason = reason or f"SPRT: {s.sprt['verdict']} was accepted"
-        if (self.settings.ratinginterval and n % self.settings.ratinginterval == 0
-                and not self.complete and not reason):
+        if self.settings.ratinginterval and n % self.settings.ratinginterval == 0 and not self.complete and not reason:
             self.report()
         return reason
 
@@ -434,11 +488,16 @@ def latency_figures(ms: Sequence[float]) -> Dict:
     ordered = sorted(ms)
     n = len(ordered)
 
-    def rank(q: float) -> float:                 # nearest rank
+    def rank(q: float) -> float:  # nearest rank
         return ordered[min(n - 1, max(0, math.ceil(q * n) - 1))]
 
-    return {"moves": n, "mean_ms": sum(ordered) / n, "median_ms": rank(0.5), "p99_ms": rank(0.99),
-            "max_ms": ordered[-1]}
+    return {
+        "moves": n,
+        "mean_ms": sum(ordered) / n,
+        "median_ms": rank(0.5),
+        "p99_ms": rank(0.99),
+        "max_ms": ordered[-1],
+    }
 
 
 def load_state(path: str) -> Dict:

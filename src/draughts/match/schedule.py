@@ -30,8 +30,9 @@ def pairings(n_engines: int, tournament: str) -> List[Tuple[int, int]]:
     raise InvalidInputError(f"-tournament takes {' or '.join(TOURNAMENTS)}, not {tournament!r}")
 
 
-def build(n_engines: int, tournament: str, games: int, rounds: int, repeat: int,
-          book: Optional[Book] = None) -> List[GameJob]:
+def build(
+    n_engines: int, tournament: str, games: int, rounds: int, repeat: int, book: Optional[Book] = None
+) -> List[GameJob]:
     if games < 1 or rounds < 1 or repeat < 1:
         raise InvalidInputError("-games, -rounds and -repeat must be at least 1")
     pairs = pairings(n_engines, tournament)

@@ -59,7 +59,7 @@ def elo_interval(wins: int, losses: int, draws: int) -> Tuple[float, float]:
         return 0.0, math.nan
     s = score_of(wins, losses, draws)
     elo = elo_from_score(s)
-    var = (wins * (1.0 - s) ** 2 + losses * s ** 2 + draws * (0.5 - s) ** 2) / n
+    var = (wins * (1.0 - s) ** 2 + losses * s**2 + draws * (0.5 - s) ** 2) / n
     se = math.sqrt(var / n)
     lo, hi = s - Z95 * se, s + Z95 * se
     if lo <= 0.0 or hi >= 1.0:
@@ -92,7 +92,7 @@ def _moments(counts: Sequence[float], values: Sequence[float]) -> Tuple[float, f
     return n, mean, var
 
 
-TRINOMIAL_VALUES = (0.0, 0.5, 1.0)            # loss, draw, win
+TRINOMIAL_VALUES = (0.0, 0.5, 1.0)  # loss, draw, win
 PENTANOMIAL_VALUES = (0.0, 0.25, 0.5, 0.75, 1.0)
 
 
@@ -122,7 +122,7 @@ def _mle(freqs: Sequence[float], values: Sequence[float], s: float) -> List[floa
     lo = max((-1.0 / di for di in d if di > 0), default=-1e12)
     hi = min((-1.0 / di for di in d if di < 0), default=1e12)
 
-    def g(lam: float) -> float:                  # decreasing in lam on (lo, hi)
+    def g(lam: float) -> float:  # decreasing in lam on (lo, hi)
         return sum(f * di / (1.0 + lam * di) for f, di in zip(freqs, d))
 
     a, b = lo, hi
@@ -172,7 +172,7 @@ class Sprt:
         return sprt_bounds(self.alpha, self.beta)
 
     def verdict(self, llr: float) -> Optional[str]:
-        """"H0" or "H1" once the LLR leaves the bounds, else None."""
+        """ "H0" or "H1" once the LLR leaves the bounds, else None."""
         lower, upper = self.bounds
         if llr >= upper:
             return "H1"
@@ -215,8 +215,9 @@ class Summary:
         return {k: json_number(v) for k, v in asdict(self).items()}
 
 
-def summarise(points: Sequence[float], pairs: Sequence[float], sprt: Optional[Sprt] = None,
-              paired: bool = False) -> Summary:
+def summarise(
+    points: Sequence[float], pairs: Sequence[float], sprt: Optional[Sprt] = None, paired: bool = False
+) -> Summary:
     """Summary of the first engine's game points (1, 1/2, 0) and its points
     in complete game pairs (0..2).  With `paired` (each opening played twice,
     colours swapped) the normalised Elo and the SPRT use the pentanomial."""
@@ -233,11 +234,33 @@ def summarise(points: Sequence[float], pairs: Sequence[float], sprt: Optional[Sp
     if sprt is not None:
         llr = sprt_llr(sprt.elo0, sprt.elo1, ptnml if use_pairs else tri, use_pairs)
         lower, upper = sprt.bounds
-        verdict = {"elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha, "beta": sprt.beta,
-                   "llr": llr, "lbound": lower, "ubound": upper, "verdict": sprt.verdict(llr),
-                   "model": "pentanomial" if use_pairs else "trinomial"}
-    return Summary(wins, losses, draws, n, score_of(wins, losses, draws), elo, err,
-                   los(wins, losses), draws / n if n else 0.0, ptnml, sum(ptnml), nelo, nerr, verdict)
+        verdict = {
+            "elo0": sprt.elo0,
+            "elo1": sprt.elo1,
+            "alpha": sprt.alpha,
+            "beta": sprt.beta,
+            "llr": llr,
+            "lbound": lower,
+            "ubound": upper,
+            "verdict": sprt.verdict(llr),
+            "model": "pentanomial" if use_pairs else "trinomial",
+        }
+    return Summary(
+        wins,
+        losses,
+        draws,
+        n,
+        score_of(wins, losses, draws),
+        elo,
+        err,
+        los(wins, losses),
+        draws / n if n else 0.0,
+        ptnml,
+        sum(ptnml),
+        nelo,
+        nerr,
+        verdict,
+    )
 
 
 def fmt_number(x: float, digits: int = 2) -> str:
@@ -256,13 +279,16 @@ def _margin(error: float) -> str:
 
 def report_lines(name1: str, name2: str, s: Summary, *, paired: bool = False) -> List[str]:
     """cutechess-cli's closing lines (and fastchess's pentanomial ones)."""
-    lines = [f"Score of {name1} vs {name2}: {s.wins} - {s.losses} - {s.draws}  [{s.score:.3f}] {s.games}",
-             f"Elo difference: {fmt_number(s.elo)}{_margin(s.elo_error)}, "
-             f"LOS: {s.los * 100:.1f} %, DrawRatio: {s.draw_ratio * 100:.1f} %"]
+    lines = [
+        f"Score of {name1} vs {name2}: {s.wins} - {s.losses} - {s.draws}  [{s.score:.3f}] {s.games}",
+        f"Elo difference: {fmt_number(s.elo)}{_margin(s.elo_error)}, "
+        f"LOS: {s.los * 100:.1f} %, DrawRatio: {s.draw_ratio * 100:.1f} %",
+    ]
     if paired and s.pairs:
         p = s.pentanomial
-        lines.append(f"Ptnml(0-2): [{p[0]}, {p[1]}, {p[2]}, {p[3]}, {p[4]}], "
-                     f"nElo: {fmt_number(s.nelo)}{_margin(s.nelo_error)}")
+        lines.append(
+            f"Ptnml(0-2): [{p[0]}, {p[1]}, {p[2]}, {p[3]}, {p[4]}], nElo: {fmt_number(s.nelo)}{_margin(s.nelo_error)}"
+        )
     if s.sprt is not None:
         llr, lb, ub = s.sprt["llr"], s.sprt["lbound"], s.sprt["ubound"]
         pct = llr / ub * 100.0 if llr >= 0 else llr / lb * 100.0

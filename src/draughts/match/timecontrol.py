@@ -49,14 +49,14 @@ class TimeControl:
     """How long an engine may think: a clock (`moves`/`time`+`inc`), a fixed
     time a move (`movetime`), and/or search limits (`depth`, `nodes`)."""
 
-    moves: int = 0                  # moves per period; 0: the whole game
-    time: float = 0.0               # seconds per period (0 with no clock)
+    moves: int = 0  # moves per period; 0: the whole game
+    time: float = 0.0  # seconds per period (0 with no clock)
     inc: float = 0.0
-    movetime: float = 0.0           # st=
+    movetime: float = 0.0  # st=
     depth: Optional[int] = None
     nodes: Optional[int] = None
-    margin: float = 0.0             # seconds of grace (timemargin= is given in ms)
-    infinite: bool = False          # tc=inf: explicitly no clock
+    margin: float = 0.0  # seconds of grace (timemargin= is given in ms)
+    infinite: bool = False  # tc=inf: explicitly no clock
 
     @property
     def has_clock(self) -> bool:
@@ -87,8 +87,16 @@ class TimeControl:
         return ", ".join(parts) if parts else "inf"
 
     def to_json(self) -> Dict:
-        return {"moves": self.moves, "time": self.time, "inc": self.inc, "movetime": self.movetime,
-                "depth": self.depth, "nodes": self.nodes, "margin": self.margin, "infinite": self.infinite}
+        return {
+            "moves": self.moves,
+            "time": self.time,
+            "inc": self.inc,
+            "movetime": self.movetime,
+            "depth": self.depth,
+            "nodes": self.nodes,
+            "margin": self.margin,
+            "infinite": self.infinite,
+        }
 
     @classmethod
     def from_json(cls, data: Dict) -> "TimeControl":
