@@ -94,6 +94,24 @@ def test_every_match_option_is_in_the_help_and_the_help_names_no_other():
     assert set(match_cli.MATCH_OPTIONS) == named
 
 
+def test_a_match_option_added_to_the_declaration_is_read_by_its_kind(monkeypatch):
+    from draughts.match import cli as match_cli
+
+    monkeypatch.setitem(match_cli.MATCH_OPTIONS, "knob", ("value", False))
+    monkeypatch.setitem(match_cli.MATCH_OPTIONS, "quiet-knob", ("flag", True))
+    assert match_cli.split_options(["-knob", "3", "--quiet-knob"]) == [("knob", ["3"]), ("quiet-knob", [])]
+    with pytest.raises(DraughtsError, match="-knob takes one value, not 2"):
+        match_cli.split_options(["-knob", "3", "4"])
+    with pytest.raises(DraughtsError, match="-quiet-knob takes no value"):
+        match_cli.split_options(["-quiet-knob", "3"])
+    # -resume may change what the declaration says it may, and nothing else
+    with pytest.raises(DraughtsError, match="cannot be changed with -knob"):
+        match_cli.run_match(["-resume", "state.json", "-knob", "3", "-quiet-knob"])
+    monkeypatch.delitem(match_cli.MATCH_OPTIONS, "knob")
+    with pytest.raises(DraughtsError, match="unknown option -knob"):
+        match_cli.split_options(["-knob", "3"])
+
+
 def test_the_state_file_keeps_every_settings_field():
     """to_json/from_json follow the dataclass fields: a field added later
     round-trips without being written out by hand."""

@@ -173,12 +173,18 @@ MATCH_OPTIONS: Dict[str, Tuple[str, bool]] = {
     "no-affinity": ("flag", True),
     "repeat": ("optional", False),
 }
-_MULTI = {n for n, (kind, _) in MATCH_OPTIONS.items() if kind == "values"}
-_SINGLE = {n for n, (kind, _) in MATCH_OPTIONS.items() if kind == "value"}
-_FLAGS = {n for n, (kind, _) in MATCH_OPTIONS.items() if kind == "flag"}
-_OPTIONAL_VALUE = {n for n, (kind, _) in MATCH_OPTIONS.items() if kind == "optional"}
-#: options a resumed match may change
-_RESUME_FREE = {n for n, (_, free) in MATCH_OPTIONS.items() if free}
+
+
+def _kind(name: str) -> Optional[str]:
+    """How option `name` takes its value (MATCH_OPTIONS), None for no such option."""
+    entry = MATCH_OPTIONS.get(name)
+    return entry[0] if entry is not None else None
+
+
+def _resume_free(name: str) -> bool:
+    """Whether a resumed match may change option `name`."""
+    entry = MATCH_OPTIONS.get(name)
+    return entry is not None and entry[1]
 
 
 def _is_option(token: str) -> bool:
@@ -208,15 +214,16 @@ def split_options(argv: Sequence[str]) -> List[Tuple[str, List[str]]]:
         while i < len(argv) and not _is_option(argv[i]):
             values.append(argv[i])
             i += 1
-        if name in _MULTI:
+        kind = _kind(name)
+        if kind == "values":
             pass
-        elif name in _SINGLE:
+        elif kind == "value":
             if len(values) != 1:
                 raise InvalidInputError(f"-{name} takes one value, not {len(values)}")
-        elif name in _FLAGS:
+        elif kind == "flag":
             if values:
                 raise InvalidInputError(f"-{name} takes no value")
-        elif name in _OPTIONAL_VALUE:
+        elif kind == "optional":
             if len(values) > 1:
                 raise InvalidInputError(f"-{name} takes at most one value")
         else:
@@ -258,7 +265,7 @@ def settings_from_options(opts: List[Tuple[str, List[str]]]):
             each.extend(values)
         elif name in ("openings", "draw", "resign", "sprt"):
             multi[name] = values
-        elif name in _FLAGS:
+        elif _kind(name) == "flag":
             flags.add(name)
         elif name == "repeat":
             repeat = parse_int(values[0], "-repeat", low=1) if values else REPEAT_N
@@ -381,14 +388,14 @@ def run_match(argv: Sequence[str], out=None, err=None) -> int:
     if "help" in names or "h" in names:
         (out or sys.stdout).write(MATCH_USAGE)
         return 0
-    single = {n: v[0] for n, v in opts if v and n in _SINGLE}
+    single = {n: v[0] for n, v in opts if v and _kind(n) == "value"}
     _logging("debug" in names)
     progress = None
     if "progress" in single:
         progress = parse_bool(single["progress"], "-progress")
     resume_state = None
     if "resume" in single:
-        extra = [n for n in names if n not in _RESUME_FREE]
+        extra = [n for n in names if not _resume_free(n)]
         if extra:
             raise InvalidInputError(
                 f"-resume takes the match from its state file; it cannot be changed with -{', -'.join(extra)}"
