@@ -562,3 +562,15 @@ def test_dxp_engines_play_international_only():
         DxpPlayer(config, draughts.variant("russian"))
     with pytest.raises(draughts.DraughtsError, match="port= is for proto=dxp"):
         parse_engine(["name=x", "cmd=draughts", "arg=hub", "port=5", "depth=1"])
+
+
+def test_the_clock_a_dxp_game_is_announced_for():
+    from draughts.match.engines import dxp_clock
+    from draughts.match.timecontrol import TimeControl
+
+    assert dxp_clock(TimeControl(moves=40, time=300.0)) == (5, 40)
+    assert dxp_clock(TimeControl(time=90.0, inc=1.0)) == (2, 0)  # DXP has no increment; minutes rounded up
+    # a fixed time a move: 75 moves at that time, at least a minute (st=0.2: 15 s)
+    assert dxp_clock(TimeControl(movetime=2.0)) == (3, 0)
+    assert dxp_clock(TimeControl(movetime=0.2)) == (1, 0)
+    assert dxp_clock(TimeControl(depth=6)) == (0, 0)  # depth= or nodes= alone: no clock

@@ -42,8 +42,6 @@ ANALYSIS_DEPTH_MAX = 40
 #: MiB of transposition table of an in-process engine (the match runner's)
 TT_MB = BUILTIN_TT_MB
 PROTOS = ("builtin", "hub", "dxp")
-#: seconds of a DXP game's clock per second a move (DXP has no time a move)
-DXP_MOVES = 75
 #: seconds a Hub engine of the page may take to start
 STARTUP_TIMEOUT = 10.0
 
@@ -217,8 +215,8 @@ class GuiEngine:
             self._dxp.quit()
             self._dxp = None
         if self._dxp is None:
-            # a game's clock of DXP_MOVES moves at the move time (whole minutes, at least one)
-            dxp = open_engine(replace(self.spec, tc=TimeControl(time=movetime * DXP_MOVES)), board.variant)
+            # a game's clock of DXP_MOVES moves at the move time (match.engines.dxp_clock)
+            dxp = open_engine(replace(self.spec, tc=TimeControl(movetime=movetime)), board.variant)
             assert isinstance(dxp, DxpEngine)
             self._dxp = dxp
             self._dxp_movetime = movetime

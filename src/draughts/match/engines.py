@@ -299,8 +299,8 @@ def open_engine(
     `option.NAME=VALUE` settings before `init` (version 2: `set-param`,
     version 1: `set`) and must finish its start-up within `startup_timeout`
     seconds; its book is turned off unless `book=on` (see `EngineConfig.book`).
-    A DXP engine is announced the `tc=` clock in whole minutes (rounded up)
-    and started with `cmd=` when it has one.
+    A DXP engine is announced the `tc=` clock (`dxp_clock`) and started
+    with `cmd=` when it has one.
 
     Errors: an engine that cannot start raises EngineTerminatedError or
     EngineTimeoutError naming its command; settings it refuses, or a variant
@@ -377,14 +377,34 @@ def _open_dxp(config: EngineConfig, variant: Optional[Variant]) -> DxpEngine:
         raise InvalidInputError(f"engine {config.name}: DXP plays international draughts only, not {variant.name}")
     if config.options:
         raise InvalidInputError(f"engine {config.name}: a DXP engine takes no option.NAME= settings")
-    tc = config.tc
+    minutes, moves = dxp_clock(config.tc)
     return DxpEngine(
         config.host or "127.0.0.1",
         config.port or DEFAULT_PORT,
         command=config.command() if config.cmd else None,
         cwd=config.dir,
         name=config.name,
-        minutes=math.ceil(tc.time / 60.0) if tc.has_clock else 0,
-        moves=tc.moves or 0,
+        minutes=minutes,
+        moves=moves,
         timeout=config.timeout,
     )
+
+
+#: moves a DXP game is announced for when the engine plays at a fixed time a move (st=)
+DXP_MOVES = 75
+
+
+def dxp_clock(tc: TimeControl) -> Tuple[int, int]:
+    """(minutes, moves) a DXP GAMEREQ announces for a time control: the clock
+    in whole minutes (rounded up) and its move count; at a fixed time a
+    move, DXP_MOVES moves at that time (at least a minute); with neither (a
+    depth or node limit), no clock (0, 0).
+
+        >>> dxp_clock(TimeControl(time=90, moves=40)), dxp_clock(TimeControl(movetime=1.0))
+        ((2, 40), (2, 0))
+    """
+    if tc.has_clock:
+        return math.ceil(tc.time / 60.0), tc.moves or 0
+    if tc.movetime > 0:
+        return max(1, math.ceil(tc.movetime * DXP_MOVES / 60.0)), 0
+    return 0, 0
