@@ -2,6 +2,7 @@
 Hub answering from a book, and the match runner turning books off."""
 
 import os
+from typing import List, Tuple
 
 import numpy as np
 import pytest
@@ -127,22 +128,31 @@ def test_the_builder_minimaxes_its_leaves(small_book):
     assert len(seen) == 11 and searched > 20
 
 
-def test_the_builder_expands_the_cheapest_leaf_first(small_book):
-    """Drop-out expansion: the position after the best move is expanded
-    (its cost is one ply's), a move that loses more than the margin never is,
-    and the book counts its positions ply by ply."""
-    path, cfg = small_book
+def test_the_builder_expands_the_cheapest_leaf_first(tmp_path, monkeypatch):
+    """Drop-out expansion: each batch expands the cheapest leaves of the tree
+    as it stands (their cost the drop of each move on the way from the best,
+    plus a ply's cost a move), never one costing more than the margin, and
+    the book counts its positions ply by ply."""
+    expanded: List[Tuple[float, float, float]] = []  # (cost, the cheapest then, the dearest left)
+    real_expand = BB.Tree.expand
+
+    def watched(tree, keys, scorer):
+        leaves = dict((k, c) for c, k in tree.leaves_by_cost())
+        left = [c for k, c in leaves.items() if k not in keys]
+        for k in keys:
+            expanded.append((leaves[k], min(leaves.values()), max(left, default=float("inf"))))
+        return real_expand(tree, keys, scorer)
+
+    monkeypatch.setattr(BB.Tree, "expand", watched)
+    cfg = BB.BuildConfig("american", depth=3, margin=40, ply_cost=4)
+    path = tmp_path / "american.bin"
+    BB.build(cfg, str(path), positions=12, workers=1, progress=False)
+    assert len(expanded) >= 11
+    # the root first (cost 0), then the position after its best move (no drop: a ply's cost)
+    assert expanded[0][0] == 0 and expanded[1][0] == cfg.ply_cost
+    for cost, cheapest, dearest_left in expanded:
+        assert cost <= cfg.margin and cost <= dearest_left and cheapest <= cost
     book = B.Book(str(path))
-    board = Board(variant=AM)
-    moves = book.probe(board)
-    best = board.copy()
-    best.push(moves[0].move)
-    assert book.probe(best)
-    for bm in moves:
-        if moves[0].score - bm.score + cfg.ply_cost > cfg.margin:
-            child = board.copy()
-            child.push(bm.move)
-            assert not book.probe(child), bm
     stats = BB.stats(book)
     assert stats["by_ply"][0] == 1 and sum(stats["by_ply"]) == 12 and stats["depth"] >= 3
 
