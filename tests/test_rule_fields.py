@@ -180,9 +180,12 @@ def test_a_move_rule_added_later_leaves_the_tables_while_it_is_off(monkeypatch):
 
 
 @pytest.mark.parametrize("name", ["american", "international", "russian"])
-def test_a_shipped_book_with_the_former_names_is_for_its_variant(name):
+def test_a_shipped_book_is_for_its_variant(name):
+    # the american and russian books were written with the core's former rule names,
+    # the international one (rebuilt since) with today's: both read the same
     b = book.Book(book.shipped_path(draughts.variant(name)))
-    assert set(b.header["rules"]) & set(LEGACY_NAMES)  # written with the core's former names
+    written = set(b.header["rules"])
+    assert written & set(LEGACY_NAMES) if name != "international" else not written & set(LEGACY_NAMES)
     assert b.rules == current_names(b.header["rules"])
     assert not b.rules_differ(draughts.variant(name))
     b.check_rules(draughts.variant(name))
