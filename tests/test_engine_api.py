@@ -70,7 +70,8 @@ def test_every_player_kind_is_a_player_and_plays_a_move():
         except OSError:
             pass
 
-    threading.Thread(target=serve, daemon=True).start()
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
     hub1_script = str(Path(__file__).parent / "hub_scripts" / "hub1_engine.py")
     kinds = {
         InProcessPlayer: ["proto=builtin"],
@@ -92,6 +93,7 @@ def test_every_player_kind_is_a_player_and_plays_a_move():
                 player.close()
     finally:
         server.close()
+        thread.join(5.0)  # the follower closes its connection before the next test
 
     class NoClose:
         name, alive = "x", True

@@ -895,9 +895,11 @@ def dxp_follower():
         except OSError:
             pass
 
-    threading.Thread(target=serve, daemon=True).start()
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
     yield server.getsockname()[1]
     server.close()
+    thread.join(5.0)  # the follower closes its connection before the next test
 
 
 def test_a_dxp_engine_plays_international_and_follows_take_backs(dxp_follower):
