@@ -64,8 +64,19 @@ def test_a_command_module_that_cannot_be_imported_fails_loudly(monkeypatch):
 
 
 #: what a command that does not search must leave unloaded: numpy, tqdm, the
-#: engine with its learned evaluation, and the endgame databases
-HEAVY = ("numpy", "tqdm", "draughts.engine", "draughts.learned", "draughts.egdb")
+#: engine with its learned evaluation, the endgame databases, and the standard
+#: library's network and mail packages (xml.sax.saxutils would bring them)
+HEAVY = (
+    "numpy",
+    "tqdm",
+    "draughts.engine",
+    "draughts.learned",
+    "draughts.egdb",
+    "urllib.request",
+    "http",
+    "email",
+    "ssl",
+)
 
 _LOADED = """
 import sys

@@ -16,13 +16,20 @@ from __future__ import annotations
 
 import sys
 from typing import Dict, Optional, Tuple, Union
-from xml.sax.saxutils import escape
+from html import escape as _html_escape
 
 from draughts._args import add_variant_options, int_type, variant_from_args
 from draughts.board import Board, Move
 from draughts.errors import InvalidInputError
 from draughts.notation import split_move, square_text, squares_of
 from draughts.variants import WHITE
+
+
+def escape(text: str) -> str:
+    """`text` with &, < and > escaped for an SVG text node (xml.sax.saxutils'
+    escape, without the import of urllib and http it brings)."""
+    return _html_escape(text, quote=False)
+
 
 #: colours of the picture; pass `colors={...}` to change some of them
 COLORS: Dict[str, str] = {
