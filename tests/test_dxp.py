@@ -574,3 +574,20 @@ def test_the_clock_a_dxp_game_is_announced_for():
     assert dxp_clock(TimeControl(movetime=2.0)) == (3, 0)
     assert dxp_clock(TimeControl(movetime=0.2)) == (1, 0)
     assert dxp_clock(TimeControl(depth=6)) == (0, 0)  # depth= or nodes= alone: no clock
+
+
+def test_a_dxp_engine_closes_its_connection_when_its_goodbye_fails(follower, monkeypatch):
+    from draughts.dxp.engine import DxpEngine
+
+    port, _ = follower
+    engine = DxpEngine("127.0.0.1", port)
+    conn = engine._conn
+    assert conn is not None and not conn.closed
+
+    def broken_goodbye(stop):
+        raise RuntimeError("the goodbye failed")
+
+    monkeypatch.setattr(engine, "_end_game", broken_goodbye)
+    with pytest.raises(RuntimeError, match="the goodbye failed"):
+        engine.close()
+    assert conn.closed and conn.sock.fileno() == -1 and not engine.alive

@@ -213,11 +213,17 @@ class DxpEngine:
         )
 
     def close(self) -> None:
-        if self._conn is not None:
-            self._end_game(stop=True)
-            self._conn.close()
-        self.alive = False
-        self._stop_process()
+        """End the match (GAMEEND) and close the connection, whatever the
+        goodbye raises, then stop the program this engine started."""
+        conn = self._conn
+        try:
+            if conn is not None:
+                self._end_game(stop=True)
+        finally:
+            if conn is not None:
+                conn.close()
+            self.alive = False
+            self._stop_process()
 
     # --- helpers -------------------------------------------------------------------------
     def _available(self, limit: Limit) -> float:
