@@ -594,7 +594,7 @@ cdef class Searcher:
         cdef bint have_ttm = False
         cdef Pos child
         cdef u64 ckey
-        cdef int n, i, score, best, bestidx, red, newdepth, stand
+        cdef int n, i, j, score, best, bestidx, red, newdepth, stand
         cdef bint fut
         cdef int tts, bound, egv, old_alpha = alpha
         cdef DrawCounts cdc
@@ -654,6 +654,10 @@ cdef class Searcher:
             n = gen_horizon(&self.r, p, ml, &counted)
         else:
             n = gen_moves(&self.r, p, ml, False, NULL)
+        if depth >= 2:
+            # the children's table buckets, fetched while this node orders its moves
+            for j in range(n):
+                tt_prefetch(self.tab, key_after(p, key, &ml.moves[j]))
         if n == 0:
             # a loss, or in antidraughts a win (breakthrough: the move
             # generator has no move once the other side has crowned)
