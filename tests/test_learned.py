@@ -380,7 +380,13 @@ def test_shipped_weights_load_and_match_their_manifest(name):
         assert man["heldout_loss_target"] < man["heldout_loss_target_start"]
     else:
         assert man["command"].startswith("draughts train ") and f"-v {name} " in man["command"]
-    assert man["heldout_loss"] < man["heldout_loss_start"]
+    if man.get("score_weight", 0.0) < 1.0:
+        # the games' results are part of what the fit minimised: their loss fell
+        assert man["heldout_loss"] < man["heldout_loss_start"]
+    else:
+        # fitted to the search's label alone (score weight 1): the results'
+        # loss is not minimised, but a fit must not lose sight of them
+        assert man["heldout_loss"] < man["heldout_loss_start"] * 1.005
     assert man["positions"] > 10000 and man["games"] >= 100 and man["generation"] >= 1
     patterns, dense, _ = learned.read(path, learned.layout(v))
     assert patterns.dtype == np.int16 and patterns.shape == (learned.layout(v).nreg, learned.NPAT, 2)
