@@ -595,7 +595,7 @@ cdef class Searcher:
         cdef Pos child
         cdef u64 ckey
         cdef int n, i, j, score, best, bestidx, red, newdepth, stand
-        cdef bint fut
+        cdef bint fut, fut_known
         cdef int tts, bound, egv, old_alpha = alpha
         cdef DrawCounts cdc
         cdef int idx = self.ngame + ply
@@ -719,11 +719,11 @@ cdef class Searcher:
         # futility: near the horizon, quiet moves of a position far below alpha
         # are not searched once one move has been (never in PV nodes, never
         # when captures are on the board, never a move that offers a capture)
-        fut = False
-        if (self.tn.futility and not pvnode and 0 < depth <= self.tn.futility_depth and ml.moves[0].ncapt == 0
-                and alpha > -WIN_MIN and alpha < WIN_MIN):
-            stand = self.static_eval(p, key)
-            fut = stand + self.tn.futility * depth <= alpha
+        # (the static score only once a quiet move after the first comes up:
+        # -1 not yet known, a first move that cuts off never needs it)
+        fut = (self.tn.futility and not pvnode and 0 < depth <= self.tn.futility_depth
+               and ml.moves[0].ncapt == 0 and alpha > -WIN_MIN and alpha < WIN_MIN)
+        fut_known = False
         for i in range(n):
             self.pick(ml, ply, i)
             m = &ml.moves[i]
@@ -733,8 +733,12 @@ cdef class Searcher:
                 skipped += 1
                 continue                        # a multi-PV line already reported
             make_move(&self.r, p, m, &child)
-            if fut and i > 0 and m.ncapt == 0 and not m.promo and not has_capture(&self.r, &child):
-                continue                        # (a move offering a capture may be a shot: searched)
+            if fut and i > 0 and m.ncapt == 0 and not m.promo:
+                if not fut_known:
+                    fut_known = True
+                    fut = self.static_eval(p, key) + self.tn.futility * depth <= alpha
+                if fut and not has_capture(&self.r, &child):
+                    continue                    # (a move offering a capture may be a shot: searched)
             # the child's key only for a move that is searched
             ckey = key_after(p, key, m)
             tt_prefetch(self.tab, ckey)
