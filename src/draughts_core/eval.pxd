@@ -1,4 +1,4 @@
-from libc.stdint cimport int16_t, int32_t
+from libc.stdint cimport int16_t, int32_t, int64_t
 from draughts_core.bitboard cimport u64
 from draughts_core.rules cimport Rules
 from draughts_core.movegen cimport Pos
@@ -62,6 +62,7 @@ ctypedef struct LearnedW:
     int geometry         # Rules.geometry of the board the weights are for
     int full             # pieces at the start: the opening end of the phase
     int dense[NDENSE][2]
+    int64_t dense64[NDENSE]       # the same packed: endgame * 2^32 + opening
     int king_sq[MAX_SQUARES][2]   # per square of a king, seen from its own side
     int16_t* pat         # nreg * NPAT * 2, or NULL when pat32 holds them
     int32_t* pat32       # nreg * NPAT: each pair packed as endgame * 65536 + opening

@@ -16,7 +16,7 @@ The weights' loader is draughts_core.eval_weights, the features for training
 draughts_core.eval_features.
 """
 
-from libc.stdint cimport int16_t, int32_t, uint16_t, uint32_t, uint8_t
+from libc.stdint cimport int16_t, int32_t, int64_t, uint16_t, uint32_t, uint64_t, uint8_t
 from draughts_core.bitboard cimport (u64, G8, G10, G64, geo_t, step, board_mask, popcount, lsb, ctz, half,
                                      square_of_bit, rev64)
 from draughts_core.rules cimport Rules, GOAL_LOSING
@@ -33,6 +33,7 @@ cdef u64 LEFT[2]                 # squares of the left half (columns < size / 2)
 cdef u64 LONG_DIAG[2]            # the long diagonal (a1-h8; 46-5 on 10x10)
 cdef int NREG[2]
 cdef u64 TEMPO_BIT[2][4]         # squares whose rows-advanced count (for White) has bit k set
+cdef u64 TEMPO_BIT_B[2][4]       # ... for Black (rows advanced from the top row)
 cdef int T3[256]                 # 8 bits -> the base-3 number with those digits 1
 # A 4x4 window is two row pairs' 2x2 blocks: the block at half-row index j
 # (0 .. h - 2) of a row pair holds that pair's bits j, j + 1, h + j, h + j + 1.
@@ -68,6 +69,7 @@ cdef void _init_geo(geo_t* g, int gi, int size) noexcept nogil:
     LONG_DIAG[gi] = 0
     for d in range(4):
         TEMPO_BIT[gi][d] = 0
+        TEMPO_BIT_B[gi][d] = 0
     for i in range(size * h):
         r = i // h
         c = 2 * (i % h) + 1 if r % 2 == 0 else 2 * (i % h)
@@ -80,6 +82,8 @@ cdef void _init_geo(geo_t* g, int gi, int size) noexcept nogil:
         for d in range(4):
             if ((size - 1 - r) >> d) & 1:
                 TEMPO_BIT[gi][d] |= (<u64>1) << bit
+            if (r >> d) & 1:
+                TEMPO_BIT_B[gi][d] |= (<u64>1) << bit
         if 2 <= c <= size - 3 and (size // 2 - 2) <= r <= (size // 2 + 1):
             CENTRE[gi] |= (<u64>1) << bit
     for bit in range(64):
@@ -329,13 +333,16 @@ cdef inline u64 turn_round(geo_t* g, u64 b) noexcept nogil:
         return rev64(b) >> 10
 
 
-cdef inline void side_features(geo_t* g, const Rules* r, u64 om, u64 ok, u64 opp, u64 empty,
+cdef inline void side_features(geo_t* g, const Rules* r, int colour, u64 om, u64 ok, u64 opp, u64 empty,
                                int* f) noexcept nogil:
-    """One side's dense features, that side moving up the board (White's view)."""
+    """One side's dense features, each counted from that side's own view (as
+    White's of the board turned round for Black: every mask and direction
+    below is the turned-round image of White's, so no board is turned)."""
     cdef int gi = 0 if geo_t is G8 else 1
     cdef int size = 8 if geo_t is G8 else 10
     cdef int k, left
     cdef u64 around
+    cdef const u64* tempo = &TEMPO_BIT[gi][0] if colour == 0 else &TEMPO_BIT_B[gi][0]
     f[<int>D_MEN] = popcount(om)
     if ok:
         k = popcount(ok)
@@ -343,6 +350,7 @@ cdef inline void side_features(geo_t* g, const Rules* r, u64 om, u64 ok, u64 opp
         f[<int>D_KING2] = 1 if k >= 2 else 0
         f[<int>D_KINGS3] = k - 2 if k > 2 else 0
         f[<int>D_KING_MOBILITY] = king_reach(g, r, ok, empty)
+        # (the long diagonal is its own image under the half turn)
         f[<int>D_KING_LONG_DIAGONAL] = popcount(ok & LONG_DIAG[gi])
         around = step(g, empty, 0) | step(g, empty, 1) | step(g, empty, 2) | step(g, empty, 3)
         f[<int>D_KING_STUCK] = popcount(ok & ~around)
@@ -350,13 +358,17 @@ cdef inline void side_features(geo_t* g, const Rules* r, u64 om, u64 ok, u64 opp
         f[<int>D_KING1] = f[<int>D_KING2] = f[<int>D_KINGS3] = 0
         f[<int>D_KING_MOBILITY] = f[<int>D_KING_LONG_DIAGONAL] = f[<int>D_KING_STUCK] = 0
     # tempo: rows advanced summed over the men, bit by bit
-    f[<int>D_TEMPO] = (popcount(om & TEMPO_BIT[gi][0]) + 2 * popcount(om & TEMPO_BIT[gi][1])
-            + 4 * popcount(om & TEMPO_BIT[gi][2]) + 8 * popcount(om & TEMPO_BIT[gi][3]))
+    f[<int>D_TEMPO] = (popcount(om & tempo[0]) + 2 * popcount(om & tempo[1])
+            + 4 * popcount(om & tempo[2]) + 8 * popcount(om & tempo[3]))
+    # balance: |left - right| is the same counted from either side
     left = popcount(om & LEFT[gi])
     f[<int>D_BALANCE] = 2 * left - f[<int>D_MEN] if 2 * left >= f[<int>D_MEN] else f[<int>D_MEN] - 2 * left
-    f[<int>D_BACK_RANK] = popcount(om & ROWS[gi][size - 1])
-    f[<int>D_RUNAWAY] = runaways(g, gi, 0, om, opp, empty)
-    f[<int>D_LOCKED] = popcount(om & ~(step(g, empty, 2) | step(g, empty, 3)))
+    f[<int>D_BACK_RANK] = popcount(om & ROWS[gi][size - 1 if colour == 0 else 0])
+    f[<int>D_RUNAWAY] = runaways(g, gi, colour, om, opp, empty)
+    if colour == 0:
+        f[<int>D_LOCKED] = popcount(om & ~(step(g, empty, 2) | step(g, empty, 3)))
+    else:
+        f[<int>D_LOCKED] = popcount(om & ~(step(g, empty, 0) | step(g, empty, 1)))
 
 
 cdef inline int sides_dense(const Pos* p, const int* fw, const int* fb, int* dense) noexcept nogil:
@@ -374,39 +386,48 @@ cdef inline int sides_dense(const Pos* p, const int* fw, const int* fb, int* den
     return popcount(wp | bp)
 
 
+cdef inline void pattern_blocks(geo_t* g, u64 wm, u64 bm, int blk[5][4]) noexcept nogil:
+    """The base-3 number of every row pair's 2x2 blocks of men (SUB)."""
+    cdef int gi = 0 if geo_t is G8 else 1
+    cdef int h = half(g)
+    cdef int stride = 2 * h + 1              # bits of a row pair, ghost included
+    cdef unsigned pmask = (<unsigned>1 << stride) - 1
+    cdef unsigned pw, pb
+    cdef int pr, j
+    for pr in range(h):                      # the board's row pairs
+        pw = <unsigned>(wm >> (pr * stride)) & pmask
+        pb = <unsigned>(bm >> (pr * stride)) & pmask
+        for j in range(h - 1):               # a row pair's 2x2 blocks
+            blk[pr][j] = SUB[gi][j][pw] + 2 * SUB[gi][j][pb]
+
+
+cdef inline int dense_features(geo_t* g, const Rules* r, const Pos* p, int* dense) noexcept nogil:
+    """The dense features (White's less Black's for the first NSIDE); returns
+    the number of pieces on the board."""
+    cdef u64 wp = p.bb[0], bp = p.bb[1]
+    cdef u64 empty = ~(wp | bp) & board_mask(g)
+    cdef int fw[NSIDE]
+    cdef int fb[NSIDE]
+    side_features(g, r, 0, wp & ~p.kings, wp & p.kings, bp, empty, fw)
+    side_features(g, r, 1, bp & ~p.kings, bp & p.kings, wp, empty, fb)
+    return sides_dense(p, fw, fb, dense)
+
+
 cdef inline int features_g(geo_t* g, const Rules* r, const Pos* p, int* idx, int* dense) noexcept nogil:
     """The learned evaluation's features of p from White's view: the pattern
     index of every region, the dense features (White's less Black's for the
     first NSIDE); returns the number of pieces on the board."""
-    cdef int gi = 0 if geo_t is G8 else 1
-    cdef u64 wp = p.bb[0], bp = p.bb[1]
-    cdef u64 wm = wp & ~p.kings, bm = bp & ~p.kings
-    cdef u64 empty = ~(wp | bp) & board_mask(g)
-    cdef int fw[NSIDE]
-    cdef int fb[NSIDE]
-    cdef int i, j, pr
     cdef int h = half(g)
-    cdef int npairs = h                      # row pairs of the board
-    cdef int nblk = h - 1                    # 2x2 blocks in a row pair
-    cdef int stride = 2 * h + 1              # bits of a row pair, ghost included
-    cdef unsigned pmask = (<unsigned>1 << stride) - 1
-    cdef unsigned pw, pb
     cdef int blk[5][4]
-    for pr in range(npairs):
-        pw = <unsigned>(wm >> (pr * stride)) & pmask
-        pb = <unsigned>(bm >> (pr * stride)) & pmask
-        for j in range(nblk):
-            blk[pr][j] = SUB[gi][j][pw] + 2 * SUB[gi][j][pb]
-    # the windows at even rows and columns, row by row (as NREG counts them)
-    i = 0
-    for pr in range(npairs - 1):
-        for j in range(nblk):
+    cdef int i = 0, pr, j
+    pattern_blocks(g, p.bb[0] & ~p.kings, p.bb[1] & ~p.kings, blk)
+    # the windows at even rows and columns, row by row (as NREG counts them):
+    # a window's index is its lower row pair's block plus 81 times its upper's
+    for pr in range(h - 1):
+        for j in range(h - 1):
             idx[i] = blk[pr][j] + 81 * blk[pr + 1][j]
             i += 1
-    side_features(g, r, wm, wp & p.kings, bp, empty, fw)
-    side_features(g, r, turn_round(g, bm), turn_round(g, bp & p.kings), turn_round(g, wp),
-                  turn_round(g, empty), fb)
-    return sides_dense(p, fw, fb, dense)
+    return dense_features(g, r, p, dense)
 
 
 cdef inline void king_squares(geo_t* g, const Pos* p, int* out) noexcept nogil:
@@ -427,32 +448,27 @@ cdef inline void king_squares(geo_t* g, const Pos* p, int* out) noexcept nogil:
         x &= x - 1
 
 
-cdef inline int blend(const LearnedW* lw, int nreg, const int* idx, const int* dense, u64 wk, u64 bk,
-                      int size, bint ortho, int ph) noexcept nogil:
-    """White's score from the features: the regions' pattern weights, the
-    dense weights and the kings' square weights (a black king's square seen
-    from Black's side), opening and endgame blended by the pieces `ph`.  On
-    the orthogonal board (`ortho`) every square is playable, bit = square."""
-    cdef int i, s, op = 0, eg = 0
+cdef inline int blend(const LearnedW* lw, int32_t pat_acc, int op, int eg, const int* dense, u64 wk, u64 bk,
+                      int size, bint ortho, int ph, int full) noexcept nogil:
+    """White's score: the regions' pattern weights (`op`, `eg`, or packed in
+    `pat_acc` when the table is), the dense weights and the kings' square
+    weights (a black king's square seen from Black's side), opening and
+    endgame blended by the pieces `ph` (`full`: the opening's count).  On the
+    orthogonal board (`ortho`) every square is playable, bit = square."""
+    cdef int i, s, dop
     cdef int nsq = 64 if ortho else size * size // 2
-    cdef const int16_t* t
-    cdef const int32_t* t32 = lw.pat32
-    cdef int32_t acc = 0
-    if t32 != NULL:
-        # packed pairs: one add a region; the sums stay within int16 (checked
-        # when the weights were loaded), so both halves come back exactly
-        for i in range(nreg):
-            acc += t32[i * NPAT + idx[i]]
-        op = <int16_t>(<uint16_t>(<uint32_t>acc & 0xFFFF))
-        eg = (acc - op) // 65536
-    else:
-        for i in range(nreg):
-            t = lw.pat + (i * NPAT + idx[i]) * 2
-            op += t[0]
-            eg += t[1]
+    cdef int64_t acc = 0
+    if lw.pat32 != NULL:
+        # packed pairs: the sums stay within int16 (checked when the weights
+        # were loaded), so both halves come back exactly
+        op = <int16_t>(<uint16_t>(<uint32_t>pat_acc & 0xFFFF))
+        eg = (pat_acc - op) // 65536
+    # the dense weights packed as endgame * 2^32 + opening: one multiply a feature
     for i in range(NDENSE):
-        op += dense[i] * lw.dense[i][0]
-        eg += dense[i] * lw.dense[i][1]
+        acc += <int64_t>dense[i] * lw.dense64[i]
+    dop = <int32_t>(<uint32_t>(<uint64_t>acc & 0xFFFFFFFFULL))
+    op += dop
+    eg += <int>((acc - dop) >> 32)
     while wk:
         s = ctz(wk) if ortho else square_of_bit(size, ctz(wk))
         op += lw.king_sq[s][0]
@@ -463,24 +479,58 @@ cdef inline int blend(const LearnedW* lw, int nreg, const int* idx, const int* d
         op -= lw.king_sq[s][0]
         eg -= lw.king_sq[s][1]
         bk &= bk - 1
-    if ph > lw.full:
-        ph = lw.full
-    return (op * ph + eg * (lw.full - ph)) // lw.full
+    if ph > full:
+        ph = full
+    return (op * ph + eg * (full - ph)) // full
+
+
+cdef inline void pattern_sums(const LearnedW* lw, int nreg, const int* idx, int32_t* acc, int* op,
+                              int* eg) noexcept nogil:
+    """The regions' pattern weights of the indices `idx`: packed into `acc`,
+    or (a table not packed) summed into `op` and `eg`."""
+    cdef int i
+    cdef const int16_t* t
+    acc[0] = 0
+    op[0] = eg[0] = 0
+    if lw.pat32 != NULL:
+        for i in range(nreg):
+            acc[0] += lw.pat32[i * NPAT + idx[i]]
+    else:
+        for i in range(nreg):
+            t = lw.pat + (i * NPAT + idx[i]) * 2
+            op[0] += t[0]
+            eg[0] += t[1]
 
 
 cdef int learned_g(geo_t* g, const Rules* r, const EvalW* w, const Pos* p) noexcept nogil:
     cdef const LearnedW* lw = w.learned
     cdef int idx[MAX_REGIONS]
     cdef int dense[NDENSE]
-    cdef int ph, score, end
+    cdef int blk[5][4]
+    cdef int ph, score, end, pr, j, op = 0, eg = 0
+    cdef int h = half(g)
     cdef int size = 8 if geo_t is G8 else 10
+    cdef int full = FULL_8X8 if geo_t is G8 else FULL_10X10
+    cdef int32_t acc = 0
+    cdef const int32_t* t
     cdef u64 k = p.kings
     end = ending(r, w.lone_king_draw, popcount(p.bb[0] & ~k), popcount(p.bb[1] & ~k),
                  popcount(p.bb[0] & k), popcount(p.bb[1] & k))
     if end == 1:
         return 0
-    ph = features_g(g, r, p, idx, dense)
-    score = blend(lw, lw.nreg, idx, dense, p.bb[0] & k, p.bb[1] & k, size, False, ph)
+    if lw.pat32 != NULL:
+        # features_g's windows, each looked up as its index is made
+        pattern_blocks(g, p.bb[0] & ~k, p.bb[1] & ~k, blk)
+        t = lw.pat32
+        for pr in range(h - 1):
+            for j in range(h - 1):
+                acc += t[blk[pr][j] + 81 * blk[pr + 1][j]]
+                t += NPAT
+        ph = dense_features(g, r, p, dense)
+    else:
+        ph = features_g(g, r, p, idx, dense)
+        pattern_sums(lw, lw.nreg, idx, &acc, &op, &eg)
+    score = blend(lw, acc, op, eg, dense, p.bb[0] & k, p.bb[1] & k, size, False, ph, full)
     if end == 2:
         score = score // 8
     return score if p.stm == 0 else -score
@@ -577,10 +627,13 @@ cdef int learned_ortho(const Rules* r, const EvalW* w, const Pos* p) noexcept no
     cdef int dense[NDENSE]
     cdef int ph, score
     cdef u64 k = p.kings
+    cdef int32_t acc
+    cdef int op, eg
     if lone_pieces(p):
         return 0                       # one piece against one piece (as eval_ortho)
     ph = features_ortho(r, p, idx, dense)
-    score = blend(lw, NREG_ORTHO, idx, dense, p.bb[0] & k, p.bb[1] & k, 8, True, ph)
+    pattern_sums(lw, NREG_ORTHO, idx, &acc, &op, &eg)
+    score = blend(lw, acc, op, eg, dense, p.bb[0] & k, p.bb[1] & k, 8, True, ph, FULL_ORTHO)
     return score if p.stm == 0 else -score
 
 
