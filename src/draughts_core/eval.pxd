@@ -56,13 +56,12 @@ cpdef enum DenseOrtho:
 # The learned evaluation's weights (draughts.learned builds them from a data
 # file): per region and pattern index an (opening, endgame) pair, already
 # antisymmetric under the colour flip, and (opening, endgame) weights of the
-# dense features.  The score is the two interpolated by the pieces on board.
+# dense features.  The score is the two interpolated by the pieces on board
+# (FULL_8X8, FULL_10X10 or FULL_ORTHO of them: the opening end).
 ctypedef struct LearnedW:
     int nreg
     int geometry         # Rules.geometry of the board the weights are for
-    int full             # pieces at the start: the opening end of the phase
-    int dense[NDENSE][2]
-    int64_t dense64[NDENSE]       # the same packed: endgame * 2^32 + opening
+    int64_t dense64[NDENSE]       # per dense feature: endgame * 2^32 + opening
     int king_sq[MAX_SQUARES][2]   # per square of a king, seen from its own side
     int16_t* pat         # nreg * NPAT * 2, or NULL when pat32 holds them
     int32_t* pat32       # nreg * NPAT: each pair packed as endgame * 65536 + opening

@@ -324,15 +324,6 @@ cdef int evaluate(const Rules* r, const EvalW* w, const Pos* p) noexcept nogil:
 
 # --- the learned evaluation ---------------------------------------------------
 
-cdef inline u64 turn_round(geo_t* g, u64 b) noexcept nogil:
-    """The board turned 180 degrees: internal square s goes to N - 1 - s (the
-    ghost bits are symmetric, so this is the bit reversal of the used bits)."""
-    if geo_t is G8:
-        return rev64(b) >> 29
-    else:
-        return rev64(b) >> 10
-
-
 cdef inline void side_features(geo_t* g, const Rules* r, int colour, u64 om, u64 ok, u64 opp, u64 empty,
                                int* f) noexcept nogil:
     """One side's dense features, each counted from that side's own view (as

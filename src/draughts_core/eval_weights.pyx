@@ -5,7 +5,7 @@ arrays (`LearnedW`, eval.pxd) that the evaluation reads."""
 from libc.stdint cimport int16_t, int32_t, int64_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
-from draughts_core.eval cimport (NPAT, NDENSE, MAX_SQUARES, FULL_8X8, FULL_10X10, FULL_ORTHO,
+from draughts_core.eval cimport (NPAT, NDENSE, MAX_SQUARES,
                                  region_count)
 
 
@@ -51,10 +51,7 @@ cdef class LearnedEval:
         self._load_patterns(nreg, patterns)
         self.lw.nreg = nreg
         self.lw.geometry = geometry
-        self.lw.full = FULL_ORTHO if geometry else (FULL_8X8 if size == 8 else FULL_10X10)
         for i in range(NDENSE):
-            self.lw.dense[i][0] = dense[i][0]
-            self.lw.dense[i][1] = dense[i][1]
             self.lw.dense64[i] = (<int64_t>dense[i][1] << 32) + dense[i][0]
         for i in range(MAX_SQUARES):
             self.lw.king_sq[i][0] = king_sq[i][0] if i < len(king_sq) else 0

@@ -720,7 +720,7 @@ cdef class Searcher:
         # are not searched once one move has been (never in PV nodes, never
         # when captures are on the board, never a move that offers a capture)
         # (the static score only once a quiet move after the first comes up:
-        # -1 not yet known, a first move that cuts off never needs it)
+        # a first move that cuts off never needs it)
         fut = (self.tn.futility and not pvnode and 0 < depth <= self.tn.futility_depth
                and ml.moves[0].ncapt == 0 and alpha > -WIN_MIN and alpha < WIN_MIN)
         fut_known = False
