@@ -132,10 +132,11 @@ class Scan:
 
 
 class Ours:
-    def __init__(self):
+    def __init__(self, options: Dict[str, str]):
         from draughts.engine import Engine
 
         self.engine = Engine("international", tt_mb=64, threads=1, egdb=None)
+        self.engine.configure(options)
 
     def search(self, fen: str, *, depth: int = 0, seconds: float = 0.0) -> Tuple[Dict[int, int], float, int]:
         import draughts
@@ -166,12 +167,25 @@ def main(argv=None) -> int:
         help="seconds a move for the depth reached (default 0.2 1)",
     )
     ap.add_argument("--build-dir", type=Path, help="build Scan here and keep it (default: a scratch folder)")
+    ap.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an option of our engine (Engine.configure's names, e.g. probcut=3,40,1.0,0,0,5,1.0); repeatable",
+    )
     args = ap.parse_args(argv)
+    options: Dict[str, str] = {}
+    for text in args.option:
+        name, eq, value = text.partition("=")
+        if not eq or not name:
+            ap.error(f"--option takes NAME=VALUE, not {text!r}")
+        options[name] = value
     fens = [l.strip() for l in args.positions.read_text().splitlines() if l.strip() and not l.startswith("#")]
     scratch = Path(tempfile.mkdtemp(prefix="scan-speed-"))
     try:
         folder = build_scan(args.kit.resolve(), args.build_dir.resolve() if args.build_dir else scratch / "scan2")
-        engines = {"draughts": Ours(), "scan2": Scan(folder)}
+        engines = {"draughts": Ours(options), "scan2": Scan(folder)}
         nodes = {name: {d: 0 for d in range(args.min_depth, args.depth + 1)} for name in engines}
         cpu = {name: 0.0 for name in engines}
         total = {name: 0 for name in engines}
@@ -186,6 +200,8 @@ def main(argv=None) -> int:
                 total[name] += iters[max(iters)]
             print(f"position {k + 1}/{len(fens)} searched to depth {args.depth}", file=sys.stderr, flush=True)
         print(f"{time.strftime('%Y-%m-%d %H:%M')}, {len(fens)} positions ({args.positions.name}), one thread each")
+        if options:
+            print("our options: " + " ".join(f"{k}={v}" for k, v in options.items()))
         print()
         print(f"{'depth':>5} " + " ".join(f"{n + ' nodes':>16}" for n in engines) + "   ratio")
         for d in range(args.min_depth, args.depth + 1):

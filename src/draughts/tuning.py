@@ -60,6 +60,12 @@ PROBCUT: Dict[Tuple[str, str], ProbCutFit] = {
     ("italian", "learned"): ProbCutFit(
         min_depth=4, shallow_pct=50, slope=1.044, intercept=-1, sigma=47.8, sigma_per_ply=0.13, t=1.5
     ),
+    # Scan 2.0's form (its search.cpp, read to learn: from depth 3, a null-window
+    # search of 40 % of the depth against beta + 5 centi-men a ply), not fitted:
+    # kept by an SPRT at an equal 0.2 s a move (docs/decisions.md)
+    ("international", "learned"): ProbCutFit(
+        min_depth=3, shallow_pct=40, slope=1.0, intercept=0, sigma=0.0, sigma_per_ply=5.0, t=1.0
+    ),
 }
 
 
