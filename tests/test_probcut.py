@@ -91,3 +91,30 @@ def test_the_option_text():
     assert engine.probcut is None
     engine.configure({"probcut": "auto"})
     assert engine.probcut == PROBCUT.get(("american", engine.eval))
+
+
+def test_the_eighth_figure_is_captures():
+    with_captures = ProbCutFit(4, 40, 1.05, -3, 20.0, 3.5, 1.5, captures=True)
+    assert parse_probcut("4,40,1.05,-3,20,3.5,1.5,1") == with_captures
+    assert parse_probcut("4,40,1.05,-3,20,3.5,1.5,0") == FIT
+    for bad in ("4,40,1.05,-3,20,3.5,1.5,2", "4,40,1.05,-3,20,3.5,1.5,yes", "4,40,1.05,-3,20,3.5,1.5,1,1"):
+        with pytest.raises(DraughtsError, match=r"T\[,CAPTURES\]"):
+            parse_probcut(bad)
+
+
+def test_captures_tries_probcut_where_a_capture_is_on_the_board():
+    # a middle game with exchanges about: many nodes have a capture pending
+    board = draughts.Board("W:W27,28,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48:"
+                           "B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,22,23", variant="international")
+
+    def run(captures):
+        engine = Engine("international", tt_mb=16, egdb=None)
+        engine.configure({"probcut": ProbCutFit(3, 40, 1.0, 0, 0.0, 5.0, 1.0, captures=captures)})
+        nodes = engine.play(board, draughts.Limit(depth=11)).info.nodes
+        return nodes, engine.probcut_counts()
+
+    quiet_only, (_, cuts_quiet) = run(False)
+    everywhere, (_, cuts_all) = run(True)
+    assert cuts_quiet > 0 and cuts_all > 0
+    assert everywhere != quiet_only  # the nodes with a capture pending now cut too
+    assert run(False)[0] == quiet_only  # (deterministic: the difference is the flag's)

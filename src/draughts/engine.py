@@ -99,18 +99,25 @@ def level_settings(level: int) -> Tuple[int, int]:
 
 def parse_probcut(text: str) -> Union[None, str, ProbCutFit]:
     """The `probcut` option's text: off, auto, or the seven figures of a
-    ProbCutFit (MIN,PCT,SLOPE,ICPT,SIGMA,SIGMA_PER_PLY,T)."""
+    ProbCutFit (MIN,PCT,SLOPE,ICPT,SIGMA,SIGMA_PER_PLY,T) and, eighth and
+    optional, CAPTURES (1: tried with a capture on the board too; 0, the
+    default: at quiet nodes only)."""
     if text in ("off", "auto"):
         return None if text == "off" else "auto"
     parts = text.split(",")
     try:
-        if len(parts) != 7:
-            raise ValueError("seven figures")
-        md, pct, slope, icpt, sigma, s1, t = parts
-        return ProbCutFit(int(md), int(pct), float(slope), int(icpt), float(sigma), float(s1), float(t))
+        if len(parts) not in (7, 8):
+            raise ValueError("seven or eight figures")
+        md, pct, slope, icpt, sigma, s1, t = parts[:7]
+        captures = parts[7].strip() if len(parts) == 8 else "0"
+        if captures not in ("0", "1"):
+            raise ValueError("CAPTURES is 0 or 1")
+        return ProbCutFit(
+            int(md), int(pct), float(slope), int(icpt), float(sigma), float(s1), float(t), captures == "1"
+        )
     except ValueError:
         raise InvalidInputError(
-            f"probcut is off, auto or MIN,PCT,SLOPE,ICPT,SIGMA,SIGMA_PER_PLY,T, not {text!r}"
+            f"probcut is off, auto or MIN,PCT,SLOPE,ICPT,SIGMA,SIGMA_PER_PLY,T[,CAPTURES], not {text!r}"
         ) from None
 
 
@@ -484,7 +491,10 @@ class Engine:
         self._searcher.set_tuning(**params.core())
         fit = params.probcut
         try:
-            self._searcher.set_probcut(*(fit.packed() if fit is not None else ()))
+            if fit is None:
+                self._searcher.set_probcut()
+            else:
+                self._searcher.set_probcut(*fit.packed(), captures=fit.captures)
         except ValueError as e:
             raise InvalidInputError(f"probcut: {e}") from None
 

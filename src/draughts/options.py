@@ -118,7 +118,7 @@ OPTIONS: Tuple[Option, ...] = (
         for f in tuning_fields()
     ),
     Option(
-        "probcut", "string", "auto", "search tuning: off, auto, or MIN,PCT,SLOPE,ICPT,SIGMA,SIGMA_PER_PLY,T", hub=False
+        "probcut", "string", "auto", "search tuning: off, auto, or MIN,PCT,SLOPE,ICPT,SIGMA,SIGMA_PER_PLY,T[,CAPTURES]", hub=False
     ),
 )
 

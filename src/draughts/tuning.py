@@ -26,7 +26,8 @@ class ProbCutFit:
     `shallow_pct` per cent of the depth predicts the deep score as
     slope * shallow + intercept (centi-men) with a residual spread of
     sigma + sigma_per_ply * depth; a node is cut when the prediction clears
-    beta by `t` spreads."""
+    beta by `t` spreads.  `captures`: tried at nodes with a capture on the
+    board as well (else at quiet nodes only)."""
 
     min_depth: int
     shallow_pct: int
@@ -35,10 +36,12 @@ class ProbCutFit:
     sigma: float
     sigma_per_ply: float
     t: float
+    captures: bool = False
 
     def packed(self) -> Tuple[int, int, int, List[int], List[int]]:
         """The core's tables: (min_depth, slope x1024, intercept, shallow depth
-        by depth, margin by depth), as `Searcher.set_probcut` takes them."""
+        by depth, margin by depth), as `Searcher.set_probcut` takes them
+        (`captures` goes by its name)."""
         shallow = [min(max(1, d * self.shallow_pct // 100), max(d - 1, 1)) for d in range(64)]
         margin = [max(0, round(self.t * (self.sigma + self.sigma_per_ply * d))) for d in range(64)]
         return self.min_depth, round(self.slope * 1024), self.intercept, shallow, margin

@@ -107,9 +107,10 @@ ctypedef struct Tuning:
 # spreads, centi-men) over beta.  The figures are data fitted per variant and
 # evaluation (benchmarks/probcut_fit.py; draughts.tuning.PROBCUT), not literals
 # of the search; min_depth 0 turns ProbCut off.  The shallow search does no
-# ProbCut of its own.
+# ProbCut of its own.  `captures`: also at nodes with a capture on the board.
 ctypedef struct ProbCut:
     int min_depth
+    int captures
     int slope
     int intercept
     int shallow[64]
@@ -352,12 +353,15 @@ cdef class Searcher:
                 else:
                     self.lmr_table[d][i] = int(lmr_base / 100.0 + log(d) * log(i) * 100.0 / lmr_divisor)
 
-    def set_probcut(self, int min_depth=0, int slope=1024, int intercept=0, shallow=(), margin=()):
+    def set_probcut(self, int min_depth=0, int slope=1024, int intercept=0, shallow=(), margin=(),
+                    *, bint captures=False):
         """ProbCut from depth `min_depth` (0: off): at depth d a search of
         depth shallow[d] predicts the deep score as slope / 1024 * shallow +
         intercept, and the node is cut when that prediction clears beta by
         margin[d] centi-men (0: not at that depth).  shallow and margin have
-        64 entries, indexed by depth (the last one serves deeper searches)."""
+        64 entries, indexed by depth (the last one serves deeper searches).
+        captures: also at a node with a capture on the board (else only at
+        quiet nodes)."""
         cdef int d
         shallow, margin = list(shallow), list(margin)
         if min_depth:
@@ -369,6 +373,7 @@ cdef class Searcher:
                 raise ValueError("ProbCut's margins are not negative and its slope is from 256 to 4096 (x1024)")
         memset(&self.pc, 0, sizeof(self.pc))
         self.pc.min_depth = min_depth
+        self.pc.captures = captures if min_depth else False
         self.pc.slope = slope
         self.pc.intercept = intercept
         for d in range(min_depth if min_depth else 64, 64):
@@ -695,7 +700,8 @@ cdef class Searcher:
         # fitted margin predicts this node's fail-high; never in PV nodes, with
         # a capture on the board, or near won or database scores
         if (self.pc.min_depth and not pvnode and depth >= self.pc.min_depth and n > 1
-                and not self.in_probcut and ml.moves[0].ncapt == 0 and -PC_BOUND < beta < PC_BOUND):
+                and not self.in_probcut and (self.pc.captures or ml.moves[0].ncapt == 0)
+                and -PC_BOUND < beta < PC_BOUND):
             if self.probcut(p, key, depth, beta, ply, dc, have_e, &e, &score):
                 return score
             # the shallow search used this ply's move list: again, with the

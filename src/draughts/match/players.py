@@ -52,7 +52,7 @@ class InProcessPlayer:
     `option.tt-size=M`, `option.eval=auto|classic|learned`,
     `option.eval-file=F`, `option.threads=T`, and for tuning
     `option.futility=`, `option.lmr-divisor=`,
-    `option.probcut=off|auto|MIN,PCT,SLOPE,ICPT,SIGMA,SIGMA_PER_PLY,T`); the
+    `option.probcut=off|auto|MIN,PCT,SLOPE,ICPT,SIGMA,SIGMA_PER_PLY,T[,CAPTURES]`); the
     table is 16 MiB and the threads the runner's `threads` (see make_player)
     unless they say otherwise."""
 
