@@ -223,21 +223,29 @@ OTHER_VALUES = {
     "futility_depth": 0,
     "aspiration": 1,
     "aspiration_min_depth": 63,
+    "horizon_promotions": 1,
 }
+
+#: the position a field is tried on where the start cannot show it (no man
+#: comes near the crown in seven plies from the start)
+OTHER_BOARDS = {"horizon_promotions": "W:W32,33,34,35,40:B41,42,4,8,9"}
 
 
 def test_every_search_number_is_an_option_that_reaches_the_search():
     from draughts import options
     from draughts.tuning import tuning_fields
 
-    board = draughts.Board(variant="international")
-    plain = Engine("international", tt_mb=4).play(board, Limit(depth=7)).info.nodes
     names = [f.name for f in tuning_fields()]
     assert sorted(names) == sorted(OTHER_VALUES)
     for name in names:
         option = name.replace("_", "-")
         # declared once (the SearchParams field): an engine option, not a Hub one
         assert options.BY_NAME[option].engine and not options.BY_NAME[option].hub
+        if name in OTHER_BOARDS:
+            board = draughts.Board(OTHER_BOARDS[name], variant="international")
+        else:
+            board = draughts.Board(variant="international")
+        plain = Engine("international", tt_mb=4).play(board, Limit(depth=7)).info.nodes
         engine = Engine("international", tt_mb=4)
         engine.configure({option: str(OTHER_VALUES[name])})
         assert getattr(engine.search_params, name) == OTHER_VALUES[name]
@@ -387,3 +395,31 @@ def test_analyze_with_multipv_prints_the_lines():
     summary = re.findall(r"^line (\d): (\S+) +score ([-+]\d+\.\d\d) +depth 6 +pv ", run.stdout, re.M)
     assert [(k, move) for k, move, _ in summary] == [("1", WINS), ("2", QUIET)]
     assert float(summary[0][2]) > float(summary[1][2])
+
+
+@pytest.mark.parametrize(
+    "variant, fen",
+    [
+        # Black's man on 41 crowns on 46 or 47 (international)
+        ("international", "W:W33,34,35:B41,2,3"),
+        # Black's man on 26 crowns on 30 or 31 (american: Black moves down the board)
+        ("american", "W:W13,14,15:B26"),
+        # Black's man on a2 crowns on a1 (turkish: men move straight)
+        ("turkish", "W:Wf4,g4,h4:Ba2"),
+    ],
+)
+def test_horizon_promotions_see_a_crowning_one_ply_on(variant, fen):
+    # White to move, one ply: every reply leaves Black a man that crowns next.
+    # Scored statically the horizon misses it; searching the crowning moves there
+    # finds it, and the score is what a two-ply search says without the option.
+    board = draughts.Board(fen, variant=variant)
+
+    def score(promotions, depth):
+        engine = Engine(variant, tt_mb=1, egdb=None)
+        engine.configure({"horizon-promotions": promotions, "probcut": "off"})
+        return engine.play(board, Limit(depth=depth)).info.score
+
+    static = score(0, 1)
+    searched = score(1, 1)
+    assert searched < static - 1.0  # a king for Black: more than a man worse for White
+    assert searched == score(0, 2)

@@ -193,7 +193,10 @@ class SearchParams:
     `futility` centi-men a ply stays at or below alpha (never a move that
     offers a capture).  Aspiration: from depth `aspiration_min_depth`, each
     iteration searches a window of +-`aspiration` centi-men round the last
-    score, doubled on each failure.  ProbCut's figures (None: off).
+    score, doubled on each failure.  Horizon promotions (1: on): a quiet
+    position at the horizon whose static score is below beta also searches
+    its men's crowning moves (Scan 2.0's rule), instead of being only scored.
+    ProbCut's figures (None: off).
     `default_search_params` gives a variant's defaults; `Engine.configure`
     changes the fields it names (by the option names `lmr-divisor`, ...)."""
 
@@ -207,6 +210,9 @@ class SearchParams:
     futility_depth: int = _knob(2, 0, 63, "futility pruning at this depth and below")
     aspiration: int = _knob(35, 1, 10000, "the aspiration window's half width, centi-men")
     aspiration_min_depth: int = _knob(4, 1, 63, "aspiration windows from this depth")
+    horizon_promotions: int = _knob(
+        0, 0, 1, "at the horizon, a quiet position below beta searches its men's crowning moves (1) or not (0)"
+    )
     probcut: Optional[ProbCutFit] = None
 
     def core(self) -> Dict[str, int]:

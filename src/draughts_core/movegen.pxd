@@ -43,6 +43,8 @@ ctypedef struct Pos:
 cdef int gen_moves(const Rules* r, const Pos* p, MoveList* out, bint keep, PathList* paths) noexcept nogil
 cdef u64 count_moves(const Rules* r, const Pos* p, bint keep, MoveList* scratch) noexcept nogil
 cdef bint has_capture(const Rules* r, const Pos* p) noexcept nogil
+# a man of the side to move can crown with a quiet move
+cdef bint has_quiet_promotion(const Rules* r, const Pos* p) noexcept nogil
 cdef int gen_horizon(const Rules* r, const Pos* p, MoveList* out, bint* counted) noexcept nogil
 
 

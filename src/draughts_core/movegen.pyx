@@ -785,6 +785,27 @@ cdef bint has_capture(const Rules* r, const Pos* p) noexcept nogil:
     return (men | kings) != 0
 
 
+cdef inline bint quiet_promotion_g(geo_t* g, const Pos* p) noexcept nogil:
+    cdef int stm = p.stm
+    cdef u64 me = p.bb[stm]
+    cdef u64 empty = ~(me | p.bb[stm ^ 1]) & board_mask(g)
+    cdef u64 men = me & ~p.kings
+    if geo_t is G64:
+        # forward only: a man on the far row is already a king
+        return (step(g, men, 0 if stm == 0 else 3) & empty & (top_row(g) if stm == 0 else bottom_row(g))) != 0
+    elif stm == 0:
+        return ((step(g, men, 0) | step(g, men, 1)) & empty & top_row(g)) != 0
+    return ((step(g, men, 2) | step(g, men, 3)) & empty & bottom_row(g)) != 0
+
+
+cdef bint has_quiet_promotion(const Rules* r, const Pos* p) noexcept nogil:
+    if r.geometry:
+        return quiet_promotion_g(<G64*>NULL, p)
+    if r.size == 8:
+        return quiet_promotion_g(<G8*>NULL, p)
+    return quiet_promotion_g(<G10*>NULL, p)
+
+
 cdef int gen_horizon(const Rules* r, const Pos* p, MoveList* out, bint* counted) noexcept nogil:
     """gen_moves (keep off, no paths) when the side has a capture; without one
     the quiet moves are only counted: out is left empty, `counted` is set and

@@ -44,7 +44,7 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from draughts_core.bitboard cimport u64, popcount
 from draughts_core.rules cimport Rules, GOAL_LOSING
 from draughts_core.movegen cimport (Pos, CMove, MoveList, MAX_MOVES, gen_moves, gen_horizon, make_move,
-                                   has_capture)
+                                   has_capture, has_quiet_promotion)
 from draughts_core.zobrist cimport full_key, key_after, kmoves_key
 from draughts_core.draw cimport DrawCounts, counts_after, draw_by_counts, endgame_class
 from draughts_core.tt cimport (TTable, TTEntry, tt_alloc, tt_free, tt_clear, tt_probe, tt_store,
@@ -91,6 +91,8 @@ cdef enum:
 # non-PV nodes of depth 1 to futility_depth (margin futility a ply; 0: off).
 # Aspiration: a window of +-aspiration round the last score from depth
 # aspiration_min_depth (0: every iteration searches the full window).
+# horizon_promotions: a quiet horizon position below beta searches the men's
+# crowning moves (Scan 2.0's rule) instead of only scoring statically.
 ctypedef struct Tuning:
     int lmr_min_depth
     int lmr_min_index
@@ -98,6 +100,7 @@ ctypedef struct Tuning:
     int futility_depth
     int aspiration
     int aspiration_min_depth
+    int horizon_promotions
 
 
 # ProbCut (Buro): at a non-PV node of depth d >= min_depth, a null-window
@@ -325,13 +328,15 @@ cdef class Searcher:
         memset(&self.pc, 0, sizeof(self.pc))
 
     def set_tuning(self, *, int lmr_divisor, int lmr_base, int lmr_min_depth, int lmr_min_index,
-                   int futility, int futility_depth, int aspiration, int aspiration_min_depth):
+                   int futility, int futility_depth, int aspiration, int aspiration_min_depth,
+                   int horizon_promotions):
         """The search's tuning, by name (draughts.tuning.SearchParams says what
         each is): late-move reductions by lmr_base / 100 + ln(depth) ln(index)
         / (lmr_divisor / 100) plies from depth lmr_min_depth and move index
         lmr_min_index; the futility margin a ply in centi-men (0: off) up to
         depth futility_depth; the aspiration window's half width from depth
-        aspiration_min_depth."""
+        aspiration_min_depth; horizon_promotions (0 or 1): a quiet horizon
+        position below beta searches its men's crowning moves."""
         from math import log
         cdef int d, i
         if lmr_divisor < 1:
@@ -340,12 +345,15 @@ cdef class Searcher:
             raise ValueError("the tuning's values must not be negative")
         if aspiration < 1:
             raise ValueError(f"aspiration must be at least 1, not {aspiration}")
+        if horizon_promotions not in (0, 1):
+            raise ValueError(f"horizon_promotions is 0 or 1, not {horizon_promotions}")
         self.tn.lmr_min_depth = lmr_min_depth
         self.tn.lmr_min_index = lmr_min_index
         self.tn.futility = futility
         self.tn.futility_depth = futility_depth
         self.tn.aspiration = aspiration
         self.tn.aspiration_min_depth = aspiration_min_depth
+        self.tn.horizon_promotions = horizon_promotions
         for d in range(64):
             for i in range(64):
                 if d == 0 or i == 0:
@@ -606,6 +614,7 @@ cdef class Searcher:
         cdef int idx = self.ngame + ply
         cdef int skipped = 0            # root moves left out by a multi-PV search
         cdef bint counted = False       # the moves were counted, not generated (gen_horizon)
+        cdef bint qpromo = False        # a quiet horizon node searching its crowning moves
 
         self.pvlen[ply] = ply
         # 1. stop checks
@@ -685,7 +694,16 @@ cdef class Searcher:
                 if counted:
                     n = gen_moves(&self.r, p, ml, False, NULL)
             elif counted or ml.moves[0].ncapt == 0:
-                return self.static_eval(p, key)  # quiet: score statically
+                stand = self.static_eval(p, key)  # quiet: score statically ...
+                if (stand >= beta or not self.tn.horizon_promotions or ply >= MAX_PLY // 2
+                        or not has_quiet_promotion(&self.r, p)):
+                    return stand
+                # ... unless a man can crown below beta: its crowning moves are searched
+                if counted:
+                    n = gen_moves(&self.r, p, ml, False, NULL)
+                qpromo = True
+                if stand > alpha:
+                    alpha = stand
             elif not self.r.mandatory_capture:
                 # house rule: the side may decline captures
                 stand = self.static_eval(p, key)
@@ -733,8 +751,8 @@ cdef class Searcher:
         for i in range(n):
             self.pick(ml, ply, i)
             m = &ml.moves[i]
-            if depth <= 0 and m.ncapt == 0:
-                continue                        # house rule: only captures at the horizon
+            if depth <= 0 and m.ncapt == 0 and not (qpromo and m.promo):
+                continue                        # only captures (and crowning moves) at the horizon
             if ply == 0 and self.nexcluded and self.is_excluded(m):
                 skipped += 1
                 continue                        # a multi-PV line already reported
@@ -794,6 +812,8 @@ cdef class Searcher:
         if bestidx < 0:
             # house rule at the horizon with only quiet moves left
             return alpha
+        if qpromo and best < stand:
+            return stand                        # no crowning move beat the static score
 
         # 7. store
         if best >= beta:
