@@ -41,6 +41,7 @@ class Searcher:
         futility_depth: int,
         aspiration: int,
         aspiration_min_depth: int,
+        horizon_promotions: int,
     ) -> None: ...
     def set_probcut(
         self,
@@ -49,6 +50,8 @@ class Searcher:
         intercept: int = 0,
         shallow: Sequence[int] = (),
         margin: Sequence[int] = (),
+        *,
+        captures: bool = False,
     ) -> None: ...
     pc_tries: int
     pc_cuts: int
