@@ -104,8 +104,11 @@ def test_the_eighth_figure_is_captures():
 
 def test_captures_tries_probcut_where_a_capture_is_on_the_board():
     # a middle game with exchanges about: many nodes have a capture pending
-    board = draughts.Board("W:W27,28,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48:"
-                           "B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,22,23", variant="international")
+    board = draughts.Board(
+        "W:W27,28,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48:"
+        "B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,22,23",
+        variant="international",
+    )
 
     def run(captures):
         engine = Engine("international", tt_mb=16, egdb=None)

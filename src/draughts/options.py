@@ -118,7 +118,11 @@ OPTIONS: Tuple[Option, ...] = (
         for f in tuning_fields()
     ),
     Option(
-        "probcut", "string", "auto", "search tuning: off, auto, or MIN,PCT,SLOPE,ICPT,SIGMA,SIGMA_PER_PLY,T[,CAPTURES]", hub=False
+        "probcut",
+        "string",
+        "auto",
+        "search tuning: off, auto, or MIN,PCT,SLOPE,ICPT,SIGMA,SIGMA_PER_PLY,T[,CAPTURES]",
+        hub=False,
     ),
 )
 
