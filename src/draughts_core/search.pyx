@@ -381,7 +381,7 @@ cdef class Searcher:
                 raise ValueError("ProbCut's margins are not negative and its slope is from 256 to 4096 (x1024)")
         memset(&self.pc, 0, sizeof(self.pc))
         self.pc.min_depth = min_depth
-        self.pc.captures = captures if min_depth else False
+        self.pc.captures = captures
         self.pc.slope = slope
         self.pc.intercept = intercept
         for d in range(min_depth if min_depth else 64, 64):
@@ -715,8 +715,9 @@ cdef class Searcher:
             depth += 1                          # forced move: extend
 
         # ProbCut: a shallow null-window search around beta moved by the
-        # fitted margin predicts this node's fail-high; never in PV nodes, with
-        # a capture on the board, or near won or database scores
+        # fitted margin predicts this node's fail-high; never in PV nodes or
+        # near won or database scores, nor with a capture on the board unless
+        # the figures say so (pc.captures)
         if (self.pc.min_depth and not pvnode and depth >= self.pc.min_depth and n > 1
                 and not self.in_probcut and (self.pc.captures or ml.moves[0].ncapt == 0)
                 and -PC_BOUND < beta < PC_BOUND):
