@@ -224,6 +224,7 @@ OTHER_VALUES = {
     "aspiration": 1,
     "aspiration_min_depth": 63,
     "horizon_promotions": 1,
+    "horizon_exchanges": 1,
 }
 
 #: the position a field is tried on where the start cannot show it (no man

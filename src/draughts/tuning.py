@@ -213,6 +213,13 @@ class SearchParams:
     horizon_promotions: int = _knob(
         0, 0, 1, "at the horizon, a quiet position below beta searches its men's crowning moves (1) or not (0)"
     )
+    horizon_exchanges: int = _knob(
+        0,
+        0,
+        1,
+        "at the horizon, a quiet position below beta without kings searches its men's moves that offer a"
+        " one-for-one exchange with a certain recapture (1) or not (0); the diagonal boards' plain rules",
+    )
     probcut: Optional[ProbCutFit] = None
 
     def core(self) -> Dict[str, int]:

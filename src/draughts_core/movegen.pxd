@@ -46,6 +46,9 @@ cdef bint has_capture(const Rules* r, const Pos* p) noexcept nogil
 # a man of the side to move can crown with a quiet move
 cdef bint has_quiet_promotion(const Rules* r, const Pos* p) noexcept nogil
 cdef int gen_horizon(const Rules* r, const Pos* p, MoveList* out, bint* counted) noexcept nogil
+# the horizon's exchanges: where a man's quiet move may offer one (a superset), and whether it does
+cdef u64 exchange_squares(const Rules* r, const Pos* p) noexcept nogil
+cdef bint offers_exchange(const Rules* r, const Pos* p, const CMove* m, MoveList* scratch) noexcept nogil
 
 
 # make_move is inline here: the search and perft make a move at every node

@@ -806,6 +806,71 @@ cdef bint has_quiet_promotion(const Rules* r, const Pos* p) noexcept nogil:
     return quiet_promotion_g(<G10*>NULL, p)
 
 
+cdef inline u64 exchange_squares_g(geo_t* g, const Rules* r, const Pos* p) noexcept nogil:
+    cdef int stm = p.stm
+    cdef u64 me = p.bb[stm]
+    cdef u64 opp = p.bb[stm ^ 1]
+    cdef u64 empty = ~(me | opp) & board_mask(g)
+    cdef u64 beyond = empty | me        # (the square a man leaves is empty after its move)
+    cdef u64 reach, hot
+    # an enemy man on e takes the piece on t = step(e, d) and lands on step(t, d):
+    # t is in step(opp, d) and in step(beyond, 3 - d); the directions written out
+    if stm == 0:
+        reach = (step(g, me, 0) | step(g, me, 1)) & empty
+    else:
+        reach = (step(g, me, 2) | step(g, me, 3)) & empty
+    if r.men_capture_backwards:
+        hot = ((step(g, opp, 0) & step(g, beyond, 3)) | (step(g, opp, 1) & step(g, beyond, 2))
+               | (step(g, opp, 2) & step(g, beyond, 1)) | (step(g, opp, 3) & step(g, beyond, 0)))
+    elif stm == 0:
+        hot = (step(g, opp, 2) & step(g, beyond, 1)) | (step(g, opp, 3) & step(g, beyond, 0))
+    else:
+        hot = (step(g, opp, 0) & step(g, beyond, 3)) | (step(g, opp, 1) & step(g, beyond, 2))
+    return hot & reach
+
+
+cdef u64 exchange_squares(const Rules* r, const Pos* p) noexcept nogil:
+    """The squares a man of the side to move can step to where an enemy man
+    could take it at once: the destinations worth offers_exchange's test.
+    Men only (0 with a king on the board), the diagonal boards' plain rules
+    (0 under frisian's, breakthrough's or the orthogonal board's), and
+    captures compulsory."""
+    if p.kings or r.geometry or r.extended or not r.mandatory_capture:
+        return 0
+    if r.size == 8:
+        return exchange_squares_g(<G8*>NULL, r, p)
+    return exchange_squares_g(<G10*>NULL, r, p)
+
+
+cdef bint offers_exchange(const Rules* r, const Pos* p, const CMove* m, MoveList* scratch) noexcept nogil:
+    """Whether the quiet move m of a man (no king on the board, captures
+    compulsory) offers a one-for-one exchange: after it the other side must
+    capture, every capture it has takes a single piece and one of them the man
+    that moved, and after each of them the side can capture back.  scratch
+    holds the other side's captures meanwhile."""
+    cdef Pos child, grand
+    cdef int i, n
+    cdef bint takes_it = False
+    if m.ncapt or m.promo or p.kings or not r.mandatory_capture:
+        return False
+    make_move(r, p, m, &child)
+    n = gen_moves(r, &child, scratch, False, NULL)
+    if n == 0 or scratch.moves[0].ncapt == 0:
+        return False
+    for i in range(n):
+        if scratch.moves[i].ncapt != 1:
+            return False
+        if (scratch.moves[i].capt >> m.to) & 1:
+            takes_it = True
+    if not takes_it:
+        return False
+    for i in range(n):
+        make_move(r, &child, &scratch.moves[i], &grand)
+        if not has_capture(r, &grand):
+            return False
+    return True
+
+
 cdef int gen_horizon(const Rules* r, const Pos* p, MoveList* out, bint* counted) noexcept nogil:
     """gen_moves (keep off, no paths) when the side has a capture; without one
     the quiet moves are only counted: out is left empty, `counted` is set and

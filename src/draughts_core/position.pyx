@@ -11,7 +11,7 @@ from libc.string cimport memset
 from draughts_core.bitboard cimport u64, G8, G10, G64, step, step8, bit_of_square, square_of_bit, layout, ctz, popcount
 from draughts_core.rules cimport Rules
 from draughts_core.movegen cimport (Pos, CMove, MoveList, PathList, gen_moves,
-                                    count_moves, make_move, has_capture)
+                                    count_moves, make_move, has_capture, exchange_squares, offers_exchange)
 from draughts_core.perft cimport perft as c_perft, perft_hashed, PEntry, PerftTable, StopFlag
 from draughts_core.zobrist cimport full_key
 from draughts_core.draw cimport endgame_class as c_endgame_class, endgame_limit as c_endgame_limit
@@ -299,6 +299,36 @@ cdef class Position:
 
     def has_capture(self):
         return has_capture(&self.rules.r, &self.pos)
+
+    def exchange_codes(self):
+        """The quiet moves that the search's horizon exchanges
+        (`horizon-exchanges`) would search here, in the core's encoding (see
+        `moves`): a man's move to one of `exchange_squares`' squares after
+        which the other side must capture one piece, the man among those it
+        can take, and every such capture has a recapture.  Empty with a king
+        on the board or under rules it does not cover."""
+        cdef MoveList* ml = <MoveList*>malloc(sizeof(MoveList))
+        cdef MoveList* scratch = <MoveList*>malloc(sizeof(MoveList))
+        cdef u64 hot
+        cdef int i, n
+        cdef CMove* m
+        if ml == NULL or scratch == NULL:
+            free(ml)
+            free(scratch)
+            raise MemoryError()
+        try:
+            out = []
+            hot = exchange_squares(&self.rules.r, &self.pos)
+            if hot and not has_capture(&self.rules.r, &self.pos):
+                n = gen_moves(&self.rules.r, &self.pos, ml, False, NULL)
+                for i in range(n):
+                    m = &ml.moves[i]
+                    if (hot >> m.to) & 1 and offers_exchange(&self.rules.r, &self.pos, m, scratch):
+                        out.append((m.frm, m.to, m.capt, m.promo != 0))
+            return out
+        finally:
+            free(ml)
+            free(scratch)
 
     def moves(self, bint keep=False, numbering=None):
         """Legal moves as tuples (from, to, captured in capture order, promotion, path, code).

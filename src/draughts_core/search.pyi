@@ -42,6 +42,7 @@ class Searcher:
         aspiration: int,
         aspiration_min_depth: int,
         horizon_promotions: int,
+        horizon_exchanges: int = 0,
     ) -> None: ...
     def set_probcut(
         self,

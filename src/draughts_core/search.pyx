@@ -44,7 +44,7 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from draughts_core.bitboard cimport u64, popcount
 from draughts_core.rules cimport Rules, GOAL_LOSING
 from draughts_core.movegen cimport (Pos, CMove, MoveList, MAX_MOVES, gen_moves, gen_horizon, make_move,
-                                   has_capture, has_quiet_promotion)
+                                   has_capture, has_quiet_promotion, exchange_squares, offers_exchange)
 from draughts_core.zobrist cimport full_key, key_after, kmoves_key
 from draughts_core.draw cimport DrawCounts, counts_after, draw_by_counts, endgame_class
 from draughts_core.tt cimport (TTable, TTEntry, tt_alloc, tt_free, tt_clear, tt_probe, tt_store,
@@ -92,7 +92,10 @@ cdef enum:
 # Aspiration: a window of +-aspiration round the last score from depth
 # aspiration_min_depth (0: every iteration searches the full window).
 # horizon_promotions: a quiet horizon position below beta searches the men's
-# crowning moves (Scan 2.0's rule) instead of only scoring statically.
+# crowning moves (Scan 2.0's rule) instead of only scoring statically;
+# horizon_exchanges: so does a quiet horizon position without kings, the men's
+# moves that offer a one-for-one exchange with a certain recapture
+# (movegen.offers_exchange).
 ctypedef struct Tuning:
     int lmr_min_depth
     int lmr_min_index
@@ -101,6 +104,7 @@ ctypedef struct Tuning:
     int aspiration
     int aspiration_min_depth
     int horizon_promotions
+    int horizon_exchanges
 
 
 # ProbCut (Buro): at a non-PV node of depth d >= min_depth, a null-window
@@ -329,14 +333,16 @@ cdef class Searcher:
 
     def set_tuning(self, *, int lmr_divisor, int lmr_base, int lmr_min_depth, int lmr_min_index,
                    int futility, int futility_depth, int aspiration, int aspiration_min_depth,
-                   int horizon_promotions):
+                   int horizon_promotions, int horizon_exchanges=0):
         """The search's tuning, by name (draughts.tuning.SearchParams says what
         each is): late-move reductions by lmr_base / 100 + ln(depth) ln(index)
         / (lmr_divisor / 100) plies from depth lmr_min_depth and move index
         lmr_min_index; the futility margin a ply in centi-men (0: off) up to
         depth futility_depth; the aspiration window's half width from depth
         aspiration_min_depth; horizon_promotions (0 or 1): a quiet horizon
-        position below beta searches its men's crowning moves."""
+        position below beta searches its men's crowning moves;
+        horizon_exchanges (0 or 1): a quiet horizon position below beta
+        without kings searches its men's moves that offer an exchange."""
         from math import log
         cdef int d, i
         if lmr_divisor < 1:
@@ -347,6 +353,8 @@ cdef class Searcher:
             raise ValueError(f"aspiration must be at least 1, not {aspiration}")
         if horizon_promotions not in (0, 1):
             raise ValueError(f"horizon_promotions is 0 or 1, not {horizon_promotions}")
+        if horizon_exchanges not in (0, 1):
+            raise ValueError(f"horizon_exchanges is 0 or 1, not {horizon_exchanges}")
         self.tn.lmr_min_depth = lmr_min_depth
         self.tn.lmr_min_index = lmr_min_index
         self.tn.futility = futility
@@ -354,6 +362,7 @@ cdef class Searcher:
         self.tn.aspiration = aspiration
         self.tn.aspiration_min_depth = aspiration_min_depth
         self.tn.horizon_promotions = horizon_promotions
+        self.tn.horizon_exchanges = horizon_exchanges
         for d in range(64):
             for i in range(64):
                 if d == 0 or i == 0:
@@ -614,7 +623,8 @@ cdef class Searcher:
         cdef int idx = self.ngame + ply
         cdef int skipped = 0            # root moves left out by a multi-PV search
         cdef bint counted = False       # the moves were counted, not generated (gen_horizon)
-        cdef bint qpromo = False        # a quiet horizon node searching its crowning moves
+        cdef bint qextra = False        # a quiet horizon node searching its crowning moves or exchanges
+        cdef u64 hot = 0                # ... the squares where a man's move may offer an exchange
 
         self.pvlen[ply] = ply
         # 1. stop checks
@@ -695,13 +705,17 @@ cdef class Searcher:
                     n = gen_moves(&self.r, p, ml, False, NULL)
             elif counted or ml.moves[0].ncapt == 0:
                 stand = self.static_eval(p, key)  # quiet: score statically ...
-                if (stand >= beta or not self.tn.horizon_promotions or ply >= MAX_PLY // 2
-                        or not has_quiet_promotion(&self.r, p)):
+                if stand >= beta or ply >= MAX_PLY // 2:
                     return stand
-                # ... unless a man can crown below beta: its crowning moves are searched
+                if self.tn.horizon_exchanges:
+                    hot = exchange_squares(&self.r, p)
+                if not hot and not (self.tn.horizon_promotions and has_quiet_promotion(&self.r, p)):
+                    return stand
+                # ... unless a man can crown or offer an exchange below beta:
+                # those moves are searched
                 if counted:
                     n = gen_moves(&self.r, p, ml, False, NULL)
-                qpromo = True
+                qextra = True
                 if stand > alpha:
                     alpha = stand
             elif not self.r.mandatory_capture:
@@ -752,8 +766,10 @@ cdef class Searcher:
         for i in range(n):
             self.pick(ml, ply, i)
             m = &ml.moves[i]
-            if depth <= 0 and m.ncapt == 0 and not (qpromo and m.promo):
-                continue                        # only captures (and crowning moves) at the horizon
+            if depth <= 0 and m.ncapt == 0 and not (
+                    qextra and ((m.promo and self.tn.horizon_promotions)
+                                or ((hot >> m.to) & 1 and offers_exchange(&self.r, p, m, &self.lists[ply + 1])))):
+                continue                        # only captures (crowning moves, exchanges) at the horizon
             if ply == 0 and self.nexcluded and self.is_excluded(m):
                 skipped += 1
                 continue                        # a multi-PV line already reported
@@ -811,10 +827,12 @@ cdef class Searcher:
                                 self.history[p.stm][m.frm][m.to] += depth * depth
                         break
         if bestidx < 0:
+            if qextra:
+                return stand                    # no move offered an exchange after all
             # house rule at the horizon with only quiet moves left
             return alpha
-        if qpromo and best < stand:
-            return stand                        # no crowning move beat the static score
+        if qextra and best < stand:
+            return stand                        # no crowning move or exchange beat the static score
 
         # 7. store
         if best >= beta:
