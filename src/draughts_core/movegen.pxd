@@ -49,6 +49,7 @@ cdef int gen_horizon(const Rules* r, const Pos* p, MoveList* out, bint* counted)
 # the horizon's exchanges: where a man's quiet move may offer one (a superset), and whether it does
 cdef u64 exchange_squares(const Rules* r, const Pos* p) noexcept nogil
 cdef bint offers_exchange(const Rules* r, const Pos* p, const CMove* m, MoveList* scratch) noexcept nogil
+cdef int exchange_moves(const Rules* r, const Pos* p, u64 hot, MoveList* out, MoveList* scratch) noexcept nogil
 
 
 # make_move is inline here: the search and perft make a move at every node

@@ -871,6 +871,52 @@ cdef bint offers_exchange(const Rules* r, const Pos* p, const CMove* m, MoveList
     return True
 
 
+cdef inline void exchange_moves_d(geo_t* g, const Rules* r, const Pos* p, u64 targets, int d,
+                                  MoveList* out, MoveList* scratch) noexcept nogil:
+    """exchange_moves along diagonal d (a literal at every call): the men's
+    steps onto targets (empty squares of exchange_squares) that offer one."""
+    cdef u64 b
+    cdef CMove m
+    cdef u64 t = step(g, p.bb[p.stm], d) & targets
+    while t:
+        b = lsb(t)
+        t ^= b
+        m.frm = <unsigned char>ctz(step(g, b, 3 - d))
+        m.to = <unsigned char>ctz(b)
+        m.capt = 0
+        m.ncapt = 0
+        m.promo = (b & (top_row(g) if p.stm == 0 else bottom_row(g))) != 0
+        if out.n < MAX_MOVES and offers_exchange(r, p, &m, scratch):
+            out.moves[out.n] = m
+            out.n += 1
+
+
+cdef int exchange_moves(const Rules* r, const Pos* p, u64 hot, MoveList* out, MoveList* scratch) noexcept nogil:
+    """The men's quiet moves onto hot (exchange_squares' squares, or fewer)
+    that offer an exchange (offers_exchange), into out; their number.  The
+    side to move has no capture and no king is on the board (else hot is 0)."""
+    cdef G8* g8 = NULL
+    cdef G10* g10 = NULL
+    out.n = 0
+    out.overflow = 0
+    if not hot:
+        return 0
+    if r.size == 8:
+        if p.stm == 0:
+            exchange_moves_d(g8, r, p, hot, 0, out, scratch)
+            exchange_moves_d(g8, r, p, hot, 1, out, scratch)
+        else:
+            exchange_moves_d(g8, r, p, hot, 2, out, scratch)
+            exchange_moves_d(g8, r, p, hot, 3, out, scratch)
+    elif p.stm == 0:
+        exchange_moves_d(g10, r, p, hot, 0, out, scratch)
+        exchange_moves_d(g10, r, p, hot, 1, out, scratch)
+    else:
+        exchange_moves_d(g10, r, p, hot, 2, out, scratch)
+        exchange_moves_d(g10, r, p, hot, 3, out, scratch)
+    return out.n
+
+
 cdef int gen_horizon(const Rules* r, const Pos* p, MoveList* out, bint* counted) noexcept nogil:
     """gen_moves (keep off, no paths) when the side has a capture; without one
     the quiet moves are only counted: out is left empty, `counted` is set and

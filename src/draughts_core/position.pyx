@@ -11,7 +11,7 @@ from libc.string cimport memset
 from draughts_core.bitboard cimport u64, G8, G10, G64, step, step8, bit_of_square, square_of_bit, layout, ctz, popcount
 from draughts_core.rules cimport Rules
 from draughts_core.movegen cimport (Pos, CMove, MoveList, PathList, gen_moves,
-                                    count_moves, make_move, has_capture, exchange_squares, offers_exchange)
+                                    count_moves, make_move, has_capture, exchange_squares, exchange_moves)
 from draughts_core.perft cimport perft as c_perft, perft_hashed, PEntry, PerftTable, StopFlag
 from draughts_core.zobrist cimport full_key
 from draughts_core.draw cimport endgame_class as c_endgame_class, endgame_limit as c_endgame_limit
@@ -320,11 +320,10 @@ cdef class Position:
             out = []
             hot = exchange_squares(&self.rules.r, &self.pos)
             if hot and not has_capture(&self.rules.r, &self.pos):
-                n = gen_moves(&self.rules.r, &self.pos, ml, False, NULL)
+                n = exchange_moves(&self.rules.r, &self.pos, hot, ml, scratch)   # the search's own list
                 for i in range(n):
                     m = &ml.moves[i]
-                    if (hot >> m.to) & 1 and offers_exchange(&self.rules.r, &self.pos, m, scratch):
-                        out.append((m.frm, m.to, m.capt, m.promo != 0))
+                    out.append((m.frm, m.to, m.capt, m.promo != 0))
             return out
         finally:
             free(ml)

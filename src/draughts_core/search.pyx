@@ -44,7 +44,8 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from draughts_core.bitboard cimport u64, popcount
 from draughts_core.rules cimport Rules, GOAL_LOSING
 from draughts_core.movegen cimport (Pos, CMove, MoveList, MAX_MOVES, gen_moves, gen_horizon, make_move,
-                                   has_capture, has_quiet_promotion, exchange_squares, offers_exchange)
+                                   has_capture, has_quiet_promotion, exchange_squares, exchange_moves,
+                                   offers_exchange)
 from draughts_core.zobrist cimport full_key, key_after, kmoves_key
 from draughts_core.draw cimport DrawCounts, counts_after, draw_by_counts, endgame_class
 from draughts_core.tt cimport (TTable, TTEntry, tt_alloc, tt_free, tt_clear, tt_probe, tt_store,
@@ -625,6 +626,7 @@ cdef class Searcher:
         cdef bint counted = False       # the moves were counted, not generated (gen_horizon)
         cdef bint qextra = False        # a quiet horizon node searching its crowning moves or exchanges
         cdef u64 hot = 0                # ... the squares where a man's move may offer an exchange
+        cdef bint listed = False        # ... the list holds only its exchanges (exchange_moves)
 
         self.pvlen[ply] = ply
         # 1. stop checks
@@ -709,11 +711,18 @@ cdef class Searcher:
                     return stand
                 if self.tn.horizon_exchanges:
                     hot = exchange_squares(&self.r, p)
-                if not hot and not (self.tn.horizon_promotions and has_quiet_promotion(&self.r, p)):
+                qextra = self.tn.horizon_promotions and has_quiet_promotion(&self.r, p)
+                if not qextra and not hot:
                     return stand
                 # ... unless a man can crown or offer an exchange below beta:
-                # those moves are searched
-                if counted:
+                # those moves are searched (without a crowning move, only the
+                # exchanges are listed)
+                if not qextra:
+                    n = exchange_moves(&self.r, p, hot, ml, &self.lists[ply + 1])
+                    if n == 0:
+                        return stand
+                    listed = True
+                elif counted:
                     n = gen_moves(&self.r, p, ml, False, NULL)
                 qextra = True
                 if stand > alpha:
@@ -766,7 +775,7 @@ cdef class Searcher:
         for i in range(n):
             self.pick(ml, ply, i)
             m = &ml.moves[i]
-            if depth <= 0 and m.ncapt == 0 and not (
+            if depth <= 0 and m.ncapt == 0 and not listed and not (
                     qextra and ((m.promo and self.tn.horizon_promotions)
                                 or ((hot >> m.to) & 1 and offers_exchange(&self.r, p, m, &self.lists[ply + 1])))):
                 continue                        # only captures (crowning moves, exchanges) at the horizon
