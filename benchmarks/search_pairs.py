@@ -4,12 +4,17 @@
     python benchmarks/search_pairs.py --a-src /path/new/src --b-src /path/old/src --pairs 6
     python benchmarks/search_pairs.py --a-python venv-new/bin/python --b-python venv-old/bin/python \\
         --variant american --depth 21
+    python benchmarks/search_pairs.py --a-option horizon-exchanges=1 \\
+        --fens benchmarks/data/scan-speed-positions.fen --depth 15
 
 Each run is a fresh process of the build (`--X-src`: a source tree whose
 compiled core is built in place, put first on PYTHONPATH; `--X-python`: an
 interpreter with the build installed) that searches the variant's fixed
 positions to `--depth` with a `--tt-mb` table (a new engine, and table, per
-position) and prints its nodes and the CPU time of the searches alone.  The
+position) and prints its nodes and the CPU time of the searches alone
+(`--X-option NAME=VALUE`: an engine option of that side, Engine.configure's
+names, so that one build can be set against itself; `--fens FILE`: the
+positions of a file, one FEN a line, instead of the variant's own).  The
 builds alternate, A then B, `--pairs` times; each pair's ratio of nodes per
 second is taken, and the median, minimum and maximum of the ratios printed.
 A speed change that keeps the tree must leave every node count equal: the
@@ -48,9 +53,11 @@ from draughts.board import Board
 from draughts.engine import Engine
 from draughts.limits import Limit
 variant, depth, mb, fens = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), json.loads(sys.argv[4])
+options = json.loads(sys.argv[5])
 nodes, cpu = [], 0.0
 for fen in fens:
     engine = Engine(variant=variant, tt_mb=mb)
+    engine.configure(options)
     engine.new_game()
     board = Board(fen, variant=variant)
     t0 = time.process_time()
@@ -62,12 +69,14 @@ print(json.dumps({"nodes": nodes, "cpu": cpu}))
 """
 
 
-def run_once(python: str, src: Optional[str], variant: str, depth: int, mb: int) -> dict:
+def run_once(
+    python: str, src: Optional[str], variant: str, depth: int, mb: int, fens: List[str], options: Dict[str, str]
+) -> dict:
     env = dict(os.environ)
     if src:
         env["PYTHONPATH"] = src + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     out = subprocess.run(
-        [python, "-c", CHILD, variant, str(depth), str(mb), json.dumps(POSITIONS[variant])],
+        [python, "-c", CHILD, variant, str(depth), str(mb), json.dumps(fens), json.dumps(options)],
         env=env,
         capture_output=True,
         text=True,
@@ -86,14 +95,35 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--depth", type=int, default=16)
     ap.add_argument("--tt-mb", type=int, default=64)
     ap.add_argument("--pairs", type=int, default=6)
+    ap.add_argument("--a-option", action="append", default=[], metavar="NAME=VALUE", help="an engine option of A")
+    ap.add_argument("--b-option", action="append", default=[], metavar="NAME=VALUE", help="an engine option of B")
+    ap.add_argument("--fens", help="a file of positions, one FEN a line (# comments), instead of the variant's own")
     args = ap.parse_args(argv)
+    options = []
+    for given in (args.a_option, args.b_option):
+        pairs: Dict[str, str] = {}
+        for text in given:
+            name, eq, value = text.partition("=")
+            if not eq or not name:
+                ap.error(f"an option is NAME=VALUE, not {text!r}")
+            pairs[name] = value
+        options.append(pairs)
+    if args.fens:
+        with open(args.fens) as f:
+            fens = [line.split("#")[0].strip() for line in f if line.split("#")[0].strip()]
+        if not fens:
+            ap.error(f"{args.fens} holds no position")
+    else:
+        fens = POSITIONS[args.variant]
     ratios: List[float] = []
+    times: List[float] = []
     counts = set()
     for i in range(args.pairs):
-        a = run_once(args.a_python, args.a_src, args.variant, args.depth, args.tt_mb)
-        b = run_once(args.b_python, args.b_src, args.variant, args.depth, args.tt_mb)
+        a = run_once(args.a_python, args.a_src, args.variant, args.depth, args.tt_mb, fens, options[0])
+        b = run_once(args.b_python, args.b_src, args.variant, args.depth, args.tt_mb, fens, options[1])
         nps_a, nps_b = sum(a["nodes"]) / a["cpu"], sum(b["nodes"]) / b["cpu"]
         ratios.append(nps_a / nps_b)
+        times.append(a["cpu"] / b["cpu"])
         counts.update((tuple(a["nodes"]), tuple(b["nodes"])))
         print(
             f"pair {i + 1}: A {nps_a / 1e6:.2f} M nodes/s ({sum(a['nodes'])} nodes, {a['cpu']:.3f} s), "
@@ -101,13 +131,17 @@ def main(argv: Optional[List[str]] = None) -> int:
             flush=True,
         )
     print(
-        f"{args.variant}, depth {args.depth}, {args.tt_mb} MiB, {len(POSITIONS[args.variant])} positions: "
+        f"{args.variant}, depth {args.depth}, {args.tt_mb} MiB, {len(fens)} positions: "
         f"A/B nodes per second median {statistics.median(ratios):.3f} "
         f"(min {min(ratios):.3f}, max {max(ratios):.3f}, {len(ratios)} pairs)"
     )
     if len(counts) == 1:
         print("the tree is the same: every node count equal")
         return 0
+    print(
+        f"A/B time to depth {args.depth} median {statistics.median(times):.3f} "
+        f"(min {min(times):.3f}, max {max(times):.3f})"
+    )
     print("the trees differ: node counts " + "; ".join(str(c) for c in sorted(counts)))
     return 1
 
