@@ -341,9 +341,9 @@ class Engine:
         search tuning (`SearchParams`, each field by its name with dashes):
         `lmr-divisor`, `lmr-base`, `lmr-min-depth`, `lmr-min-index`,
         `futility` (centi-men a ply, 0 off), `futility-depth`, `aspiration`,
-        `aspiration-min-depth`, `horizon-promotions` and `horizon-exchanges` (0 or 1) and `probcut`
-        (off, auto, a ProbCutFit or its seven or eight figures).  Only what
-        is named changes, and a
+        `aspiration-min-depth`, `horizon-promotions` and `horizon-exchanges`
+        (each 0 or 1), and `probcut` (off, auto, a ProbCutFit or its seven or
+        eight figures).  Only what is named changes, and a
         user's tuning stays through a change of variant.  Every value is
         checked before any is set: an unknown option or a bad value is a
         InvalidInputError naming it.  Taken between searches."""

@@ -891,29 +891,29 @@ cdef inline void exchange_moves_d(geo_t* g, const Rules* r, const Pos* p, u64 ta
             out.n += 1
 
 
+cdef inline void exchange_moves_g(geo_t* g, const Rules* r, const Pos* p, u64 hot, MoveList* out,
+                                  MoveList* scratch) noexcept nogil:
+    # the men's two directions written out: constant shifts
+    if p.stm == 0:
+        exchange_moves_d(g, r, p, hot, 0, out, scratch)
+        exchange_moves_d(g, r, p, hot, 1, out, scratch)
+    else:
+        exchange_moves_d(g, r, p, hot, 2, out, scratch)
+        exchange_moves_d(g, r, p, hot, 3, out, scratch)
+
+
 cdef int exchange_moves(const Rules* r, const Pos* p, u64 hot, MoveList* out, MoveList* scratch) noexcept nogil:
     """The men's quiet moves onto hot (exchange_squares' squares, or fewer)
     that offer an exchange (offers_exchange), into out; their number.  The
     side to move has no capture and no king is on the board (else hot is 0)."""
-    cdef G8* g8 = NULL
-    cdef G10* g10 = NULL
     out.n = 0
     out.overflow = 0
     if not hot:
         return 0
     if r.size == 8:
-        if p.stm == 0:
-            exchange_moves_d(g8, r, p, hot, 0, out, scratch)
-            exchange_moves_d(g8, r, p, hot, 1, out, scratch)
-        else:
-            exchange_moves_d(g8, r, p, hot, 2, out, scratch)
-            exchange_moves_d(g8, r, p, hot, 3, out, scratch)
-    elif p.stm == 0:
-        exchange_moves_d(g10, r, p, hot, 0, out, scratch)
-        exchange_moves_d(g10, r, p, hot, 1, out, scratch)
+        exchange_moves_g(<G8*>NULL, r, p, hot, out, scratch)
     else:
-        exchange_moves_d(g10, r, p, hot, 2, out, scratch)
-        exchange_moves_d(g10, r, p, hot, 3, out, scratch)
+        exchange_moves_g(<G10*>NULL, r, p, hot, out, scratch)
     return out.n
 
 

@@ -836,8 +836,6 @@ cdef class Searcher:
                                 self.history[p.stm][m.frm][m.to] += depth * depth
                         break
         if bestidx < 0:
-            if qextra:
-                return stand                    # no move offered an exchange after all
             # house rule at the horizon with only quiet moves left
             return alpha
         if qextra and best < stand:
