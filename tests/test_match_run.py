@@ -685,3 +685,27 @@ def test_the_collector_never_walks_the_records_of_a_running_match(monkeypatch):
     monkeypatch.undo()
     run_match(GOOD + GOOD + ["-variant", "american", "-games", "1", "-maxmoves", "2"])
     assert gc.get_freeze_count() == 0
+
+
+def test_the_state_file_encodes_each_game_once(tmp_path, monkeypatch):
+    # the state file is rewritten after every game: encoding every game played
+    # so far at each save held the interpreter for a second and more late in a
+    # long match, while the in-process engines beside it waited to answer (the
+    # games lost on time grew with the match), so each game's JSON is made once
+    from draughts.match.game import GameRecord
+
+    encoded = []
+    to_json = GameRecord.to_json
+    monkeypatch.setattr(GameRecord, "to_json", lambda self: encoded.append(self.index) or to_json(self))
+    state = tmp_path / "state.json"
+    quick = ["proto=builtin", "depth=1", "option.threads=1"]
+    argv = ["-engine", "name=a", *quick, "-engine", "name=b", *quick, "-variant", "american", "-maxmoves", "6"]
+    match, result, _ = run_match(argv + ["-games", "6", "-ratinginterval", "0", "-state", str(state)])
+    assert result.complete
+    assert sorted(encoded) == list(range(6))  # once a game, not 1 + 2 + ... + 6 times
+    saved = json.loads(state.read_text())
+    assert saved == match.state_json() and len(saved["records"]) == 6
+    # and a resumed match reads the file back and writes it the same way
+    encoded.clear()
+    resumed = Match(match.settings, console=Console(io.StringIO(), io.StringIO(), progress=False), resume_state=saved)
+    assert json.loads(resumed.state_text()) == saved

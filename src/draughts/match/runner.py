@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from draughts import pdn
-from draughts._files import load_json, save_json
+from draughts._files import load_json, save_json, save_text
 from draughts.errors import ClusterLost, InvalidInputError
 from draughts.match import openings as op
 from draughts.match import schedule as sched
@@ -80,6 +80,11 @@ class Match:
         self.records: Dict[int, GameRecord] = {}
         self.decided: Optional[Dict] = None  # the SPRT's numbers when it decided
         self.order: List[int] = []  # record indices in the order they finished
+        # each record's JSON text, made once when it is added: the state file is
+        # rewritten after every game, and encoding every game again each time
+        # held the interpreter for seconds late in a long match, while the
+        # engines beside it waited to answer (games lost on time)
+        self._record_texts: Dict[int, str] = {}
         self.stopped: Optional[str] = None
         self._live: Optional[LiveBoard] = None  # the games in progress, with -live
         if resume_state:
@@ -87,7 +92,9 @@ class Match:
                 r = GameRecord.from_json(d)
                 self.records[r.index] = r
                 self.order.append(r.index)
+                self._record_texts[r.index] = json.dumps(r.to_json())
             self.decided = resume_state.get("sprt_decided")
+        self._book_digest: Optional[str] = None
         self.book = self._book()
         if resume_state and resume_state.get("book") not in (None, self.book_digest()):
             raise InvalidInputError(
@@ -128,8 +135,10 @@ class Match:
         """A fingerprint of the opening book (a resumed match must use the same)."""
         if self.book is None:
             return None
-        data = json.dumps([o.to_json() for o in self.book.openings], sort_keys=True)
-        return hashlib.sha256(data.encode("utf-8")).hexdigest()[:16]
+        if self._book_digest is None:  # made once: every save of the state file writes it
+            data = json.dumps([o.to_json() for o in self.book.openings], sort_keys=True)
+            self._book_digest = hashlib.sha256(data.encode("utf-8")).hexdigest()[:16]
+        return self._book_digest
 
     def _check_engines(self) -> None:
         for e in self.settings.engines:
@@ -248,24 +257,36 @@ class Match:
                     fh.write("\n")
                 fh.write(self._pdn_text(self.records[i]))
 
-    def state_json(self) -> Dict:
+    def _state_head(self) -> Dict:
+        """The state file's fields but its records."""
         return {
             "version": STATE_VERSION,
             "settings": self.settings.to_json(),
             "argv": self.argv,
             "total": len(self.schedule),
-            "records": [self.records[i].to_json() for i in self.order],
             "stopped": self.stopped,
             "complete": self.complete,
             "sprt_decided": self.decided,
             "book": self.book_digest(),
         }
 
+    def state_json(self) -> Dict:
+        """What the state file holds (`-resume` reads it back)."""
+        return dict(self._state_head(), records=[self.records[i].to_json() for i in self.order])
+
+    def state_text(self) -> str:
+        """The state file's text: state_json() as JSON, its records from the
+        texts made as each game was added, so that a save costs the writing of
+        the file, not the encoding of every game played so far."""
+        head = json.dumps(self._state_head())
+        records = ", ".join(self._record_texts[i] for i in self.order)
+        return f'{head[:-1]}, "records": [{records}]}}'
+
     def save_state(self) -> None:
         path = self.settings.state
         if not path:
             return
-        save_json(path, self.state_json())
+        save_text(path, self.state_text())
 
     @property
     def complete(self) -> bool:
@@ -454,6 +475,7 @@ class Match:
         stop, if it must."""
         self.records[record.index] = record
         self.order.append(record.index)
+        self._record_texts[record.index] = json.dumps(record.to_json())
         if self._live is not None:
             self._live.finished(len(self.records))
         gc.freeze()
