@@ -174,7 +174,7 @@ class LiveBoard:
         tmp = f"{self.path}.tmp{os.getpid()}"
         try:
             with open(tmp, "w") as fh:
-                json.dump(data, fh, separators=(",", ":"))
+                fh.write(json.dumps(data, separators=(",", ":")))  # dumps: the C encoder
             os.replace(tmp, self.path)
         except OSError:
             pass  # a viewer's file must never stop the match
