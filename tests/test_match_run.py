@@ -709,3 +709,4 @@ def test_the_state_file_encodes_each_game_once(tmp_path, monkeypatch):
     encoded.clear()
     resumed = Match(match.settings, console=Console(io.StringIO(), io.StringIO(), progress=False), resume_state=saved)
     assert json.loads(resumed.state_text()) == saved
+    assert sorted(encoded) == list(range(6))  # once each, as they were read back
