@@ -34,6 +34,8 @@ stored), and sorts the lines by score.  multipv 1 is the plain search.
 """
 
 import threading
+
+cimport cython
 from collections import namedtuple
 
 from libc.stdlib cimport malloc, calloc, free
@@ -240,6 +242,7 @@ cdef inline u64 mix(u64 z) noexcept nogil:
     return z ^ (z >> 31)
 
 
+@cython.final
 cdef class Searcher:
     """One search thread's state: rules, weights, table, limits, statistics;
     with threads > 1 also the helpers that search beside it."""
