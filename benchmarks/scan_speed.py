@@ -3,6 +3,7 @@
 
     python benchmarks/scan_speed.py KIT                       # everything below
     python benchmarks/scan_speed.py KIT --depth 14 --times 0.2 --build-dir /tmp/scan2m
+    python benchmarks/scan_speed.py KIT --rounds 5 --times     # the speed only, its median of five rounds
 
 KIT is the folder of the Scan 2.0 sparring kit; the script builds Scan with
 its `build.sh` and `MEASURE=1` (its measurement patch: an `iter DEPTH NODES
@@ -20,7 +21,9 @@ Scan 2.0 at 0.2 s a move, after ply 30-44), with the table cleared before each:
   `time.process_time()` around the search in this process (this Python's
   `draughts`, one thread), Scan's from its process's user and system time in
   /proc (the two engines' searches of a position follow each other, so any
-  load on the machine falls on both alike);
+  load on the machine falls on both alike); with `--rounds N` the searches
+  are made N times over, each round's ratio printed and their median (the
+  node counts are the first round's; a round whose counts differ says so);
 * **the depth reached** at each of `--times` seconds a move: the median over
   the positions of the last finished iteration.
 
@@ -168,6 +171,12 @@ def main(argv=None) -> int:
     )
     ap.add_argument("--build-dir", type=Path, help="build Scan here and keep it (default: a scratch folder)")
     ap.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="times the positions are searched to --depth for the speed: each round's ratio, and their median (default 1)",
+    )
+    ap.add_argument(
         "--option",
         action="append",
         default=[],
@@ -175,6 +184,8 @@ def main(argv=None) -> int:
         help="an option of our engine (Engine.configure's names, e.g. probcut=3,40,1.0,0,0,5,1.0); repeatable",
     )
     args = ap.parse_args(argv)
+    if args.rounds < 1:
+        ap.error("--rounds takes a count of 1 or more")
     options: Dict[str, str] = {}
     for text in args.option:
         name, eq, value = text.partition("=")
@@ -186,19 +197,29 @@ def main(argv=None) -> int:
     try:
         folder = build_scan(args.kit.resolve(), args.build_dir.resolve() if args.build_dir else scratch / "scan2")
         engines = {"draughts": Ours(options), "scan2": Scan(folder)}
-        nodes = {name: {d: 0 for d in range(args.min_depth, args.depth + 1)} for name in engines}
-        cpu = {name: 0.0 for name in engines}
-        total = {name: 0 for name in engines}
-        for k, fen in enumerate(fens):
-            for name, engine in engines.items():  # interleaved: the same load on both
-                iters, seconds, _ = engine.search(fen, depth=args.depth)
-                for d in nodes[name]:
-                    if d not in iters:
-                        raise SystemExit(f"{name} reported no iteration {d} on position {k + 1}")
-                    nodes[name][d] += iters[d]
-                cpu[name] += seconds
-                total[name] += iters[max(iters)]
-            print(f"position {k + 1}/{len(fens)} searched to depth {args.depth}", file=sys.stderr, flush=True)
+        rounds = []  # per round: {engine: (nodes of each depth, CPU seconds, nodes of the deepest searches)}
+        for rnd in range(args.rounds):
+            nodes = {name: {d: 0 for d in range(args.min_depth, args.depth + 1)} for name in engines}
+            cpu = {name: 0.0 for name in engines}
+            total = {name: 0 for name in engines}
+            for k, fen in enumerate(fens):
+                for name, engine in engines.items():  # interleaved: the same load on both
+                    iters, seconds, _ = engine.search(fen, depth=args.depth)
+                    for d in nodes[name]:
+                        if d not in iters:
+                            raise SystemExit(f"{name} reported no iteration {d} on position {k + 1}")
+                        nodes[name][d] += iters[d]
+                    cpu[name] += seconds
+                    total[name] += iters[max(iters)]
+                print(
+                    f"round {rnd + 1}/{args.rounds}: position {k + 1}/{len(fens)} searched to depth {args.depth}",
+                    file=sys.stderr,
+                    flush=True,
+                )
+            if rounds and nodes != rounds[0][0]:
+                print(f"round {rnd + 1}: node counts differ from round 1's", file=sys.stderr)
+            rounds.append((nodes, cpu, total))
+        nodes, cpu, total = rounds[0]
         print(f"{time.strftime('%Y-%m-%d %H:%M')}, {len(fens)} positions ({args.positions.name}), one thread each")
         if options:
             print("our options: " + " ".join(f"{k}={v}" for k, v in options.items()))
@@ -213,13 +234,22 @@ def main(argv=None) -> int:
                 growth = (nodes[n][args.depth] / max(1, nodes[n][args.min_depth])) ** (1.0 / span)
                 print(f"growth a ply, depth {args.min_depth} to {args.depth}, {n}: {growth:.2f}")
         print()
-        for n in engines:
+        ratios = []
+        for rnd, (_, cpu, total) in enumerate(rounds):
+            head = f"round {rnd + 1}: " if len(rounds) > 1 else ""
+            for n in engines:
+                print(
+                    f"{head}nodes a second (CPU), {n}: {total[n] / max(1e-9, cpu[n]) / 1e6:.2f} M "
+                    f"({total[n]:,} nodes in {cpu[n]:.1f} s)"
+                )
+            ours, scan = (total[n] / max(1e-9, cpu[n]) for n in engines)
+            ratios.append(ours / scan)
+            print(f"{head}ratio draughts / scan2: {ours / scan:.2f}")
+        if len(rounds) > 1:
             print(
-                f"nodes a second (CPU), {n}: {total[n] / max(1e-9, cpu[n]) / 1e6:.2f} M "
-                f"({total[n]:,} nodes in {cpu[n]:.1f} s)"
+                f"ratio draughts / scan2, median of {len(rounds)} rounds: {statistics.median(ratios):.2f} "
+                f"({min(ratios):.2f}-{max(ratios):.2f})"
             )
-        ours, scan = (total[n] / max(1e-9, cpu[n]) for n in engines)
-        print(f"ratio draughts / scan2: {ours / scan:.2f}")
         for seconds in args.times:
             depths = {n: [] for n in engines}
             for fen in fens:
