@@ -1,6 +1,6 @@
 """Type stubs: the search (one thread's state and its helper threads) and its clock."""
 
-from typing import Any, Callable, List, Mapping, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Callable, List, Mapping, NamedTuple, Optional, Sequence, Tuple, final
 
 from draughts_core.egdb import EGDB
 from draughts_core.eval_weights import LearnedEval
@@ -25,6 +25,7 @@ class SearchResult(NamedTuple):
     ms: float
     pv: List[SearchMove]
 
+@final
 class Searcher:
     pending_stop: bool
     threads: int
