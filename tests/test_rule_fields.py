@@ -43,8 +43,8 @@ def test_one_name_for_each_rule_in_every_layer():
     # the core's names are the Variant's: every rule is a Variant field
     variant_fields = {f.name for f in dataclasses.fields(Variant)}
     assert [name for name in RULE_FIELDS if name not in variant_fields] == []
-    # the C struct has exactly the declared fields, besides the derived `extended`
-    assert set(position._STRUCT_FIELDS) == set(RULE_FIELDS) | {"extended"}
+    # the C struct has exactly the declared fields, besides the derived `extended` and `family`
+    assert set(position._STRUCT_FIELDS) == set(RULE_FIELDS) | {"extended", "family"}
     assert position.RULE_FIELDS == RULE_FIELDS and position.MOVE_RULE_FIELDS == MOVE_RULE_FIELDS
     # the former core names are gone from the declaration
     assert not set(LEGACY_NAMES) & set(RULE_FIELDS) and set(LEGACY_NAMES.values()) <= set(RULE_FIELDS)

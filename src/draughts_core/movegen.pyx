@@ -10,22 +10,166 @@ capture is available (or always under the house rule).
 from libc.string cimport memcpy
 from draughts_core.bitboard cimport (u64, uint32_t, G8, G10, G64, geo_t, step, step8, opposite8, board_mask,
                                      top_row, bottom_row, lsb, ctz, popcount)
-from draughts_core.rules cimport Rules, CROWN_STOP, CROWN_CONTINUE, CROWN_PASS, GOAL_BREAKTHROUGH
+from draughts_core.rules cimport (Rules, CROWN_STOP, CROWN_CONTINUE, CROWN_PASS, GOAL_BREAKTHROUGH, FAMILY_INTL,
+                                  FAMILY_AMERICAN)
 from draughts_core.movegen cimport CMove, MoveList, PathList, Pos, MAX_MOVES, MAX_PATH
 
 
 # The move generator is specialised at compile time twice over: per geometry
 # (geo_t) and per rule family (ext_t): XPlain for the diagonal-only variants,
 # XExt for the rules that need more (frisian's eight directions and king-move
-# count, breakthrough's end), chosen once per call by Rules.extended.
+# count, breakthrough's end), chosen once per call by Rules.extended; and two
+# families whose capture rules are constants in their code, not reads of the
+# struct: XIntl (international's rules: brazilian and antidraughts have them
+# too) and XAmer (american's), chosen by Rules.family (FAMILY_RULES below
+# says which rules each holds, and CoreRules sets the family from it).
 ctypedef struct XPlain:
     char _tag
 ctypedef struct XExt:
+    char _tag
+ctypedef struct XIntl:
+    char _tag
+ctypedef struct XAmer:
     char _tag
 
 ctypedef fused ext_t:
     XPlain
     XExt
+    XIntl
+    XAmer
+
+
+# --- the capture rules, constant in a family's code ----------------------------
+
+cdef inline int men_back(ext_t* x, const Rules* r) noexcept nogil:
+    if ext_t is XIntl:
+        return 1
+    elif ext_t is XAmer:
+        return 0
+    else:
+        return r.men_capture_backwards
+
+
+cdef inline int flying(ext_t* x, const Rules* r) noexcept nogil:
+    if ext_t is XIntl:
+        return 1
+    elif ext_t is XAmer:
+        return 0
+    else:
+        return r.flying_kings
+
+
+cdef inline int men_take_kings(ext_t* x, const Rules* r) noexcept nogil:
+    if ext_t is XIntl or ext_t is XAmer:
+        return 1
+    else:
+        return r.men_capture_kings
+
+
+cdef inline int majority(ext_t* x, const Rules* r) noexcept nogil:
+    if ext_t is XIntl:
+        return 1
+    elif ext_t is XAmer:
+        return 0
+    else:
+        return r.majority_capture
+
+
+cdef inline int king_mover_first(ext_t* x, const Rules* r) noexcept nogil:
+    if ext_t is XIntl or ext_t is XAmer:
+        return 0
+    else:
+        return r.prefer_king_mover
+
+
+cdef inline int more_kings_first(ext_t* x, const Rules* r) noexcept nogil:
+    if ext_t is XIntl or ext_t is XAmer:
+        return 0
+    else:
+        return r.prefer_more_kings
+
+
+cdef inline int early_kings_first(ext_t* x, const Rules* r) noexcept nogil:
+    if ext_t is XIntl or ext_t is XAmer:
+        return 0
+    else:
+        return r.prefer_early_kings
+
+
+cdef inline int crowning(ext_t* x, const Rules* r) noexcept nogil:
+    if ext_t is XIntl:
+        return CROWN_PASS
+    elif ext_t is XAmer:
+        return CROWN_STOP
+    else:
+        return r.crown_during_capture
+
+
+cdef inline int removed_at_once(ext_t* x, const Rules* r) noexcept nogil:
+    if ext_t is XIntl:
+        return 0
+    elif ext_t is XAmer:
+        return 1
+    else:
+        return r.remove_at_once
+
+
+cdef inline int compulsory(ext_t* x, const Rules* r) noexcept nogil:
+    if ext_t is XIntl or ext_t is XAmer:
+        return 1
+    else:
+        return r.mandatory_capture
+
+
+cdef inline int lands_behind(ext_t* x, const Rules* r) noexcept nogil:
+    if ext_t is XIntl or ext_t is XAmer:
+        return 0
+    else:
+        return r.king_lands_behind
+
+
+cdef inline int halts_behind_king(ext_t* x, const Rules* r) noexcept nogil:
+    if ext_t is XIntl or ext_t is XAmer:
+        return 0
+    else:
+        return r.halt_behind_king
+
+
+cdef inline int never_turns_back(ext_t* x, const Rules* r) noexcept nogil:
+    if ext_t is XIntl or ext_t is XAmer:
+        return 0
+    else:
+        return r.no_turn_back
+
+
+cdef dict _family_rules(ext_t* x):
+    """The rules a family's code holds constant, by name (the struct's fields)."""
+    return {
+        "men_capture_backwards": men_back(x, NULL),
+        "flying_kings": flying(x, NULL),
+        "men_capture_kings": men_take_kings(x, NULL),
+        "majority_capture": majority(x, NULL),
+        "prefer_king_mover": king_mover_first(x, NULL),
+        "prefer_more_kings": more_kings_first(x, NULL),
+        "prefer_early_kings": early_kings_first(x, NULL),
+        "crown_during_capture": crowning(x, NULL),
+        "remove_at_once": removed_at_once(x, NULL),
+        "mandatory_capture": compulsory(x, NULL),
+        "king_lands_behind": lands_behind(x, NULL),
+        "halt_behind_king": halts_behind_king(x, NULL),
+        "no_turn_back": never_turns_back(x, NULL),
+        # and none of the extended rules, on the diagonal board
+        "geometry": 0,
+        "orthogonal_captures": 0,
+        "capture_value": 0,
+        "king_move_limit": 0,
+    }
+
+
+#: family number (Rules.family) -> the rules its code holds constant; a rule
+#: set takes the family whose rules it has, every one (goal 2, breakthrough,
+#: is extended and takes none)
+FAMILY_RULES = {FAMILY_INTL: _family_rules(<XIntl*>NULL), FAMILY_AMERICAN: _family_rules(<XAmer*>NULL)}
 
 
 # State of one capture search.  Turkish strike (remove_at_once == 0): captured pieces
@@ -48,19 +192,19 @@ ctypedef struct Ctx:
     u64 path[MAX_PATH]
 
 
-cdef inline void add_capture(Ctx* c, u64 to, u64 capt, int n, uint32_t korder, int promo) noexcept nogil:
+cdef inline void add_capture(ext_t* x, Ctx* c, u64 to, u64 capt, int n, uint32_t korder, int promo) noexcept nogil:
     cdef const Rules* r = c.r
     cdef u64 key = 0
     cdef MoveList* out = c.out
     cdef CMove* m
     cdef int i, k, t
-    if r.majority_capture:
+    if majority(x, r):
         key = (<u64>n) << 24
-    if r.prefer_king_mover and c.king_mover:
+    if king_mover_first(x, r) and c.king_mover:
         key |= (<u64>1) << 23
-    if r.prefer_more_kings:
+    if more_kings_first(x, r):
         key |= (<u64>popcount(capt & c.enemy_kings)) << 16
-    if r.prefer_early_kings:
+    if early_kings_first(x, r):
         key |= korder
     if key < c.best:
         return
@@ -141,13 +285,13 @@ cdef inline uint32_t king_bit(Ctx* c, u64 v, int n) noexcept nogil:
     return 0
 
 
-cdef bint king_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, uint32_t korder,
+cdef bint king_dfs(geo_t* g, ext_t* x, Ctx* c, u64 sq, u64 capt, int n, uint32_t korder,
                    int din, int promo) noexcept nogil:
     """Captures of a king standing on sq (one-hot) that has taken capt so far,
     having arrived moving in direction din (-1 at the start).  Adds every
     finished capture to c.out; returns whether sq has any capture."""
     cdef const Rules* r = c.r
-    cdef u64 empty = c.empty | capt if r.remove_at_once else c.empty
+    cdef u64 empty = c.empty | capt if removed_at_once(x, r) else c.empty
     cdef u64 targets = c.king_targets & ~capt
     cdef u64 v, land, t, ncapt, empty2
     cdef int d, found = 0, cont
@@ -156,16 +300,16 @@ cdef bint king_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, uint32_t korder,
         return 0
     for d in range(4):
         if din >= 0:
-            if d == 3 - din and not (r.remove_at_once and not r.no_turn_back):
+            if d == 3 - din and not (removed_at_once(x, r) and not never_turns_back(x, r)):
                 continue        # back over the piece just taken: it still blocks (or turkish)
-            if d == din and not r.king_lands_behind and (step(g, sq, d) & empty):
+            if d == din and not lands_behind(x, r) and (step(g, sq, d) & empty):
                 # straight on is tried once, from the end of the run; on the
                 # orthogonal board every landing square starts a path of its
                 # own when paths are kept (the count of the kish crate)
                 if geo_t is not G64 or not c.keep:
                     continue
         v = step(g, sq, d)
-        if r.flying_kings:
+        if flying(x, r):
             while v & empty:
                 v = step(g, v, d)
         if not (v & targets):
@@ -176,16 +320,16 @@ cdef bint king_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, uint32_t korder,
         found = 1
         ncapt = capt | v
         nk = korder | king_bit(c, v, n)
-        empty2 = c.empty | ncapt if r.remove_at_once else c.empty
+        empty2 = c.empty | ncapt if removed_at_once(x, r) else c.empty
         cont = 0
         t = land
         while True:
             c.path[c.plen] = t
             c.plen += 1
-            if king_dfs(g, c, t, ncapt, n + 1, nk, d, promo):
+            if king_dfs(g, x, c, t, ncapt, n + 1, nk, d, promo):
                 cont = 1
             c.plen -= 1
-            if not r.flying_kings or r.king_lands_behind:
+            if not flying(x, r) or lands_behind(x, r):
                 break
             t = step(g, t, d)
             if not (t & empty2):
@@ -195,8 +339,8 @@ cdef bint king_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, uint32_t korder,
             # (killer: only the first behind a king taken last)
             t = land
             while True:
-                add_capture(c, t, ncapt, n + 1, nk, promo)
-                if not r.flying_kings or r.king_lands_behind or (r.halt_behind_king and (v & c.enemy_kings)):
+                add_capture(x, c, t, ncapt, n + 1, nk, promo)
+                if not flying(x, r) or lands_behind(x, r) or (halts_behind_king(x, r) and (v & c.enemy_kings)):
                     break
                 t = step(g, t, d)
                 if not (t & empty2):
@@ -204,11 +348,11 @@ cdef bint king_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, uint32_t korder,
     return found
 
 
-cdef inline void man_dirs(geo_t* g, const Rules* r, int stm, int* d0, int* d1) noexcept nogil:
+cdef inline void man_dirs(geo_t* g, ext_t* x, const Rules* r, int stm, int* d0, int* d1) noexcept nogil:
     """The directions d0 <= d < d1 a man of stm moves and captures in: the two
     forward diagonals (all four with men_capture_backwards), or on the orthogonal board
     forward and the two sideways ones."""
-    if r.men_capture_backwards:
+    if men_back(x, r):
         d0[0] = 0
         d1[0] = 4
     elif geo_t is G64:
@@ -222,23 +366,23 @@ cdef inline void man_dirs(geo_t* g, const Rules* r, int stm, int* d0, int* d1) n
         d1[0] = 4
 
 
-cdef inline bint man_goes_on(geo_t* g, Ctx* c, u64 sq, u64 capt, int stm, int din) noexcept nogil:
+cdef inline bint man_goes_on(geo_t* g, ext_t* x, Ctx* c, u64 sq, u64 capt, int stm, int din) noexcept nogil:
     """Whether man_dfs from sq finds a capture: its loop's test for every
     direction at once, with literal directions (on the orthogonal board: True,
     man_dfs looks)."""
     cdef const Rules* r = c.r
-    cdef u64 empty = c.empty | capt if r.remove_at_once else c.empty
+    cdef u64 empty = c.empty | capt if removed_at_once(x, r) else c.empty
     cdef u64 targets = c.man_targets & ~capt
-    cdef int back = 3 - din if r.no_turn_back and din >= 0 else -1
+    cdef int back = 3 - din if never_turns_back(x, r) and din >= 0 else -1
     if geo_t is G64:
         return True
     else:
-        if r.men_capture_backwards or stm == 0:
+        if men_back(x, r) or stm == 0:
             if back != 0 and (step(g, step(g, sq, 0) & targets, 0) & empty):
                 return True
             if back != 1 and (step(g, step(g, sq, 1) & targets, 1) & empty):
                 return True
-        if r.men_capture_backwards or stm != 0:
+        if men_back(x, r) or stm != 0:
             if back != 2 and (step(g, step(g, sq, 2) & targets, 2) & empty):
                 return True
             if back != 3 and (step(g, step(g, sq, 3) & targets, 3) & empty):
@@ -246,20 +390,20 @@ cdef inline bint man_goes_on(geo_t* g, Ctx* c, u64 sq, u64 capt, int stm, int di
         return False
 
 
-cdef bint man_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, uint32_t korder, int stm,
+cdef bint man_dfs(geo_t* g, ext_t* x, Ctx* c, u64 sq, u64 capt, int n, uint32_t korder, int stm,
                   int din) noexcept nogil:
     """Captures of a man on sq (one-hot), having arrived moving in direction
     din (-1 at the start); see king_dfs."""
     cdef const Rules* r = c.r
-    cdef u64 empty = c.empty | capt if r.remove_at_once else c.empty
+    cdef u64 empty = c.empty | capt if removed_at_once(x, r) else c.empty
     cdef u64 targets = c.man_targets & ~capt
     cdef u64 v, land, ncapt
     cdef int d, d0, d1, found = 0, more, promo
     cdef uint32_t nk
-    cdef int back = 3 - din if r.no_turn_back and din >= 0 else -1
+    cdef int back = 3 - din if never_turns_back(x, r) and din >= 0 else -1
     if c.plen >= MAX_PATH - 1:
         return 0
-    man_dirs(g, r, stm, &d0, &d1)
+    man_dirs(g, x, r, stm, &d0, &d1)
     for d in range(d0, d1):
         if d == back:
             continue
@@ -276,19 +420,19 @@ cdef bint man_dfs(geo_t* g, Ctx* c, u64 sq, u64 capt, int n, uint32_t korder, in
         c.plen += 1
         if land & c.promo_row:
             promo = 1
-            if r.crown_during_capture == CROWN_STOP:
+            if crowning(x, r) == CROWN_STOP:
                 more = 0
-            elif r.crown_during_capture == CROWN_CONTINUE:
-                more = king_dfs(g, c, land, ncapt, n + 1, nk, d, 1)
+            elif crowning(x, r) == CROWN_CONTINUE:
+                more = king_dfs(g, x, c, land, ncapt, n + 1, nk, d, 1)
             else:
-                more = man_goes_on(g, c, land, ncapt, stm, d) and man_dfs(g, c, land, ncapt, n + 1, nk, stm, d)
+                more = man_goes_on(g, x, c, land, ncapt, stm, d) and man_dfs(g, x, c, land, ncapt, n + 1, nk, stm, d)
         else:
             promo = 0
             # (most captures end here: the call is made only when one goes on)
-            more = man_goes_on(g, c, land, ncapt, stm, d) and man_dfs(g, c, land, ncapt, n + 1, nk, stm, d)
+            more = man_goes_on(g, x, c, land, ncapt, stm, d) and man_dfs(g, x, c, land, ncapt, n + 1, nk, stm, d)
         c.plen -= 1
         if not more:
-            add_capture(c, land, ncapt, n + 1, nk, promo)
+            add_capture(x, c, land, ncapt, n + 1, nk, promo)
     return found
 
 
@@ -471,7 +615,7 @@ cdef inline u64 flying_jumps(geo_t* g, u64 targets, u64 empty, int d) noexcept n
     return x
 
 
-cdef inline void capture_sources(geo_t* g, const Rules* r, const Pos* p,
+cdef inline void capture_sources(geo_t* g, ext_t* x, const Rules* r, const Pos* p,
                                  u64* men_out, u64* kings_out) noexcept nogil:
     """Pieces of the side to move that have at least one capture."""
     cdef int stm = p.stm
@@ -480,21 +624,21 @@ cdef inline void capture_sources(geo_t* g, const Rules* r, const Pos* p,
     cdef u64 empty = ~(me | opp) & board_mask(g)
     cdef u64 men = me & ~p.kings
     cdef u64 kings = me & p.kings
-    cdef u64 mt = opp if r.men_capture_kings else opp & ~p.kings
+    cdef u64 mt = opp if men_take_kings(x, r) else opp & ~p.kings
     cdef u64 mres = 0, kres = 0
     if geo_t is G64:
         capture_sources_loop(g, r, p, men_out, kings_out)
     else:
         # the directions written out one by one, so that every step is a constant shift
         if men:
-            if r.men_capture_backwards:
+            if men_back(x, r):
                 mres = jumps(g, mt, empty, 0) | jumps(g, mt, empty, 1) | jumps(g, mt, empty, 2) | jumps(g, mt, empty, 3)
             elif stm == 0:
                 mres = jumps(g, mt, empty, 0) | jumps(g, mt, empty, 1)
             else:
                 mres = jumps(g, mt, empty, 2) | jumps(g, mt, empty, 3)
         if kings:
-            if r.flying_kings:
+            if flying(x, r):
                 kres = (flying_jumps(g, opp, empty, 0) | flying_jumps(g, opp, empty, 1)
                         | flying_jumps(g, opp, empty, 2) | flying_jumps(g, opp, empty, 3))
             else:
@@ -516,7 +660,7 @@ cdef inline void capture_sources_loop(geo_t* g, const Rules* r, const Pos* p,
     cdef u64 mt = opp if r.men_capture_kings else opp & ~p.kings
     cdef u64 mres = 0, kres = 0, x, y
     cdef int d, b, d0, d1
-    man_dirs(g, r, stm, &d0, &d1)
+    man_dirs(g, <XPlain*>NULL, r, stm, &d0, &d1)
     for d in range(4):
         b = 3 - d
         # squares from which a step d hits a target with an empty square behind
@@ -550,11 +694,11 @@ cdef void gen_captures(geo_t* g, ext_t* x, const Rules* r, const Pos* p, MoveLis
     c.paths = paths
     c.enemy_kings = opp & p.kings
     c.king_targets = opp
-    c.man_targets = opp if r.men_capture_kings else opp & ~p.kings
+    c.man_targets = opp if men_take_kings(x, r) else opp & ~p.kings
     c.promo_row = top_row(g) if stm == 0 else bottom_row(g)
     c.best = 0
     c.keep = keep
-    c.twin_min = 2 if r.remove_at_once and r.flying_kings and not r.no_turn_back and not r.king_lands_behind else 3
+    c.twin_min = 2 if removed_at_once(x, r) and flying(x, r) and not never_turns_back(x, r) and not lands_behind(x, r) else 3
     out.n = 0
     while kings:
         b = lsb(kings)
@@ -567,7 +711,7 @@ cdef void gen_captures(geo_t* g, ext_t* x, const Rules* r, const Pos* p, MoveLis
         if ext_t is XExt and r.orthogonal_captures:
             fr_king_dfs(g, &c, b, 0, 0, -1)
         else:
-            king_dfs(g, &c, b, 0, 0, 0, -1, 0)
+            king_dfs(g, x, &c, b, 0, 0, 0, -1, 0)
     while men:
         b = lsb(men)
         men ^= b
@@ -579,7 +723,7 @@ cdef void gen_captures(geo_t* g, ext_t* x, const Rules* r, const Pos* p, MoveLis
         if ext_t is XExt and r.orthogonal_captures:
             fr_man_dfs(g, &c, b, 0, 0, stm)
         else:
-            man_dfs(g, &c, b, 0, 0, 0, stm, -1)
+            man_dfs(g, x, &c, b, 0, 0, 0, stm, -1)
 
 
 cdef inline void push_quiet(MoveList* out, PathList* paths, u64 frm, u64 to, int promo) noexcept nogil:
@@ -621,7 +765,7 @@ cdef void gen_quiet(geo_t* g, ext_t* x, const Rules* r, const Pos* p, MoveList* 
             t = step(g, k, d) & empty
             while t:
                 push_quiet(out, paths, k, t, 0)
-                if not r.flying_kings:
+                if not flying(x, r):
                     break
                 t = step(g, t, d) & empty
     if geo_t is G64:
@@ -674,7 +818,7 @@ cdef inline u64 count_quiet(geo_t* g, ext_t* x, const Rules* r, const Pos* p) no
         n = popcount(step(g, men, 2) & empty) + popcount(step(g, men, 3) & empty)
     if kings:
         for d in range(4):
-            if r.flying_kings:
+            if flying(x, r):
                 # rays of two kings along one direction never overlap
                 n += popcount(flying_reach(g, kings, empty, d))
             else:
@@ -686,7 +830,7 @@ cdef inline void sources(geo_t* g, ext_t* x, const Rules* r, const Pos* p, u64* 
     if ext_t is XExt and r.orthogonal_captures:
         fr_capture_sources(g, r, p, men, kings)
     else:
-        capture_sources(g, r, p, men, kings)
+        capture_sources(g, x, r, p, men, kings)
 
 
 cdef int gen_moves_g(geo_t* g, ext_t* x, const Rules* r, const Pos* p, MoveList* out, bint keep,
@@ -700,7 +844,7 @@ cdef int gen_moves_g(geo_t* g, ext_t* x, const Rules* r, const Pos* p, MoveList*
     sources(g, x, r, p, &men, &kings)
     if men | kings:
         gen_captures(g, x, r, p, out, keep, paths, men, kings)
-        if r.mandatory_capture:
+        if compulsory(x, r):
             return out.n
     gen_quiet(g, x, r, p, out, paths)
     return out.n
@@ -717,7 +861,7 @@ cdef u64 count_moves_g(geo_t* g, ext_t* x, const Rules* r, const Pos* p, bint ke
         scratch.n = 0
         scratch.overflow = 0
         gen_captures(g, x, r, p, scratch, keep, NULL, men, kings)
-        if r.mandatory_capture:
+        if compulsory(x, r):
             return scratch.n
         return scratch.n + count_quiet(g, x, r, p)
     return count_quiet(g, x, r, p)
@@ -735,7 +879,7 @@ cdef int gen_horizon_g(geo_t* g, ext_t* x, const Rules* r, const Pos* p, MoveLis
     sources(g, x, r, p, &men, &kings)
     if men | kings:
         gen_captures(g, x, r, p, out, False, NULL, men, kings)
-        if r.mandatory_capture:
+        if compulsory(x, r):
             return out.n
         gen_quiet(g, x, r, p, out, NULL)
         return out.n
@@ -750,6 +894,14 @@ cdef int gen_moves(const Rules* r, const Pos* p, MoveList* out, bint keep, PathL
         if r.size == 8:
             return gen_moves_g(<G8*>NULL, <XExt*>NULL, r, p, out, keep, paths)
         return gen_moves_g(<G10*>NULL, <XExt*>NULL, r, p, out, keep, paths)
+    if r.family == FAMILY_INTL:
+        if r.size == 8:
+            return gen_moves_g(<G8*>NULL, <XIntl*>NULL, r, p, out, keep, paths)
+        return gen_moves_g(<G10*>NULL, <XIntl*>NULL, r, p, out, keep, paths)
+    if r.family == FAMILY_AMERICAN:
+        if r.size == 8:
+            return gen_moves_g(<G8*>NULL, <XAmer*>NULL, r, p, out, keep, paths)
+        return gen_moves_g(<G10*>NULL, <XAmer*>NULL, r, p, out, keep, paths)
     if r.size == 8:
         return gen_moves_g(<G8*>NULL, <XPlain*>NULL, r, p, out, keep, paths)
     return gen_moves_g(<G10*>NULL, <XPlain*>NULL, r, p, out, keep, paths)
@@ -762,6 +914,14 @@ cdef u64 count_moves(const Rules* r, const Pos* p, bint keep, MoveList* scratch)
         if r.size == 8:
             return count_moves_g(<G8*>NULL, <XExt*>NULL, r, p, keep, scratch)
         return count_moves_g(<G10*>NULL, <XExt*>NULL, r, p, keep, scratch)
+    if r.family == FAMILY_INTL:
+        if r.size == 8:
+            return count_moves_g(<G8*>NULL, <XIntl*>NULL, r, p, keep, scratch)
+        return count_moves_g(<G10*>NULL, <XIntl*>NULL, r, p, keep, scratch)
+    if r.family == FAMILY_AMERICAN:
+        if r.size == 8:
+            return count_moves_g(<G8*>NULL, <XAmer*>NULL, r, p, keep, scratch)
+        return count_moves_g(<G10*>NULL, <XAmer*>NULL, r, p, keep, scratch)
     if r.size == 8:
         return count_moves_g(<G8*>NULL, <XPlain*>NULL, r, p, keep, scratch)
     return count_moves_g(<G10*>NULL, <XPlain*>NULL, r, p, keep, scratch)
@@ -770,7 +930,17 @@ cdef u64 count_moves(const Rules* r, const Pos* p, bint keep, MoveList* scratch)
 cdef bint has_capture(const Rules* r, const Pos* p) noexcept nogil:
     cdef u64 men, kings
     if r.geometry:
-        capture_sources(<G64*>NULL, r, p, &men, &kings)
+        capture_sources(<G64*>NULL, <XPlain*>NULL, r, p, &men, &kings)
+    elif r.family == FAMILY_INTL:
+        if r.size == 8:
+            capture_sources(<G8*>NULL, <XIntl*>NULL, r, p, &men, &kings)
+        else:
+            capture_sources(<G10*>NULL, <XIntl*>NULL, r, p, &men, &kings)
+    elif r.family == FAMILY_AMERICAN:
+        if r.size == 8:
+            capture_sources(<G8*>NULL, <XAmer*>NULL, r, p, &men, &kings)
+        else:
+            capture_sources(<G10*>NULL, <XAmer*>NULL, r, p, &men, &kings)
     elif r.extended:
         if r.goal == GOAL_BREAKTHROUGH and p.kings:
             return 0
@@ -779,9 +949,9 @@ cdef bint has_capture(const Rules* r, const Pos* p) noexcept nogil:
         else:
             sources(<G10*>NULL, <XExt*>NULL, r, p, &men, &kings)
     elif r.size == 8:
-        capture_sources(<G8*>NULL, r, p, &men, &kings)
+        capture_sources(<G8*>NULL, <XPlain*>NULL, r, p, &men, &kings)
     else:
-        capture_sources(<G10*>NULL, r, p, &men, &kings)
+        capture_sources(<G10*>NULL, <XPlain*>NULL, r, p, &men, &kings)
     return (men | kings) != 0
 
 
@@ -927,6 +1097,14 @@ cdef int gen_horizon(const Rules* r, const Pos* p, MoveList* out, bint* counted)
         if r.size == 8:
             return gen_horizon_g(<G8*>NULL, <XExt*>NULL, r, p, out, counted)
         return gen_horizon_g(<G10*>NULL, <XExt*>NULL, r, p, out, counted)
+    if r.family == FAMILY_INTL:
+        if r.size == 8:
+            return gen_horizon_g(<G8*>NULL, <XIntl*>NULL, r, p, out, counted)
+        return gen_horizon_g(<G10*>NULL, <XIntl*>NULL, r, p, out, counted)
+    if r.family == FAMILY_AMERICAN:
+        if r.size == 8:
+            return gen_horizon_g(<G8*>NULL, <XAmer*>NULL, r, p, out, counted)
+        return gen_horizon_g(<G10*>NULL, <XAmer*>NULL, r, p, out, counted)
     if r.size == 8:
         return gen_horizon_g(<G8*>NULL, <XPlain*>NULL, r, p, out, counted)
     return gen_horizon_g(<G10*>NULL, <XPlain*>NULL, r, p, out, counted)

@@ -20,8 +20,9 @@ from draughts_core.draw cimport endgame_class as c_endgame_class, endgame_limit 
 # endgame tables and the opening books depend on) and the draw rules
 from draughts_core.rule_fields import RULE_FIELDS, MOVE_RULE_FIELDS, DRAW_RULE_FIELDS
 from draughts_core.rule_fields import RULES as _RULES, BY_NAME as _BY_NAME
+from draughts_core.movegen import FAMILY_RULES as _FAMILY_RULES
 
-# the fields of the C struct: the declared rules and `extended` (derived from them)
+# the fields of the C struct: the declared rules, `extended` and `family` (derived from them)
 cdef dict _struct_dict(Rules r):
     """The struct's fields by name (Cython converts a struct to a dict)."""
     return r
@@ -32,9 +33,21 @@ memset(&_zero_rules, 0, sizeof(Rules))
 _STRUCT_FIELDS = tuple(_struct_dict(_zero_rules))
 
 
+def _rule_family(values):
+    """The move generator's family (rules.pxd's Family) for rule values by
+    name: the one whose constant rules (movegen.FAMILY_RULES) they all have,
+    or 0.  An extended rule set takes none."""
+    if values["extended"]:
+        return 0
+    for family, fixed in _FAMILY_RULES.items():
+        if all(values[name] == value for name, value in fixed.items()):
+            return family
+    return 0
+
+
 def _check_struct(declared):
-    """ImportError unless the struct's fields are the declared rules and `extended`."""
-    only_struct = sorted(set(_STRUCT_FIELDS) - set(declared) - {"extended"})
+    """ImportError unless the struct's fields are the declared rules, `extended` and `family`."""
+    only_struct = sorted(set(_STRUCT_FIELDS) - set(declared) - {"extended", "family"})
     only_declared = sorted(set(declared) - set(_STRUCT_FIELDS))
     if only_struct or only_declared:
         raise ImportError("the core's Rules struct (rules.pxd) and rule_fields.RULES disagree: "
@@ -84,6 +97,8 @@ cdef class CoreRules:
         # the move generator's extended specialisation
         values["extended"] = int(values["orthogonal_captures"] != 0 or values["king_move_limit"] != 0
                                  or values["goal"] == 2)
+        # ... or the one whose constant capture rules are these, every one
+        values["family"] = _rule_family(values)
         self.r = values
 
     @property
@@ -93,6 +108,22 @@ cdef class CoreRules:
     @property
     def king_move_limit(self):
         return self.r.king_move_limit
+
+    @property
+    def family(self):
+        """The move generator's specialisation (rules.pxd's Family): 1 where
+        the capture rules are international's, 2 american's, 0 any others."""
+        return self.r.family
+
+    def generic(self):
+        """These rules for the generic move generator (family 0, every
+        capture rule read from the struct): the same moves by the code every
+        other rule set takes, for tests and measurements.  (A copy pickled
+        and read back has its family again.)"""
+        cdef CoreRules copy = CoreRules.__new__(CoreRules)
+        copy.r = self.r
+        copy.r.family = 0
+        return copy
 
     def __reduce__(self):
         return (_core_rules, (self.as_dict(),))

@@ -19,6 +19,11 @@ cdef enum Endgame:
     ENDGAME_FRISIAN = 3  # frisian, kings only: 7 moves (two against one), 2 (one against one)
     ENDGAME_POOL = 4     # pool (APCA): three kings against a lone king win within 13 moves
 
+cdef enum Family:
+    FAMILY_ANY = 0         # the move generator reads every capture rule from the struct
+    FAMILY_INTL = 1        # ... holds international's capture rules constant (movegen.FAMILY_RULES)
+    FAMILY_AMERICAN = 2    # ... holds american's
+
 cdef enum Goal:
     GOAL_NORMAL = 0        # a side with no move (no pieces or all blocked) loses
     GOAL_LOSING = 1        # antidraughts: a side with no move wins
@@ -26,7 +31,7 @@ cdef enum Goal:
 
 # One field a rule, named as in rule_fields.RULES (the one declaration of the rules: the Variant
 # field, the CoreRules keyword and this field have the same name; CoreRules fills the struct by
-# name and checks at import that its fields are the declared ones, besides `extended`).  The
+# name and checks at import that its fields are the declared ones, besides `extended` and `family`).  The
 # order of the fields here carries no meaning.
 ctypedef struct Rules:
     int size                   # 8 or 10
@@ -56,3 +61,5 @@ ctypedef struct Rules:
     int king_lands_behind      # thai: a flying king lands on the square directly behind each piece it takes
     int geometry               # Geometry: which generator (and bit layout) the core uses
     int no_turn_back           # turkish: a capturing piece never turns back 180 degrees
+    int family                 # derived (CoreRules): Family, the move generator's specialisation
+                               # whose constant capture rules (movegen.FAMILY_RULES) are these
