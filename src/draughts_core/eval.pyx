@@ -41,6 +41,11 @@ cdef int T3[256]                 # 8 bits -> the base-3 number with those digits
 # for a row pair's bits (2h + 1 of them with the ghost square), so a window's
 # index is the lower pair's block plus 81 times the upper pair's.
 cdef uint8_t SUB[2][4][2048]
+# LANES[gi][bits]: the same four blocks' numbers of a row pair, block j in the
+# 16-bit lane j (a row pair's men of both colours are then LANES of White's
+# plus twice LANES of Black's, and four windows' indices are one multiply-add:
+# lower + 81 * upper, every lane below 6561)
+cdef u64 LANES[2][2048]
 
 # The orthogonal board's pattern regions (bit = row * 8 + column): first the
 # 2x4 blocks (two rows, four columns) at every row and the columns 0, 2, 4,
@@ -127,6 +132,10 @@ cdef void _init_t3() noexcept nogil:
                 SUB[gi][j][x] = 0
                 if j <= h - 2 and x < (1 << (2 * h + 1)):
                     SUB[gi][j][x] = T3[((x >> j) & 3) | (((x >> (h + j)) & 3) << 2)]
+        for x in range(2048):
+            LANES[gi][x] = 0
+            for j in range(h - 1):
+                LANES[gi][x] |= (<u64>SUB[gi][j][x]) << (16 * j)
 
 
 cdef void _init_ortho() noexcept nogil:
@@ -497,7 +506,6 @@ cdef int learned_g(geo_t* g, const Rules* r, const EvalW* w, const Pos* p) noexc
     cdef const LearnedW* lw = w.learned
     cdef int idx[MAX_REGIONS]
     cdef int dense[NDENSE]
-    cdef int blk[5][4]
     cdef int ph, score, end, pr, j, op = 0, eg = 0
     cdef int h = half(g)
     cdef int size = 8 if geo_t is G8 else 10
@@ -505,18 +513,31 @@ cdef int learned_g(geo_t* g, const Rules* r, const EvalW* w, const Pos* p) noexc
     cdef int32_t acc = 0
     cdef const int32_t* t
     cdef u64 k = p.kings
+    cdef int gi = 0 if geo_t is G8 else 1
+    cdef int stride = 2 * h + 1              # bits of a row pair, ghost included
+    cdef unsigned pmask = (<unsigned>1 << stride) - 1
+    cdef u64 wm, bm, lo, hi, win
     end = ending(r, w.lone_king_draw, popcount(p.bb[0] & ~k), popcount(p.bb[1] & ~k),
                  popcount(p.bb[0] & k), popcount(p.bb[1] & k))
     if end == 1:
         return 0
     if lw.pat32 != NULL:
-        # features_g's windows, each looked up as its index is made
-        pattern_blocks(g, p.bb[0] & ~k, p.bb[1] & ~k, blk)
+        # features_g's windows, each looked up as its index is made: a row
+        # pair's blocks in 16-bit lanes (LANES), a window's index the lower
+        # pair's block plus 81 times the upper's, four windows at once
+        wm = p.bb[0] & ~k
+        bm = p.bb[1] & ~k
+        lo = LANES[gi][<unsigned>wm & pmask] + 2 * LANES[gi][<unsigned>bm & pmask]
         t = lw.pat32
         for pr in range(h - 1):
+            wm >>= stride
+            bm >>= stride
+            hi = LANES[gi][<unsigned>wm & pmask] + 2 * LANES[gi][<unsigned>bm & pmask]
+            win = lo + 81 * hi
             for j in range(h - 1):
-                acc += t[blk[pr][j] + 81 * blk[pr + 1][j]]
+                acc += t[(win >> (16 * j)) & 0xFFFF]
                 t += NPAT
+            lo = hi
         ph = dense_features(g, r, p, dense)
     else:
         ph = features_g(g, r, p, idx, dense)
