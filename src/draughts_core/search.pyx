@@ -236,6 +236,17 @@ cdef inline int div_ceil(int a, int b) noexcept nogil:
     return -((-a) // b) if a < 0 else (a + b - 1) // b
 
 
+cdef inline bint same_capture_scores(const MoveList* ml, int n) noexcept nogil:
+    """The list's first n moves are captures of as many pieces as the first,
+    crowning as it does: Searcher.order would score them all alike."""
+    cdef int i
+    cdef int first = ml.moves[0].ncapt | (ml.moves[0].promo << 8)
+    for i in range(1, n):
+        if (ml.moves[i].ncapt | (ml.moves[i].promo << 8)) != first:
+            return False
+    return True
+
+
 cdef inline u64 mix(u64 z) noexcept nogil:
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
@@ -594,14 +605,15 @@ cdef class Searcher:
 
     cdef inline int pick(self, MoveList* ml, int ply, int start) noexcept nogil:
         """Move the best-scored remaining move to `start`."""
-        cdef int i, best = start
+        cdef int i, s, best = start
         cdef int* scores = self.scores[ply]
         cdef int top = scores[start]
         cdef CMove tmp
         for i in range(start + 1, ml.n):
-            if scores[i] > top:
-                best = i
-                top = scores[i]
+            # (conditional moves, not a branch: which score is higher is a coin toss)
+            s = scores[i]
+            best = i if s > top else best
+            top = s if s > top else top
         if best != start:
             tmp = ml.moves[start]
             ml.moves[start] = ml.moves[best]
@@ -621,7 +633,7 @@ cdef class Searcher:
         cdef Pos child
         cdef u64 ckey
         cdef int n, i, j, score, best, bestidx, red, newdepth, stand
-        cdef bint fut, fut_known
+        cdef bint fut, fut_known, uniform
         cdef int tts, bound, egv, old_alpha = alpha
         cdef DrawCounts cdc
         cdef int idx = self.ngame + ply
@@ -763,8 +775,12 @@ cdef class Searcher:
                     have_ttm = True
                     break
 
-        # 6. the moves in order
-        self.order(ml, ply, &ttm if have_ttm else NULL, p.stm)
+        # 6. the moves in order (a list whose moves would all score alike, as
+        # one move or captures of one count and crowning with no stored move,
+        # keeps the generator's order: ordering it would move nothing)
+        uniform = n == 1 or (not have_ttm and ml.moves[0].ncapt and same_capture_scores(ml, n))
+        if not uniform:
+            self.order(ml, ply, &ttm if have_ttm else NULL, p.stm)
         best = -INF
         bestidx = -1
         # futility: near the horizon, quiet moves of a position far below alpha
@@ -776,7 +792,8 @@ cdef class Searcher:
                and ml.moves[0].ncapt == 0 and alpha > -WIN_MIN and alpha < WIN_MIN)
         fut_known = False
         for i in range(n):
-            self.pick(ml, ply, i)
+            if not uniform:
+                self.pick(ml, ply, i)
             m = &ml.moves[i]
             if depth <= 0 and m.ncapt == 0 and not listed and not (
                     qextra and ((m.promo and self.tn.horizon_promotions)
