@@ -27,8 +27,13 @@ cdef inline u64 key_after(const Pos* p, u64 key, const CMove* m) noexcept nogil:
     cdef int b
     key ^= ZKEY[stm][king][m.frm]
     key ^= ZKEY[stm][king | m.promo][m.to]
-    while capt:
+    if capt:
+        # (most captures take one piece: the loop's test is then not a guess)
         b = ctz(capt)
         capt &= capt - 1
         key ^= ZKEY[opp][(p.kings >> b) & 1][b]
+        while capt:
+            b = ctz(capt)
+            capt &= capt - 1
+            key ^= ZKEY[opp][(p.kings >> b) & 1][b]
     return key ^ ZSIDE
