@@ -398,22 +398,26 @@ cdef bint man_dfs(geo_t* g, ext_t* x, Ctx* c, u64 sq, u64 capt, int n, uint32_t 
     cdef u64 empty = c.empty | capt if removed_at_once(x, r) else c.empty
     cdef u64 targets = c.man_targets & ~capt
     cdef u64 v, land, ncapt
-    cdef int d, d0, d1, found = 0, more, promo
+    cdef int d, d0, d1, more, promo
+    cdef unsigned dirs = 0
     cdef uint32_t nk
     cdef int back = 3 - din if never_turns_back(x, r) and din >= 0 else -1
     if c.plen >= MAX_PATH - 1:
         return 0
     man_dirs(g, x, r, stm, &d0, &d1)
+    # the directions with a capture, as bits, without a branch on each (whether
+    # a direction has one is a coin toss); then taken in the same order
     for d in range(d0, d1):
-        if d == back:
-            continue
+        dirs |= (<unsigned>((step(g, step(g, sq, d) & targets, d) & empty) != 0)) << d
+    if back >= 0:
+        dirs &= ~((<unsigned>1) << back)
+    if not dirs:
+        return 0
+    while dirs:
+        d = ctz(dirs)
+        dirs &= dirs - 1
         v = step(g, sq, d)
-        if not (v & targets):
-            continue
         land = step(g, v, d)
-        if not (land & empty):
-            continue
-        found = 1
         ncapt = capt | v
         nk = korder | king_bit(c, v, n)
         c.path[c.plen] = land
@@ -433,7 +437,7 @@ cdef bint man_dfs(geo_t* g, ext_t* x, Ctx* c, u64 sq, u64 capt, int n, uint32_t 
         c.plen -= 1
         if not more:
             add_capture(x, c, land, ncapt, n + 1, nk, promo)
-    return found
+    return 1
 
 
 # --- frisian: captures in eight directions (four diagonal, four orthogonal)
