@@ -42,8 +42,14 @@ if sys.platform == "win32":
 module_args = {}
 compiler = os.environ.get("CC") or sysconfig.get_config_var("CC") or ""
 if sys.platform.startswith("linux") and "clang" not in compiler:
-    inlining = ["--param", "max-inline-insns-single=1000", "--param", "inline-unit-growth=300",
-                "--param", "large-function-growth=400"]
+    inlining = [
+        "--param",
+        "max-inline-insns-single=1000",
+        "--param",
+        "inline-unit-growth=300",
+        "--param",
+        "large-function-growth=400",
+    ]
     module_args = {"movegen": inlining, "eval": inlining, "search": inlining}
 
 extensions = [
