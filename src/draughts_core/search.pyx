@@ -34,9 +34,9 @@ stored), and sorts the lines by score.  multipv 1 is the plain search.
 """
 
 import threading
+from collections import namedtuple
 
 cimport cython
-from collections import namedtuple
 
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memset, memcpy
